@@ -1,0 +1,55 @@
+"""Runtime settings, read from the environment with the ``TENGEN_`` prefix."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TENGEN_", env_file=None, extra="ignore")
+
+    env: Literal["development", "production", "test"] = "development"
+    data_dir: Path = REPO_ROOT / "data"
+    database_url: str = ""  # empty: a SQLite file in data_dir
+    redis_url: str = ""  # empty: the in-process hub
+    secret_key: str = ""  # empty: generated once and kept in data_dir (not allowed in production)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    log_level: str = "info"
+    frontend_dir: Path = REPO_ROOT / "frontend"
+
+    @model_validator(mode="after")
+    def _require_secret_in_production(self) -> "Settings":
+        if self.env == "production" and not self.secret_key:
+            raise ValueError("TENGEN_SECRET_KEY is required when TENGEN_ENV=production")
+        return self
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{self.data_dir / 'tengen.sqlite3'}"
+
+    def effective_secret_key(self) -> str:
+        """The configured secret, or one generated once and kept in the data folder."""
+        if self.secret_key:
+            return self.secret_key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / "secret_key"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        return path.read_text().strip()
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
