@@ -1,0 +1,239 @@
+"""Every WebSocket message, typed at the edge.
+
+Client messages are parsed here and nowhere else: ``parse_client_message`` turns raw text into one of the
+typed models below or raises ``ProtocolError`` with a stable code. Server messages are built from the typed
+models and serialised once with orjson (``encode``), so every recipient gets the same text.
+See docs/protocol.md for the meaning of each message.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union, get_args
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE_BYTES = 4096
+MAX_CHAT_CHARS = 500
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64)]
+Coordinate = Annotated[int, Field(ge=0, le=24)]
+Point = tuple[Coordinate, Coordinate]
+
+
+class ProtocolError(Exception):
+    """A client message that cannot be understood. ``code`` is stable; ``message`` is for people."""
+
+    def __init__(self, code: str, message: str, client_id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.client_id = client_id
+
+
+class _ClientMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: ClientId
+
+
+class Play(_ClientMessage):
+    t: Literal["play"]
+    p: Point
+
+
+class Pass(_ClientMessage):
+    t: Literal["pass"]
+
+
+class Resign(_ClientMessage):
+    t: Literal["resign"]
+
+
+class Chat(_ClientMessage):
+    t: Literal["chat"]
+    channel: Literal["players", "spectators"] = "players"
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+class Ping(_ClientMessage):
+    t: Literal["ping"]
+
+
+class Abort(_ClientMessage):
+    t: Literal["abort"]
+
+
+class UndoRequest(_ClientMessage):
+    t: Literal["undo_request"]
+
+
+class UndoAccept(_ClientMessage):
+    t: Literal["undo_accept"]
+
+
+class UndoDecline(_ClientMessage):
+    t: Literal["undo_decline"]
+
+
+class DrawOffer(_ClientMessage):
+    t: Literal["draw_offer"]
+
+
+class DrawAccept(_ClientMessage):
+    t: Literal["draw_accept"]
+
+
+class DrawDecline(_ClientMessage):
+    t: Literal["draw_decline"]
+
+
+class ToggleDead(_ClientMessage):
+    t: Literal["toggle_dead"]
+    p: Point
+
+
+class AcceptScore(_ClientMessage):
+    t: Literal["accept_score"]
+
+
+class ResumePlay(_ClientMessage):
+    t: Literal["resume_play"]
+
+
+class AdjournOffer(_ClientMessage):
+    t: Literal["adjourn_offer"]
+
+
+class AdjournAccept(_ClientMessage):
+    t: Literal["adjourn_accept"]
+
+
+class AdjournDecline(_ClientMessage):
+    t: Literal["adjourn_decline"]
+
+
+class Seal(_ClientMessage):
+    t: Literal["seal"]
+    p: Point | None = None
+
+
+class ResumeOffer(_ClientMessage):
+    t: Literal["resume_offer"]
+
+
+class ResumeAccept(_ClientMessage):
+    t: Literal["resume_accept"]
+
+
+class ClaimVictory(_ClientMessage):
+    t: Literal["claim_victory"]
+
+
+_CLIENT_MODELS = (
+    Play, Pass, Resign, Chat, Ping, Abort,
+    UndoRequest, UndoAccept, UndoDecline,
+    DrawOffer, DrawAccept, DrawDecline,
+    ToggleDead, AcceptScore, ResumePlay,
+    AdjournOffer, AdjournAccept, AdjournDecline, Seal, ResumeOffer, ResumeAccept,
+    ClaimVictory,
+)
+ClientMessage = Annotated[Union[_CLIENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
+CLIENT_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _CLIENT_MODELS)
+
+_client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(raw: str | bytes) -> Any:
+    """Parse one client frame into its typed model, or raise ``ProtocolError``."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes, got {size}")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("invalid_message", "a message must be a JSON object")
+    client_id = data.get("id") if isinstance(data.get("id"), str) else None
+    kind = data.get("t")
+    if not isinstance(kind, str):
+        raise ProtocolError("invalid_message", 'the message has no type field "t"', client_id)
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}", client_id)
+    try:
+        return _client_adapter.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
+        raise ProtocolError("invalid_message", f"{where}: {first['msg']}", client_id) from None
+
+
+# ---- server -> client -------------------------------------------------------------------------------
+
+
+class _ServerMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Ack(_ServerMessage):
+    t: Literal["ack"] = "ack"
+    id: str
+    v: int | None = None
+
+
+class ErrorMessage(_ServerMessage):
+    t: Literal["error"] = "error"
+    id: str | None = None
+    code: str
+    message: str
+    reason: str | None = None
+
+
+class Pong(_ServerMessage):
+    t: Literal["pong"] = "pong"
+    id: str
+    server_time: float
+
+
+class Hidden(_ServerMessage):
+    t: Literal["hidden"] = "hidden"
+    v: int
+
+
+class Presence(_ServerMessage):
+    t: Literal["presence"] = "presence"
+    players: dict[str, bool]
+    spectators: int
+
+
+class ClockTick(_ServerMessage):
+    t: Literal["clock"] = "clock"
+    clocks: dict[str, Any] | None
+    server_time: float
+
+
+class Snapshot(_ServerMessage):
+    t: Literal["snapshot"] = "snapshot"
+    v: int
+    resync: bool = False
+    you: dict[str, Any]
+    game: dict[str, Any]
+
+
+class GameEvent(BaseModel):
+    """A durable, versioned game event (move, pass, chat, offers, scoring, end). Fields vary by ``t``."""
+
+    model_config = ConfigDict(extra="allow")
+    t: str
+    v: int
+
+
+def encode(message: BaseModel | dict[str, Any]) -> bytes:
+    """Serialise a server message once; the same bytes go to every recipient."""
+    if isinstance(message, BaseModel):
+        return orjson.dumps(message.model_dump(exclude_none=False))
+    return orjson.dumps(message)
+
+
+def error_bytes(code: str, message: str, client_id: str | None = None, reason: str | None = None) -> bytes:
+    return encode(ErrorMessage(id=client_id, code=code, message=message, reason=reason))

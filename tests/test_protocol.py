@@ -1,0 +1,76 @@
+import orjson
+import pytest
+
+from app.protocol import (
+    CLIENT_TYPES,
+    MAX_MESSAGE_BYTES,
+    Ack,
+    Chat,
+    Play,
+    ProtocolError,
+    Seal,
+    encode,
+    error_bytes,
+    parse_client_message,
+)
+
+
+def test_play_parses_to_typed_model():
+    message = parse_client_message('{"t":"play","id":"m1","p":[3,15]}')
+    assert isinstance(message, Play)
+    assert message.p == (3, 15)
+    assert message.id == "m1"
+
+
+def test_seal_allows_a_pass():
+    assert parse_client_message('{"t":"seal","id":"s"}') == Seal(t="seal", id="s", p=None)
+
+
+def test_chat_defaults_to_players_channel():
+    message = parse_client_message(b'{"t":"chat","id":"c","text":"hi"}')
+    assert isinstance(message, Chat) and message.channel == "players"
+
+
+@pytest.mark.parametrize(
+    ("raw", "code", "client_id"),
+    [
+        ("{", "bad_json", None),
+        ("[1,2]", "invalid_message", None),
+        ('{"id":"q"}', "invalid_message", "q"),
+        ('{"t":"teleport","id":"q"}', "unknown_type", "q"),
+        ('{"t":"play","id":"q","p":[3]}', "invalid_message", "q"),
+        ('{"t":"play","id":"q","p":[3,25]}', "invalid_message", "q"),
+        ('{"t":"play","id":"q","p":[3,4],"extra":1}', "invalid_message", "q"),
+        ('{"t":"play","p":[3,4]}', "invalid_message", None),
+        ('{"t":"chat","id":"q","text":""}', "invalid_message", "q"),
+        ('{"t":"chat","id":"q","text":"x","channel":"everyone"}', "invalid_message", "q"),
+    ],
+)
+def test_bad_input_raises_protocol_error_with_stable_code(raw, code, client_id):
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(raw)
+    assert caught.value.code == code
+    assert caught.value.client_id == client_id
+    assert caught.value.message
+
+
+def test_oversized_message_is_refused_before_parsing():
+    raw = '{"t":"chat","id":"c","text":"' + "x" * MAX_MESSAGE_BYTES + '"}'
+    with pytest.raises(ProtocolError) as caught:
+        parse_client_message(raw)
+    assert caught.value.code == "too_large"
+
+
+def test_client_types_lists_every_action():
+    assert {"play", "pass", "resign", "chat", "ping", "toggle_dead", "seal", "claim_victory"} <= CLIENT_TYPES
+
+
+def test_encode_is_plain_json():
+    assert orjson.loads(encode(Ack(id="a", v=3))) == {"t": "ack", "id": "a", "v": 3}
+    assert orjson.loads(error_bytes("illegal_move", "no", "a", "ko")) == {
+        "t": "error",
+        "id": "a",
+        "code": "illegal_move",
+        "message": "no",
+        "reason": "ko",
+    }
