@@ -30,7 +30,7 @@ from app.games.lag import LagPolicy
 from app.games.timecontrol import TimeControl, parse_time_control
 
 COLORS = ("B", "W")
-PAUSE_REASONS = ("scoring", "adjourned", "server")
+PAUSE_REASONS = ("scoring", "adjourned", "server", "finished")
 
 
 def other(color: str) -> str:
@@ -133,7 +133,7 @@ class GameClock:
         self.announced = 0
 
     def pause(self, now: float, reason: str) -> None:
-        """Stop the running clock for ``reason`` (``scoring``, ``adjourned`` or ``server``).
+        """Stop the running clock for ``reason`` (``scoring``, ``adjourned``, ``server`` or ``finished``).
 
         The time of the turn so far is kept; the clock runs again when every reason is resumed.
         """
