@@ -25,6 +25,11 @@ class Settings(BaseSettings):
     port: int = 8000
     log_level: str = "info"
     frontend_dir: Path = REPO_ROOT / "frontend"
+    # Extra origins (e.g. "https://go.example.org") allowed to make state-changing requests; the site's own
+    # origin, as seen in the Host header, is always allowed.
+    allowed_origins: list[str] = []
+    # Send the session cookie only over HTTPS. None: only when TENGEN_ENV=production.
+    cookie_secure: bool | None = None
 
     @model_validator(mode="after")
     def _require_secret_in_production(self) -> "Settings":

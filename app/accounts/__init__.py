@@ -1,0 +1,1 @@
+"""Accounts: guests, registration, log-in, passwords and the signed session cookie."""

@@ -1,0 +1,55 @@
+"""One error shape for every HTTP failure: ``{"error": {"code": ..., "message": ...}}`` with a 4xx/5xx status."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.errors import ServiceError
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+def _status_code_name(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase.lower().replace(" ", "_").replace("-", "_")
+    except ValueError:
+        return "error"
+
+
+def _describe_validation(exc: RequestValidationError) -> str:
+    """Where and what, never the submitted value (it may be a password)."""
+    parts = []
+    for error in exc.errors()[:5]:
+        location = ".".join(str(item) for item in error.get("loc", ()) if item not in ("body", "query", "path"))
+        message = str(error.get("msg", "invalid"))
+        parts.append(f"{location}: {message}" if location else message)
+    return "; ".join(parts) or "Invalid request."
+
+
+async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ServiceError)
+    return error_response(exc.status, exc.code, exc.message)
+
+
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    detail = exc.detail if isinstance(exc.detail, str) else _status_code_name(exc.status_code)
+    return error_response(exc.status_code, _status_code_name(exc.status_code), detail, headers=exc.headers)
+
+
+async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    return error_response(422, "invalid_request", _describe_validation(exc))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)

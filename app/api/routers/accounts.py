@@ -1,0 +1,46 @@
+"""``/api/me`` and ``/api/auth/*``: who am I, register, log in, log out."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.accounts import service as accounts
+from app.api.deps import DB, CurrentUser, OptionalUser, clear_session_cookie, set_session_cookie
+from app.lobby.views import user_view
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
+
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=4096)
+
+
+@router.get("/me", summary="The current user (a first visit becomes a guest)")
+async def me(user: CurrentUser) -> dict:
+    return user_view(user)
+
+
+@router.post("/auth/register", status_code=201, summary="Create an account (a guest keeps its games)")
+async def register(body: Credentials, request: Request, response: Response, db: DB, user: OptionalUser) -> dict:
+    registered = await accounts.register(db, user, body.username, body.password)
+    set_session_cookie(request, response, registered)
+    return user_view(registered)
+
+
+@router.post("/auth/login", summary="Log in")
+async def login(body: Credentials, request: Request, response: Response, db: DB) -> dict:
+    user = await accounts.login(db, body.username, body.password)
+    set_session_cookie(request, response, user)
+    return user_view(user)
+
+
+@router.post("/auth/logout", summary="Log out (ends every session of this account)")
+async def logout(response: Response, db: DB, user: OptionalUser) -> dict:
+    if user is not None:
+        await accounts.logout(db, user)
+    clear_session_cookie(response)
+    return {"ok": True}

@@ -1,0 +1,68 @@
+"""``/api/games`` and ``/api/me/games``: games to watch, one game, my games, SGF download."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+
+from app.api.deps import DB, CurrentUser, Spectators
+from app.errors import NotFound, ServiceError
+from app.lobby.views import game_detail, game_summary
+from app.store.repositories import games
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+
+@router.get("/games/live", summary="Games in progress, to watch")
+async def live(db: DB, spectators: Spectators, limit: int = Query(default=100, ge=1, le=500)) -> dict:
+    rows = await games.list_live(db, limit)
+    return {"games": [game_summary(row, spectators) for row in rows]}
+
+
+@router.get("/me/games/active", summary="My unfinished games, to rejoin")
+async def my_active(db: DB, user: CurrentUser, spectators: Spectators) -> dict:
+    rows = await games.list_for_user(db, user.id, finished=False)
+    return {"games": [game_summary(row, spectators) for row in rows]}
+
+
+@router.get("/me/games/history", summary="My finished games")
+async def my_history(db: DB, user: CurrentUser, limit: int = Query(default=100, ge=1, le=500)) -> dict:
+    rows = await games.list_for_user(db, user.id, finished=True, limit=limit)
+    return {"games": [game_summary(row) for row in rows]}
+
+
+@router.get("/games/{game_id}", summary="One game with its moves")
+async def detail(game_id: str, db: DB, spectators: Spectators) -> dict:
+    row = await games.get_with_players(db, game_id)
+    if row is None:
+        raise NotFound("game_not_found", "No such game.")
+    return game_detail(row, await games.moves(db, game_id), spectators)
+
+
+@router.get("/games/{game_id}/sgf", summary="The game record as SGF", response_class=Response)
+async def sgf(game_id: str, db: DB) -> Response:
+    row = await games.get_with_players(db, game_id)
+    if row is None:
+        raise NotFound("game_not_found", "No such game.")
+    export = _sgf_exporter()
+    if export is None:
+        raise ServiceError("sgf_unavailable", "SGF export is not available on this server.", 501)
+    record = game_detail(row, await games.moves(db, game_id))
+    text = export(record)
+    return Response(
+        text,
+        media_type="application/x-go-sgf",
+        headers={"Content-Disposition": f'attachment; filename="tengen-{game_id}.sgf"'},
+    )
+
+
+def _sgf_exporter() -> Any:
+    """``app.records.sgf.export_sgf`` when that module is present, else None."""
+    try:
+        module = importlib.import_module("app.records.sgf")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "export_sgf", None)

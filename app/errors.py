@@ -1,0 +1,27 @@
+"""The error every service raises for a client mistake: a snake_case ``code``, a human ``message`` and the
+HTTP status the API answers with. The API turns it into ``{"error": {"code", "message"}}``."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+class NotFound(ServiceError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code, message, 404)
+
+
+class Forbidden(ServiceError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code, message, 403)
+
+
+class Conflict(ServiceError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code, message, 409)

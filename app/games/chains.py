@@ -1,0 +1,31 @@
+"""Chains of stones read from board rows (the rules engine's ``board_rows()``)."""
+
+from __future__ import annotations
+
+Point = tuple[int, int]
+
+
+def chain_at(rows: list[str], point: Point) -> set[Point]:
+    """Every stone connected to the stone at ``point`` (empty if the point is empty)."""
+    x, y = point
+    size = len(rows)
+    colour = rows[y][x]
+    if colour == ".":
+        return set()
+    seen = {point}
+    stack = [point]
+    while stack:
+        cx, cy = stack.pop()
+        for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+            if 0 <= nx < size and 0 <= ny < size and (nx, ny) not in seen and rows[ny][nx] == colour:
+                seen.add((nx, ny))
+                stack.append((nx, ny))
+    return seen
+
+
+def expand_to_chains(rows: list[str], points) -> set[Point]:
+    out: set[Point] = set()
+    for p in points:
+        if p not in out:
+            out |= chain_at(rows, p)
+    return out

@@ -1,0 +1,352 @@
+"""Game clocks for both players: accounting for every time system, pauses, flag deadlines.
+
+Pure: every operation takes the server time ``now`` (float seconds). The clock of the player to move runs
+from the start of their turn; a move (or pass) is charged from the server receive time, less the lag credit
+of :mod:`app.games.lag`. Accounting per system (``t`` = charged seconds of the move):
+
+- absolute:  ``main -= t``; the player flags if ``t >= main``.
+- fischer:   flags if ``t >= main``; otherwise ``main = main - t + increment`` (at most ``cap`` if set).
+- byoyomi (and chinese_countdown): time comes out of ``main`` first; the overflow ``o`` past ``main``
+  costs ``floor(o / period_time)`` periods (a move made within a period keeps it); the player flags when
+  no period is left.
+- canadian:  time comes out of ``main`` first, then out of the current period (``period_time`` for
+  ``stones`` stones); each move made in overtime uses one stone, and after the last stone the period
+  starts again full. The player flags when the period runs out before its stones are played.
+
+In every system a player flags exactly when ``t >= remaining`` (the total they could still use).
+
+Self-triggered moments (a flag, a byo-yomi period running out) come ``quota`` seconds after the raw
+instant, ``quota`` being the player's unused lag quota: a move arriving in that window could still be
+credited, so nothing is decided before it has had its chance (see :meth:`GameClock.deadline`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from app.games.errors import GameError
+from app.games.lag import LagPolicy
+from app.games.timecontrol import TimeControl, parse_time_control
+
+COLORS = ("B", "W")
+PAUSE_REASONS = ("scoring", "adjourned", "server", "finished")
+
+
+def other(color: str) -> str:
+    return "W" if color == "B" else "B"
+
+
+@dataclass
+class PlayerClock:
+    main: float
+    periods: int  # byo-yomi periods left (0 for other systems)
+    period_left: float  # canadian: time left in the current overtime period
+    stones: int | None  # canadian: stones left in the current overtime period
+    quota: float  # lag quota
+
+    def to_dict(self) -> dict:
+        return {
+            "main": self.main,
+            "periods": self.periods,
+            "period_left": self.period_left,
+            "stones": self.stones,
+            "quota": self.quota,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "PlayerClock":
+        return cls(
+            main=float(d["main"]),
+            periods=int(d["periods"]),
+            period_left=float(d["period_left"]),
+            stones=None if d["stones"] is None else int(d["stones"]),
+            quota=float(d["quota"]),
+        )
+
+
+@dataclass(frozen=True)
+class Charge:
+    """What one move cost: returned by :meth:`GameClock.press`."""
+
+    color: str
+    elapsed: float  # server-measured time of the turn (pauses excluded)
+    credited: float  # lag credit given back
+    charged: float  # elapsed - credited
+    periods_used: int  # byo-yomi periods lost on this move
+    flagged: bool  # the move came too late: the player lost on time and the move does not count
+
+    def to_dict(self) -> dict:
+        return {
+            "elapsed": round(self.elapsed, 6),
+            "credited": round(self.credited, 6),
+            "charged": round(self.charged, 6),
+            "periods_used": self.periods_used,
+            "flagged": self.flagged,
+        }
+
+
+class GameClock:
+    """Both players' clocks. ``turn`` is the colour whose clock runs (when not paused)."""
+
+    def __init__(self, time_control: TimeControl | dict | None, lag: LagPolicy | None = None) -> None:
+        self.tc = parse_time_control(time_control)
+        self.lag = lag or LagPolicy()
+        tc = self.tc
+        self.players = {
+            c: PlayerClock(
+                main=tc.main,
+                periods=tc.periods if tc.system == "byoyomi" else 0,
+                period_left=tc.period_time if tc.system in ("byoyomi", "canadian") else 0.0,
+                stones=tc.stones if tc.system == "canadian" else None,
+                quota=self.lag.initial,
+            )
+            for c in COLORS
+        }
+        self.turn: str | None = None
+        self.turn_started: float | None = None  # start of the current running stretch
+        self.turn_elapsed = 0.0  # time of the current turn before that stretch
+        self.paused: set[str] = set()
+        self.flagged: str | None = None
+        self.announced = 0  # byo-yomi periods already announced as used in the current turn
+
+    # ----------------------------------------------------------------- running state
+    @property
+    def timed(self) -> bool:
+        return self.tc.timed
+
+    @property
+    def running(self) -> bool:
+        return self.turn is not None and not self.paused and self.flagged is None
+
+    def elapsed(self, now: float) -> float:
+        """Time used so far in the current turn."""
+        if self.running and self.turn_started is not None:
+            return self.turn_elapsed + max(0.0, now - self.turn_started)
+        return self.turn_elapsed
+
+    def start(self, color: str, now: float) -> None:
+        """Start ``color``'s turn (at the beginning of a game or when play resumes)."""
+        self.turn = color
+        self.turn_elapsed = 0.0
+        self.turn_started = now
+        self.announced = 0
+
+    def pause(self, now: float, reason: str) -> None:
+        """Stop the running clock for ``reason`` (``scoring``, ``adjourned``, ``server`` or ``finished``).
+
+        The time of the turn so far is kept; the clock runs again when every reason is resumed.
+        """
+        if reason not in PAUSE_REASONS:
+            raise ValueError(f"unknown pause reason {reason!r}")
+        if self.running:
+            self.turn_elapsed = self.elapsed(now)
+            self.turn_started = None
+        self.paused.add(reason)
+
+    def resume(self, now: float, reason: str) -> None:
+        self.paused.discard(reason)
+        if self.running:
+            self.turn_started = now
+
+    # ----------------------------------------------------------------- accounting
+    def remaining_bank(self, color: str) -> float:
+        """Total time ``color`` had at the start of their turn (``inf`` without a clock)."""
+        p, tc = self.players[color], self.tc
+        if tc.system == "none":
+            return math.inf
+        if tc.system == "byoyomi":
+            return p.main + p.periods * tc.period_time
+        if tc.system == "canadian":
+            return p.main + p.period_left
+        return p.main
+
+    def remaining(self, color: str, now: float) -> float:
+        """Total time ``color`` can still use at ``now`` (lag credit not included)."""
+        bank = self.remaining_bank(color)
+        if color == self.turn:
+            bank -= self.elapsed(now)
+        return max(0.0, bank)
+
+    def press(self, color: str, now: float, lag: float | None = None) -> Charge:
+        """End ``color``'s turn at ``now`` (a move or a pass) and start the opponent's.
+
+        ``lag`` is the room's current one-way lag estimate for that player. If the charged time reaches
+        the player's remaining time they have flagged: the clock stops with ``flagged`` set and the move
+        must not be played.
+        """
+        if color != self.turn:
+            raise GameError("not_your_turn", "it is not your turn on the clock")
+        if self.flagged is not None:
+            raise GameError("flagged", "time has already run out")
+        p, tc = self.players[color], self.tc
+        elapsed = self.elapsed(now)
+        credit, quota = self.lag.credit(p.quota, elapsed, lag)
+        if not tc.timed:
+            credit, quota = 0.0, p.quota
+        t = elapsed - credit
+        periods_used = 0
+        if tc.timed and t >= self.remaining_bank(color):
+            if tc.system == "byoyomi":
+                periods_used = p.periods
+            self._flag(color, now)
+            return Charge(color, elapsed, credit, t, periods_used, True)
+        p.quota = quota
+        if tc.system in ("absolute", "fischer"):
+            p.main -= t
+            if tc.system == "fischer":
+                p.main += tc.increment
+                if tc.cap is not None:
+                    p.main = min(p.main, tc.cap)
+        elif tc.system == "byoyomi":
+            if t < p.main:
+                p.main -= t
+            else:
+                periods_used = int((t - p.main) // tc.period_time)
+                p.main = 0.0
+                p.periods -= periods_used
+        elif tc.system == "canadian":
+            if t < p.main:
+                p.main -= t
+            else:
+                p.period_left -= t - p.main
+                p.main = 0.0
+                p.stones -= 1
+                if p.stones <= 0:
+                    p.stones = tc.stones
+                    p.period_left = tc.period_time
+        self.start(other(color), now)
+        return Charge(color, elapsed, credit, t, periods_used, False)
+
+    def _flag(self, color: str, now: float) -> None:
+        self.turn_elapsed = self.elapsed(now)
+        self.turn_started = None
+        self.flagged = color
+
+    # ----------------------------------------------------------------- deadlines
+    def _turn_origin(self) -> float | None:
+        """The instant the current turn would have started had it never been paused."""
+        if not self.running or not self.timed or self.turn_started is None:
+            return None
+        return self.turn_started - self.turn_elapsed
+
+    def flag_deadline(self) -> float | None:
+        """When the player to move loses on time if they do not move (``None`` if the clock is stopped)."""
+        origin = self._turn_origin()
+        if origin is None:
+            return None
+        return origin + self.remaining_bank(self.turn) + self.players[self.turn].quota
+
+    def period_deadline(self) -> float | None:
+        """When the player to move uses up their next byo-yomi period (the last one is the flag)."""
+        origin = self._turn_origin()
+        if origin is None or self.tc.system != "byoyomi":
+            return None
+        p = self.players[self.turn]
+        k = self.announced + 1
+        if k >= p.periods:
+            return None
+        return origin + p.main + k * self.tc.period_time + p.quota
+
+    def deadline(self) -> float | None:
+        """The next moment :meth:`advance` has something to report, or ``None``."""
+        times = [t for t in (self.flag_deadline(), self.period_deadline()) if t is not None]
+        return min(times) if times else None
+
+    def advance(self, now: float) -> list[dict]:
+        """Report what happened on its own by ``now``: periods used up and a flag fall.
+
+        Returns event dicts: ``{"t": "period_used", "color", "periods_left"}`` for each byo-yomi period the
+        player to move has used up in this turn (each reported once), then ``{"t": "flag", "color"}`` if
+        they ran out of time (the clock then stops). Nothing changes when nothing is due.
+        """
+        events: list[dict] = []
+        while True:
+            due = self.period_deadline()
+            if due is None or now < due:
+                break
+            self.announced += 1
+            periods_left = self.players[self.turn].periods - self.announced
+            events.append({"t": "period_used", "color": self.turn, "periods_left": periods_left})
+        due = self.flag_deadline()
+        if due is not None and now >= due:
+            color = self.turn
+            self._flag(color, now)
+            events.append({"t": "flag", "color": color})
+        return events
+
+    # ----------------------------------------------------------------- views and storage
+    def view(self, now: float) -> dict | None:
+        """The protocol's CLOCKS object at ``now``: what each player has left, and whose clock runs.
+
+        Per player: ``main`` (main time left), ``periods`` (byo-yomi periods left, counting the current
+        one), ``period_time``, ``period_left`` (seconds left in the current period), ``stones`` (canadian:
+        stones left in the period), ``running``. ``None`` for untimed games.
+        """
+        if not self.timed:
+            return None
+        tc = self.tc
+        out = {}
+        for c in COLORS:
+            p = self.players[c]
+            e = self.elapsed(now) if c == self.turn else 0.0
+            main, periods, period_left, stones = p.main, p.periods, p.period_left, p.stones
+            if tc.system in ("absolute", "fischer"):
+                main = max(0.0, main - e)
+            elif tc.system == "byoyomi":
+                period_left = tc.period_time
+                if e < main:
+                    main -= e
+                else:
+                    over = e - main
+                    used = int(over // tc.period_time)
+                    main, periods = 0.0, max(0, periods - used)
+                    period_left = 0.0 if periods == 0 else tc.period_time - (over - used * tc.period_time)
+            elif tc.system == "canadian":
+                if e < main:
+                    main -= e
+                else:
+                    period_left = max(0.0, period_left - (e - main))
+                    main = 0.0
+            out[c] = {
+                "main": round(main, 3),
+                "periods": periods if tc.system == "byoyomi" else None,
+                "period_time": tc.period_time if tc.system in ("byoyomi", "canadian") else None,
+                "period_left": round(period_left, 3) if tc.system in ("byoyomi", "canadian") else None,
+                "stones": stones,
+                "running": self.running and c == self.turn,
+            }
+        return out
+
+    def to_dict(self, now: float | None = None) -> dict:
+        """JSON-safe state. With ``now``, the running stretch is folded in so that :meth:`from_dict` with a
+        later ``now`` restarts the clock then (time in between, e.g. server downtime, is not charged)."""
+        elapsed = self.turn_elapsed if now is None else self.elapsed(now)
+        return {
+            "time_control": self.tc.to_dict(),
+            "lag": self.lag.to_dict(),
+            "players": {c: self.players[c].to_dict() for c in COLORS},
+            "turn": self.turn,
+            "turn_started": None if now is not None else self.turn_started,
+            "turn_elapsed": elapsed,
+            "paused": sorted(self.paused),
+            "flagged": self.flagged,
+            "announced": self.announced,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, now: float | None = None) -> "GameClock":
+        clock = cls(d["time_control"], LagPolicy.from_dict(d.get("lag")))
+        clock.players = {c: PlayerClock.from_dict(d["players"][c]) for c in COLORS}
+        clock.turn = d["turn"]
+        clock.turn_elapsed = float(d["turn_elapsed"])
+        clock.turn_started = d["turn_started"]
+        clock.paused = set(d["paused"])
+        clock.flagged = d["flagged"]
+        clock.announced = int(d["announced"])
+        if clock.turn_started is None and now is not None and clock.running:
+            clock.turn_started = now
+        return clock
+
+    def copy(self) -> "GameClock":
+        return GameClock.from_dict(self.to_dict())

@@ -1,0 +1,115 @@
+"""The settings a game authority is created with, as one JSON-safe object (stored with the game)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from app.games.errors import GameError
+from app.games.lag import LagPolicy
+from app.games.timecontrol import TimeControl, parse_time_control
+from app.rules import RuleSet, fixed_handicap_points, rules_for
+
+DEFAULT_SCORING_TIMEOUT = 300.0  # seconds a scoring phase may stay unanswered before automatic acceptance
+DEFAULT_ABANDON_GRACE = 60.0  # seconds a player may be gone before the opponent can claim the game
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    size: int = 19
+    rules: RuleSet = field(default_factory=lambda: rules_for("chinese"))
+    handicap: int = 0
+    handicap_points: tuple[tuple[int, int], ...] = ()
+    time_control: TimeControl = field(default_factory=TimeControl)
+    lag: LagPolicy = field(default_factory=LagPolicy)
+    scoring_timeout: float = DEFAULT_SCORING_TIMEOUT
+    abandon_grace: float = DEFAULT_ABANDON_GRACE
+
+    def to_dict(self) -> dict:
+        return {
+            "size": self.size,
+            "rules": self.rules.to_dict(),
+            "handicap": self.handicap,
+            "handicap_points": [list(p) for p in self.handicap_points],
+            "time_control": self.time_control.to_dict(),
+            "lag": self.lag.to_dict(),
+            "scoring_timeout": self.scoring_timeout,
+            "abandon_grace": self.abandon_grace,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "GameConfig":
+        return parse_config(data)
+
+
+def _bad(message: str) -> GameError:
+    return GameError("invalid_config", message)
+
+
+def _positive_seconds(data: dict, key: str, default: float) -> float:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise _bad(f"'{key}' must be a positive number of seconds")
+    return float(value)
+
+
+def _rules(value) -> RuleSet:
+    if value is None:
+        return rules_for("chinese")
+    if isinstance(value, RuleSet):
+        return value
+    try:
+        if isinstance(value, str):
+            return rules_for(value)
+        if isinstance(value, dict):
+            if "preset" in value:  # {"preset": "japanese", "komi": 0.5}
+                overrides = {k: v for k, v in value.items() if k != "preset"}
+                return rules_for(value["preset"], **overrides)
+            return RuleSet.from_dict(value)
+    except (ValueError, TypeError) as exc:
+        raise _bad(f"rules: {exc}") from None
+    raise _bad("rules must be a preset name or an object of parameters")
+
+
+def parse_config(data: dict | None) -> GameConfig:
+    """Validate a game configuration; raises ``GameError('invalid_config' | 'invalid_time_control')``."""
+    data = dict(data or {})
+    known = {"size", "rules", "handicap", "handicap_points", "time_control", "lag", "scoring_timeout",
+             "abandon_grace"}
+    extra = sorted(set(data) - known)
+    if extra:
+        raise _bad(f"unknown game setting(s): {', '.join(extra)}")
+    size = data.get("size", 19)
+    if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 25:
+        raise _bad("'size' must be a whole number from 2 to 25")
+    rules = _rules(data.get("rules"))
+    handicap = data.get("handicap", 0)
+    if isinstance(handicap, bool) or not isinstance(handicap, int) or handicap < 0 or handicap == 1:
+        raise _bad("'handicap' must be 0 or a whole number of stones from 2")
+    points = data.get("handicap_points")
+    try:
+        if points:
+            pts = tuple((int(p[0]), int(p[1])) for p in points)
+        elif handicap:
+            pts = tuple(tuple(p) for p in fixed_handicap_points(size, handicap))
+        else:
+            pts = ()
+    except (ValueError, TypeError, IndexError) as exc:
+        raise _bad(f"handicap: {exc}") from None
+    if handicap and len(pts) != handicap:
+        raise _bad(f"handicap {handicap} does not match {len(pts)} handicap points")
+    lag = data.get("lag")
+    try:
+        lag_policy = LagPolicy.from_dict(lag) if not isinstance(lag, LagPolicy) else lag
+    except TypeError as exc:
+        raise _bad(f"lag: {exc}") from None
+    return GameConfig(
+        size=size,
+        rules=rules,
+        handicap=len(pts),
+        handicap_points=pts,
+        time_control=parse_time_control(data.get("time_control")),
+        lag=lag_policy,
+        scoring_timeout=_positive_seconds(data, "scoring_timeout", DEFAULT_SCORING_TIMEOUT),
+        abandon_grace=_positive_seconds(data, "abandon_grace", DEFAULT_ABANDON_GRACE),
+    )

@@ -1,0 +1,165 @@
+"""Time controls: parsing and validating the settings a game is created with.
+
+Accepted input (a JSON object, ``kind`` decides the other keys):
+
+- ``{"kind": "none"}``
+- ``{"kind": "absolute", "main": 1200}``
+- ``{"kind": "fischer", "main": 300, "increment": 5, "cap": 600}``   (``cap`` optional)
+- ``{"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 30}``
+- ``{"kind": "canadian", "main": 600, "stones": 25, "period_time": 300}``
+- ``{"kind": "chinese_countdown", "main": 3600, "periods": 3}``  — the countdown of the Chinese rules
+  (Article 3): after the main time, each move made within a minute costs nothing, every full minute used
+  takes one of the reserved minutes, and running out of the last one loses. It is byo-yomi with
+  60-second periods; ``main`` is the time before the countdown starts.
+
+Times are seconds (int or float). Bad input raises :class:`TimeControlError` (code
+``invalid_time_control``) naming the field.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from app.games.errors import GameError
+
+KINDS = ("none", "absolute", "fischer", "byoyomi", "canadian", "chinese_countdown")
+COUNTDOWN_PERIOD = 60.0
+MAX_SECONDS = 7 * 24 * 3600.0  # a week: anything longer is a typo
+MAX_COUNT = 1000
+
+_FIELDS = {
+    "none": {"required": (), "optional": ()},
+    "absolute": {"required": ("main",), "optional": ()},
+    "fischer": {"required": ("main", "increment"), "optional": ("cap",)},
+    "byoyomi": {"required": ("main", "periods", "period_time"), "optional": ()},
+    "canadian": {"required": ("main", "stones", "period_time"), "optional": ()},
+    "chinese_countdown": {"required": ("main", "periods"), "optional": ("period_time",)},
+}
+
+
+class TimeControlError(GameError):
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_time_control", message)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    kind: str = "none"
+    main: float = 0.0
+    increment: float = 0.0
+    cap: float | None = None
+    periods: int = 0
+    period_time: float = 0.0
+    stones: int = 0
+
+    @property
+    def system(self) -> str:
+        """The accounting used: ``chinese_countdown`` is counted as byo-yomi."""
+        return "byoyomi" if self.kind == "chinese_countdown" else self.kind
+
+    @property
+    def timed(self) -> bool:
+        return self.kind != "none"
+
+    def to_dict(self) -> dict:
+        out: dict = {"kind": self.kind}
+        if self.kind == "none":
+            return out
+        out["main"] = self.main
+        if self.kind == "fischer":
+            out["increment"] = self.increment
+            if self.cap is not None:
+                out["cap"] = self.cap
+        elif self.kind in ("byoyomi", "chinese_countdown"):
+            out["periods"] = self.periods
+            out["period_time"] = self.period_time
+        elif self.kind == "canadian":
+            out["stones"] = self.stones
+            out["period_time"] = self.period_time
+        return out
+
+    @classmethod
+    def from_dict(cls, data: object) -> "TimeControl":
+        return parse_time_control(data)
+
+
+def _seconds(data: dict, key: str, *, positive: bool) -> float:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise TimeControlError(f"'{key}' must be a number of seconds")
+    if value < 0 or (positive and value == 0):
+        raise TimeControlError(f"'{key}' must be {'greater than 0' if positive else 'at least 0'}")
+    if value > MAX_SECONDS:
+        raise TimeControlError(f"'{key}' must be at most {int(MAX_SECONDS)} seconds")
+    return float(value)
+
+
+def _count(data: dict, key: str) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise TimeControlError(f"'{key}' must be a whole number")
+    if not 1 <= value <= MAX_COUNT:
+        raise TimeControlError(f"'{key}' must be between 1 and {MAX_COUNT}")
+    return value
+
+
+def parse_time_control(data: object) -> TimeControl:
+    """Validate a time-control object (see the module docstring); ``None`` means no clock."""
+    if data is None:
+        return TimeControl()
+    if isinstance(data, TimeControl):
+        return data
+    if not isinstance(data, dict):
+        raise TimeControlError("time control must be an object with a 'kind'")
+    kind = data.get("kind")
+    if kind not in _FIELDS:
+        raise TimeControlError(f"unknown time control kind {kind!r}; expected one of {', '.join(KINDS)}")
+    spec = _FIELDS[kind]
+    missing = [k for k in spec["required"] if k not in data]
+    if missing:
+        raise TimeControlError(f"{kind} time control needs {', '.join(repr(k) for k in missing)}")
+    allowed = {"kind", *spec["required"], *spec["optional"]}
+    extra = sorted(k for k in data if k not in allowed)
+    if extra:
+        raise TimeControlError(f"{kind} time control does not take {', '.join(repr(k) for k in extra)}")
+
+    if kind == "none":
+        return TimeControl()
+    if kind == "absolute":
+        return TimeControl(kind=kind, main=_seconds(data, "main", positive=True))
+    if kind == "fischer":
+        main = _seconds(data, "main", positive=True)
+        increment = _seconds(data, "increment", positive=False)
+        cap = None
+        if data.get("cap") is not None:
+            cap = _seconds(data, "cap", positive=True)
+            if cap < main:
+                raise TimeControlError("'cap' must be at least 'main'")
+        return TimeControl(kind=kind, main=main, increment=increment, cap=cap)
+    if kind == "byoyomi":
+        return TimeControl(
+            kind=kind,
+            main=_seconds(data, "main", positive=False),
+            periods=_count(data, "periods"),
+            period_time=_seconds(data, "period_time", positive=True),
+        )
+    if kind == "canadian":
+        return TimeControl(
+            kind=kind,
+            main=_seconds(data, "main", positive=False),
+            stones=_count(data, "stones"),
+            period_time=_seconds(data, "period_time", positive=True),
+        )
+    # chinese_countdown
+    if "period_time" in data and data["period_time"] != COUNTDOWN_PERIOD:
+        raise TimeControlError("the Chinese countdown counts whole minutes: 'period_time' is always 60")
+    return TimeControl(
+        kind=kind,
+        main=_seconds(data, "main", positive=False),
+        periods=_count(data, "periods"),
+        period_time=COUNTDOWN_PERIOD,
+    )

@@ -1,0 +1,195 @@
+"""The event hub: what live rooms share across server instances.
+
+A hub never decides anything about a game. The database is the durable truth: every versioned event is
+committed there (with a compare-and-set on ``games.version``) before it reaches the hub. The hub only
+
+1. fans already-committed events out to every instance holding sockets for a channel,
+2. keeps a bounded recent-event log per channel so a reconnecting client can be caught up from ``?v=N``
+   without a database read (and says so when it cannot, so the caller resyncs instead),
+3. shares presence (which players are connected, how many spectators) across instances,
+4. caches each room's live state,
+5. holds clock deadlines, handing each due game to exactly one instance,
+6. carries the lobby channel.
+
+Two implementations behave identically: ``MemoryHub`` (one process, the embedded default) and ``RedisHub``
+(any number of instances sharing one Redis). Both are tested by the same suite.
+
+Channels are plain strings: ``game_channel(game_id)`` for a game room and ``LOBBY_CHANNEL`` for the lobby.
+Payloads are bytes, serialised once per event (``app.live.codec.encode``) and sent unchanged to every
+recipient.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from app.live.presence import Presence
+
+__all__ = [
+    "LOBBY_CHANNEL",
+    "Hub",
+    "MessageCallback",
+    "Presence",
+    "ResetCallback",
+    "Role",
+    "Unsubscribe",
+    "game_channel",
+]
+
+LOBBY_CHANNEL = "lobby"
+
+Role = Literal["B", "W", "spectator"]
+
+# A subscriber callback receives the payload bytes; it may be a plain function or a coroutine function.
+MessageCallback = Callable[[bytes], Awaitable[Any] | Any]
+# Called (plain or coroutine) when a subscriber may have missed messages; it should resync from the database.
+ResetCallback = Callable[[], Awaitable[Any] | Any]
+# Returned by ``subscribe``; awaiting it stops delivery. Calling it twice is harmless.
+Unsubscribe = Callable[[], Awaitable[None]]
+# Called (plain or coroutine) when the hub's shared state was lost (Redis flushed or restarted).
+LostCallback = Callable[[], Awaitable[Any] | Any]
+
+DEFAULT_LOG_SIZE = 500
+DEFAULT_LEASE = 30.0
+
+
+def game_channel(game_id: str | int) -> str:
+    """The channel of one game room."""
+    return f"game:{game_id}"
+
+
+class Hub(ABC):
+    """Fan-out, recent-event log, presence, state cache and clock deadlines shared by live rooms."""
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Open connections and start background work. Call once before anything else."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Stop delivery, withdraw this instance's presence and release connections. Idempotent."""
+
+    # -- fan-out and the recent log --------------------------------------------------------------------
+
+    @abstractmethod
+    async def publish(self, channel: str, data: bytes, v: int | None = None) -> bool:
+        """Deliver ``data`` to every subscriber of ``channel`` on every instance, in publish order.
+
+        Without ``v`` the message is ephemeral (presence, clock ticks, lobby updates): it is delivered and
+        not logged, and the call returns True.
+
+        With ``v`` (the event's committed version) the event is appended to the channel's recent log and
+        delivered, atomically with respect to other publishers, and the call returns True. The log stays
+        contiguous and holds at most the last ``log_size`` events:
+
+        - ``v`` not greater than the newest logged version is a duplicate: nothing is logged or delivered,
+          and the call returns False;
+        - ``v`` more than one past the newest logged version (a gap: an event never reached the hub, or
+          the log was lost) starts the log afresh at ``v``, so ``replay`` from before the gap says None.
+        """
+
+    @abstractmethod
+    async def replay(self, channel: str, after_v: int, latest: int | None = None) -> list[bytes] | None:
+        """The logged events with version greater than ``after_v``, oldest first.
+
+        Returns None, meaning "the log cannot vouch for this range; resync from the database", when:
+        nothing is logged for the channel (never published, expired or lost); ``after_v`` is newer than
+        the newest logged version; the oldest kept version is greater than ``after_v + 1`` (trimmed or
+        reset); or ``latest`` is given and the newest logged version is older than it (the log missed
+        committed events). An empty list means the client is already up to date.
+        """
+
+    @abstractmethod
+    async def forget(self, channel: str) -> None:
+        """Drop the channel's recent log and cached state (when its room closes for good)."""
+
+    @abstractmethod
+    async def subscribe(
+        self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None
+    ) -> Unsubscribe:
+        """Deliver every message published on ``channel`` from now on to ``callback``, in publish order.
+
+        When this returns, the subscription is live on every instance: a message published afterwards
+        (from anywhere) reaches ``callback``. Each subscriber has its own queue and worker, so a slow
+        callback delays only itself. Exceptions raised by a callback are logged and do not stop delivery.
+
+        ``on_reset`` is called, in order with the messages, when this subscriber may have missed some:
+        the Redis subscription connection dropped and was re-established, or the subscriber fell more than
+        ``max_pending`` messages behind (its backlog is then discarded). Its owner should resync.
+        """
+
+    # -- presence --------------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def join(self, channel: str, conn_id: str, role: Role, user_id: int | str | None) -> None:
+        """Record connection ``conn_id`` in ``channel`` as ``role`` ("B", "W" or "spectator").
+
+        Joining again with the same ``conn_id`` replaces the earlier entry. With Redis, entries belong to
+        this instance and vanish within ``presence_ttl`` seconds if the instance dies without leaving.
+        """
+
+    @abstractmethod
+    async def leave(self, channel: str, conn_id: str) -> None:
+        """Remove connection ``conn_id`` from ``channel``; unknown connections are ignored."""
+
+    @abstractmethod
+    async def presence(self, channel: str) -> Presence:
+        """Who is in ``channel`` across all instances.
+
+        ``players[c]`` is True when at least one connection has role ``c``. ``spectators`` counts distinct
+        signed-in spectators plus each anonymous spectator connection.
+        """
+
+    # -- live state cache ------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def get_state(self, channel: str) -> bytes | None:
+        """The cached state of the room, or None (never set, dropped, expired or lost)."""
+
+    @abstractmethod
+    async def set_state(self, channel: str, data: bytes) -> None:
+        """Replace the cached state of the room."""
+
+    @abstractmethod
+    async def drop_state(self, channel: str) -> None:
+        """Forget the cached state of the room."""
+
+    # -- clock deadlines -------------------------------------------------------------------------------
+
+    @abstractmethod
+    async def set_deadline(self, game_id: str, at: float) -> None:
+        """Set (or move) the time, in epoch seconds, at which ``game_id``'s clock must be checked."""
+
+    @abstractmethod
+    async def clear_deadline(self, game_id: str) -> None:
+        """Remove ``game_id``'s deadline (its clock stopped or the game ended)."""
+
+    @abstractmethod
+    async def get_deadline(self, game_id: str) -> float | None:
+        """The deadline of ``game_id``, or None."""
+
+    @abstractmethod
+    async def claim_due(self, now: float, limit: int = 100, lease: float = DEFAULT_LEASE) -> list[str]:
+        """Claim up to ``limit`` games whose deadline is at or before ``now``, earliest first.
+
+        Each due game goes to exactly one caller across all instances: claiming atomically moves its
+        deadline to ``now + lease``. The claimer settles the game (the database compare-and-set makes that
+        safe) and then calls ``clear_deadline`` or ``set_deadline`` with the next deadline. If the claimer
+        dies first, the game falls due again after the lease and another instance retries it.
+        """
+
+    # -- loss of shared state --------------------------------------------------------------------------
+
+    @abstractmethod
+    def on_state_lost(self, callback: LostCallback) -> None:
+        """Call ``callback`` when the hub finds its shared state gone (Redis flushed or restarted).
+
+        The first instance to notice (within ``presence_ttl / 3`` seconds) calls its callbacks; the
+        others may not. Presence is re-asserted by every instance by itself and replays answer None; the
+        application should re-register the clock deadlines of running games from the database (an
+        idempotent ``set_deadline`` per game). ``MemoryHub`` never loses its state, so it never calls back.
+        """

@@ -1,0 +1,15 @@
+"""Choosing the hub from the settings."""
+
+from __future__ import annotations
+
+from app.live.hub import DEFAULT_LOG_SIZE, Hub
+from app.live.memory_hub import MemoryHub
+from app.live.redis_hub import RedisHub
+from app.settings import Settings
+
+
+def make_hub(settings: Settings, *, log_size: int = DEFAULT_LOG_SIZE) -> Hub:
+    """A ``RedisHub`` when ``TENGEN_REDIS_URL`` is set, else the in-process ``MemoryHub``. Not started."""
+    if settings.redis_url:
+        return RedisHub(settings.redis_url, log_size=log_size)
+    return MemoryHub(log_size=log_size)

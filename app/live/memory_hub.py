@@ -1,0 +1,105 @@
+"""The in-process hub: the embedded default, for a single server instance."""
+
+from __future__ import annotations
+
+from app.live.fanout import DEFAULT_MAX_PENDING, LocalFanout
+from app.live.hub import (
+    DEFAULT_LEASE,
+    DEFAULT_LOG_SIZE,
+    Hub,
+    LostCallback,
+    MessageCallback,
+    ResetCallback,
+    Role,
+    Unsubscribe,
+)
+from app.live.presence import Presence, check_role, tally
+from app.live.recent_log import RecentLog
+
+
+class MemoryHub(Hub):
+    """Everything in this process's memory. Each operation runs without awaiting, so it is atomic."""
+
+    def __init__(self, log_size: int = DEFAULT_LOG_SIZE, max_pending: int = DEFAULT_MAX_PENDING) -> None:
+        self.log_size = log_size
+        self._fanout = LocalFanout(max_pending)
+        self._logs: dict[str, RecentLog] = {}
+        self._presence: dict[str, dict[str, tuple[str, int | str | None]]] = {}
+        self._states: dict[str, bytes] = {}
+        self._deadlines: dict[str, float] = {}
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        await self._fanout.close()
+        self._presence.clear()
+
+    async def publish(self, channel: str, data: bytes, v: int | None = None) -> bool:
+        if v is not None:
+            log = self._logs.get(channel)
+            if log is None:
+                log = self._logs[channel] = RecentLog(self.log_size)
+            if not log.append(v, data):
+                return False
+        self._fanout.deliver(channel, data)
+        return True
+
+    async def replay(self, channel: str, after_v: int, latest: int | None = None) -> list[bytes] | None:
+        log = self._logs.get(channel)
+        return None if log is None else log.replay(after_v, latest)
+
+    async def forget(self, channel: str) -> None:
+        self._logs.pop(channel, None)
+        self._states.pop(channel, None)
+
+    async def subscribe(
+        self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None
+    ) -> Unsubscribe:
+        subscriber = self._fanout.add(channel, callback, on_reset)
+
+        async def unsubscribe() -> None:
+            await self._fanout.remove(subscriber)
+
+        return unsubscribe
+
+    async def join(self, channel: str, conn_id: str, role: Role, user_id: int | str | None) -> None:
+        check_role(role)
+        self._presence.setdefault(channel, {})[conn_id] = (role, user_id)
+
+    async def leave(self, channel: str, conn_id: str) -> None:
+        entries = self._presence.get(channel)
+        if entries is not None:
+            entries.pop(conn_id, None)
+            if not entries:
+                del self._presence[channel]
+
+    async def presence(self, channel: str) -> Presence:
+        return tally(self._presence.get(channel, {}).values())
+
+    async def get_state(self, channel: str) -> bytes | None:
+        return self._states.get(channel)
+
+    async def set_state(self, channel: str, data: bytes) -> None:
+        self._states[channel] = bytes(data)
+
+    async def drop_state(self, channel: str) -> None:
+        self._states.pop(channel, None)
+
+    async def set_deadline(self, game_id: str, at: float) -> None:
+        self._deadlines[str(game_id)] = float(at)
+
+    async def clear_deadline(self, game_id: str) -> None:
+        self._deadlines.pop(str(game_id), None)
+
+    async def get_deadline(self, game_id: str) -> float | None:
+        return self._deadlines.get(str(game_id))
+
+    async def claim_due(self, now: float, limit: int = 100, lease: float = DEFAULT_LEASE) -> list[str]:
+        due = sorted((at, game_id) for game_id, at in self._deadlines.items() if at <= now)[: max(limit, 0)]
+        for _, game_id in due:
+            self._deadlines[game_id] = now + lease
+        return [game_id for _, game_id in due]
+
+    def on_state_lost(self, callback: LostCallback) -> None:
+        pass  # nothing in process memory is ever lost while the process lives

@@ -1,0 +1,1 @@
+"""The lobby: challenges, accepting them into games, and the lists players browse."""

@@ -1,0 +1,133 @@
+"""Creating, cancelling and accepting challenges, and announcing lobby changes.
+
+Each function does its database work in one transaction and publishes to the lobby only after the commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import Conflict, Forbidden, NotFound, ServiceError
+from app.live.lobby import LobbyBroadcaster
+from app.lobby import rules_presets
+from app.lobby.schemas import ChallengeCreate
+from app.lobby.time_controls import normalise
+from app.lobby.views import challenge_view, game_summary, game_url
+from app.store.models import Challenge, User
+from app.store.repositories import challenges, games
+from app.store.repositories.games import GameWithPlayers
+
+MAX_OPEN_CHALLENGES = 10
+
+
+async def create_challenge(
+    session: AsyncSession, lobby: LobbyBroadcaster, user: User, settings: ChallengeCreate
+) -> Challenge:
+    if settings.rated and user.is_guest:
+        raise Forbidden("account_required", "Register to play rated games.")
+    if await challenges.count_open_by(session, user.id) >= MAX_OPEN_CHALLENGES:
+        raise Conflict("too_many_challenges", f"You already have {MAX_OPEN_CHALLENGES} open challenges.")
+    komi = settings.komi if settings.komi is not None else rules_presets.default_komi(settings.rules, settings.handicap)
+    challenge = await challenges.add(
+        session,
+        creator_id=user.id,
+        board_size=settings.board_size,
+        rules=settings.rules,
+        komi=komi,
+        handicap=settings.handicap,
+        color=settings.color,
+        time_control=normalise(settings.time_control),
+        rated=settings.rated,
+        private=settings.private,
+    )
+    await session.commit()
+    if not challenge.private:
+        await lobby.publish({"t": "challenge_created", "challenge": challenge_view(challenge, user.name)})
+    return challenge
+
+
+async def find_challenge(session: AsyncSession, user: User | None, challenge_id: str, token: str | None) -> Challenge:
+    """A challenge the caller may see: open ones to all, private ones to the creator or holders of the token."""
+    challenge = await challenges.get(session, challenge_id)
+    if challenge is None or not _may_see(challenge, user, token):
+        raise NotFound("challenge_not_found", "No such challenge.")
+    return challenge
+
+
+def _may_see(challenge: Challenge, user: User | None, token: str | None) -> bool:
+    if not challenge.private:
+        return True
+    if user is not None and user.id == challenge.creator_id:
+        return True
+    return token is not None and challenge.token is not None and secrets.compare_digest(token, challenge.token)
+
+
+async def cancel_challenge(session: AsyncSession, lobby: LobbyBroadcaster, user: User, challenge_id: str) -> Challenge:
+    challenge = await challenges.get(session, challenge_id)
+    if challenge is None or (challenge.private and challenge.creator_id != user.id):
+        raise NotFound("challenge_not_found", "No such challenge.")
+    if challenge.creator_id != user.id:
+        raise Forbidden("not_your_challenge", "Only the player who made a challenge can cancel it.")
+    if not await challenges.close(session, challenge.id, "cancelled"):
+        await session.rollback()
+        raise Conflict("challenge_not_open", "This challenge is no longer open.")
+    await session.commit()
+    await session.refresh(challenge)
+    if not challenge.private:
+        await lobby.publish({"t": "challenge_removed", "id": challenge.id, "reason": "cancelled"})
+    return challenge
+
+
+async def accept_challenge(
+    session: AsyncSession, lobby: LobbyBroadcaster, user: User, challenge_id: str, token: str | None
+) -> GameWithPlayers:
+    challenge = await find_challenge(session, user, challenge_id, token)
+    if challenge.creator_id == user.id:
+        raise ServiceError("own_challenge", "You cannot accept your own challenge.")
+    if challenge.rated and user.is_guest:
+        raise Forbidden("account_required", "Register to play rated games.")
+    if challenge.status != "open":
+        raise Conflict("challenge_not_open", "This challenge is no longer open.")
+    black_id, white_id = _colours(challenge, user.id)
+    game = await games.add(
+        session,
+        board_size=challenge.board_size,
+        rules=challenge.rules,
+        rules_params={"preset": challenge.rules},
+        komi=challenge.komi,
+        handicap=challenge.handicap,
+        time_control=challenge.time_control,
+        rated=challenge.rated,
+        black_id=black_id,
+        white_id=white_id,
+    )
+    if not await challenges.close(session, challenge.id, "accepted", game_id=game.id):
+        await session.rollback()  # someone else accepted (or it was cancelled) first: no game is kept
+        raise Conflict("challenge_not_open", "This challenge is no longer open.")
+    await session.commit()
+    row = await games.get_with_players(session, game.id)
+    assert row is not None
+    if not challenge.private:
+        await lobby.publish({"t": "challenge_removed", "id": challenge.id, "reason": "accepted"})
+    await lobby.publish(
+        {"t": "game_started", "challenge_id": challenge.id, "game_id": game.id, "url": game_url(game.id), "game": game_summary(row)}
+    )
+    return row
+
+
+def _colours(challenge: Challenge, acceptor_id: int) -> tuple[int, int]:
+    creator_black = {"black": True, "white": False}.get(challenge.color)
+    if creator_black is None:  # nigiri
+        creator_black = secrets.randbelow(2) == 0
+    if creator_black:
+        return challenge.creator_id, acceptor_id
+    return acceptor_id, challenge.creator_id
+
+
+async def announce_game_finished(lobby: LobbyBroadcaster, game_id: str, result: str | None) -> None:
+    """For the live room to call once a game's final event is committed."""
+    message: dict[str, Any] = {"t": "game_finished", "game_id": game_id, "result": result}
+    await lobby.publish(message)

@@ -1,0 +1,92 @@
+"""The JSON shapes of challenges and games, shared by the REST API and the lobby socket."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from app.store.models import Challenge, Game, Move, User
+from app.store.repositories.games import GameWithPlayers
+
+SpectatorCount = Callable[[str], int]
+
+
+def no_spectators(_game_id: str) -> int:
+    return 0
+
+
+def game_url(game_id: str) -> str:
+    return f"/#/game/{game_id}"
+
+
+def invite_url(challenge: Challenge) -> str:
+    return f"/#/challenge/{challenge.id}/{challenge.token}"
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def user_view(user: User) -> dict[str, Any]:
+    return {"id": user.id, "name": user.name, "guest": user.is_guest}
+
+
+def challenge_view(challenge: Challenge, creator_name: str, *, with_token: bool = False) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "id": challenge.id,
+        "creator": {"id": challenge.creator_id, "name": creator_name},
+        "board_size": challenge.board_size,
+        "rules": challenge.rules,
+        "komi": challenge.komi,
+        "handicap": challenge.handicap,
+        "color": challenge.color,
+        "time_control": challenge.time_control,
+        "rated": challenge.rated,
+        "private": challenge.private,
+        "status": challenge.status,
+        "game_id": challenge.game_id,
+        "created_at": _time(challenge.created_at),
+    }
+    if with_token and challenge.token:
+        view["token"] = challenge.token
+        view["invite_url"] = invite_url(challenge)
+    return view
+
+
+def game_summary(row: GameWithPlayers, spectators: SpectatorCount = no_spectators) -> dict[str, Any]:
+    game: Game = row.game
+    return {
+        "id": game.id,
+        "url": game_url(game.id),
+        "board_size": game.board_size,
+        "rules": game.rules,
+        "komi": game.komi,
+        "handicap": game.handicap,
+        "time_control": game.time_control,
+        "rated": game.rated,
+        "status": game.status,
+        "result": game.result,
+        "ended_by": game.ended_by,
+        "move_count": game.move_count,
+        "players": {"B": {"id": row.black.id, "name": row.black.name}, "W": {"id": row.white.id, "name": row.white.name}},
+        "spectators": spectators(game.id) if game.status != "finished" else 0,
+        "started_at": _time(game.started_at),
+        "ended_at": _time(game.ended_at),
+    }
+
+
+def game_detail(row: GameWithPlayers, moves: list[Move], spectators: SpectatorCount = no_spectators) -> dict[str, Any]:
+    view = game_summary(row, spectators)
+    view["rules_params"] = row.game.rules_params
+    view["version"] = row.game.version
+    view["moves"] = [
+        {
+            "number": move.number,
+            "color": move.color,
+            "p": [move.x, move.y] if move.x is not None and move.y is not None else None,
+            "time_taken": move.time_taken,
+        }
+        for move in moves
+    ]
+    return view

@@ -1,0 +1,65 @@
+"""``create_app(settings)``: the FastAPI application (REST under /api, OpenAPI at /docs, WebSockets under /ws,
+the static frontend at /, and /healthz)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+
+import app as package
+from app.accounts.cookies import SessionSigner
+from app.api.errors import install_error_handlers
+from app.api.origin import OriginCheckMiddleware
+from app.api.routers import accounts, challenges, games, lobby_ws
+from app.live.lobby import MemoryLobbyBroadcaster
+from app.lobby.views import no_spectators
+from app.settings import Settings, get_settings
+from app.store.db import create_engine, create_sessionmaker
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Migrations are not run here: `tengen serve` (app.server) runs them before starting.
+        engine = create_engine(settings.effective_database_url)
+        app.state.engine = engine
+        app.state.sessionmaker = create_sessionmaker(engine)
+        try:
+            yield
+        finally:
+            await engine.dispose()
+
+    app = FastAPI(title="Tengen", version=package.__version__, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.signer = SessionSigner(settings.effective_secret_key())
+    # The live layer may replace these: a hub-backed lobby, and the spectator counts of its rooms.
+    app.state.lobby = MemoryLobbyBroadcaster()
+    app.state.spectator_count = no_spectators
+
+    install_error_handlers(app)
+    app.add_middleware(OriginCheckMiddleware, allowed_origins=settings.allowed_origins)
+
+    @app.get("/healthz", tags=["health"], summary="Liveness and database reachability")
+    async def healthz() -> JSONResponse:
+        try:
+            async with app.state.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        except Exception:  # noqa: BLE001 - any failure means unhealthy
+            return JSONResponse({"status": "unavailable", "database": False}, status_code=503)
+        return JSONResponse({"status": "ok", "database": True})
+
+    app.include_router(accounts.router)
+    app.include_router(challenges.router)
+    app.include_router(games.router)
+    app.include_router(lobby_ws.router)
+
+    if settings.frontend_dir.is_dir():
+        app.mount("/", StaticFiles(directory=settings.frontend_dir, html=True), name="frontend")
+    return app

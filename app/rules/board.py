@@ -1,0 +1,296 @@
+"""The position: a flat int array with a border of sentinels, chains as circular lists.
+
+Each chain keeps, at its head, its pseudo-liberty count (adjacent empty points counted once per
+adjacent stone) with the sum and the sum of squares of those liberty indices. A chain has no
+liberties exactly when the count is 0, and exactly one distinct liberty when
+``count * sumsq == sum * sum``; then that liberty is ``sum // count``. Nothing is re-flooded.
+"""
+
+from __future__ import annotations
+
+import random
+
+EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+COLOR_CODE = {"B": BLACK, "W": WHITE}
+CODE_COLOR = {BLACK: "B", WHITE: "W"}
+NO_POINT = -1
+
+_ZOBRIST: dict[int, tuple[list[int], list[list[int]], int]] = {}
+
+
+class BoardError(Exception):
+    """A move that the position forbids; ``reason`` is a snake_case word."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def zobrist_tables(size: int) -> tuple[list[int], list[list[int]], int]:
+    """Fixed pseudo-random keys per point and colour (the same in every run), and the side-to-move key."""
+    tables = _ZOBRIST.get(size)
+    if tables is None:
+        stride = size + 2
+        rng = random.Random(0x7E46E4 + size)
+        n = stride * (size + 2)
+        keys = [[0] * n, [rng.getrandbits(64) for _ in range(n)], [rng.getrandbits(64) for _ in range(n)]]
+        tables = (keys[BLACK], keys, rng.getrandbits(64))
+        _ZOBRIST[size] = tables
+    return tables
+
+
+class Board:
+    __slots__ = (
+        "size", "stride", "color", "head", "nxt", "libs", "lsum", "lsq", "count", "hash", "ko",
+        "keys", "side_key", "points",
+    )
+
+    def __init__(self, size: int):
+        self.size = size
+        w = self.stride = size + 2
+        n = w * (size + 2)
+        self.color = [BORDER] * n
+        self.points = [(y + 1) * w + x + 1 for y in range(size) for x in range(size)]
+        for p in self.points:
+            self.color[p] = EMPTY
+        self.head = list(range(n))
+        self.nxt = list(range(n))
+        self.libs = [0] * n
+        self.lsum = [0] * n
+        self.lsq = [0] * n
+        self.count = [0] * n
+        self.hash = 0
+        self.ko = NO_POINT
+        _, self.keys, self.side_key = zobrist_tables(size)
+
+    # -- conversions ---------------------------------------------------------------------------
+    def index(self, x: int, y: int) -> int:
+        return (y + 1) * self.stride + x + 1
+
+    def xy(self, p: int) -> tuple[int, int]:
+        y, x = divmod(p, self.stride)
+        return (x - 1, y - 1)
+
+    def copy(self) -> "Board":
+        b = Board.__new__(Board)
+        for name in Board.__slots__:
+            value = getattr(self, name)
+            setattr(b, name, value[:] if isinstance(value, list) and name not in ("keys", "points") else value)
+        return b
+
+    def chain(self, p: int) -> list[int]:
+        out = [p]
+        nxt = self.nxt
+        q = nxt[p]
+        while q != p:
+            out.append(q)
+            q = nxt[q]
+        return out
+
+    def liberties(self, p: int) -> set[int]:
+        color = self.color
+        w = self.stride
+        libs = set()
+        for s in self.chain(p):
+            for q in (s + 1, s - 1, s + w, s - w):
+                if color[q] == EMPTY:
+                    libs.add(q)
+        return libs
+
+    # -- moves ---------------------------------------------------------------------------------
+    def analyse(self, p: int, c: int, multi_stone_suicide: bool) -> tuple[list[int], bool, int]:
+        """Check a move without changing anything: (heads of captured chains, is_suicide, hash after).
+
+        Raises BoardError("occupied" | "suicide" | "ko"). Superko is the caller's business (it owns
+        the history); the returned hash is what the board's hash would be after the move.
+        """
+        color = self.color
+        if color[p] != EMPTY:
+            raise BoardError("occupied")
+        head = self.head
+        libs = self.libs
+        lsum = self.lsum
+        lsq = self.lsq
+        o = 3 - c
+        w = self.stride
+        captures: list[int] = []
+        empty = False
+        safe = False
+        own = False
+        for q in (p + 1, p - 1, p + w, p - w):
+            cq = color[q]
+            if cq == EMPTY:
+                empty = True
+            elif cq == c:
+                own = True
+                if not safe:
+                    h = head[q]
+                    n = libs[h]
+                    if n * lsq[h] != lsum[h] * lsum[h]:
+                        safe = True
+            elif cq == o:
+                h = head[q]
+                n = libs[h]
+                s = lsum[h]
+                if n * lsq[h] == s * s and h not in captures:
+                    captures.append(h)
+        keys = self.keys
+        if captures:
+            if p == self.ko:
+                raise BoardError("ko")
+            hsh = self.hash ^ keys[c][p]
+            ko_keys = keys[o]
+            nxt = self.nxt
+            for h in captures:
+                hsh ^= ko_keys[h]
+                q = nxt[h]
+                while q != h:
+                    hsh ^= ko_keys[q]
+                    q = nxt[q]
+            return captures, False, hsh
+        if empty or safe:
+            return captures, False, self.hash ^ keys[c][p]
+        if not own or not multi_stone_suicide:
+            raise BoardError("suicide")
+        # multi-stone suicide: the own neighbour chains disappear, the played stone with them
+        hsh = self.hash
+        own_keys = keys[c]
+        seen = []
+        nxt = self.nxt
+        for q in (p + 1, p - 1, p + w, p - w):
+            if color[q] == c:
+                h = head[q]
+                if h in seen:
+                    continue
+                seen.append(h)
+                hsh ^= own_keys[h]
+                r = nxt[h]
+                while r != h:
+                    hsh ^= own_keys[r]
+                    r = nxt[r]
+        return seen, True, hsh
+
+    def place(self, p: int, c: int, captures: list[int], suicide: bool) -> list[int]:
+        """Apply a move already checked by :meth:`analyse`; returns the removed stones."""
+        color = self.color
+        head = self.head
+        nxt = self.nxt
+        libs = self.libs
+        lsum = self.lsum
+        lsq = self.lsq
+        count = self.count
+        w = self.stride
+        pp = p * p
+        color[p] = c
+        self.hash ^= self.keys[c][p]
+        head[p] = p
+        nxt[p] = p
+        count[p] = 1
+        n = s = sq = 0
+        for q in (p + 1, p - 1, p + w, p - w):
+            cq = color[q]
+            if cq == EMPTY:
+                n += 1
+                s += q
+                sq += q * q
+            elif cq != BORDER:
+                h = head[q]
+                libs[h] -= 1
+                lsum[h] -= p
+                lsq[h] -= pp
+        libs[p] = n
+        lsum[p] = s
+        lsq[p] = sq
+        hp = p
+        for q in (p + 1, p - 1, p + w, p - w):
+            if color[q] == c:
+                h = head[q]
+                if h != hp:
+                    # merge the smaller chain into the larger
+                    if count[h] < count[hp]:
+                        big, small = hp, h
+                    else:
+                        big, small = h, hp
+                    r = small
+                    while True:
+                        head[r] = big
+                        r = nxt[r]
+                        if r == small:
+                            break
+                    nxt[big], nxt[small] = nxt[small], nxt[big]
+                    libs[big] += libs[small]
+                    lsum[big] += lsum[small]
+                    lsq[big] += lsq[small]
+                    count[big] += count[small]
+                    hp = big
+        if suicide:
+            self.ko = NO_POINT
+            return self._remove(hp, c)
+        if not captures:
+            self.ko = NO_POINT
+            return []
+        removed = []
+        for h in captures:
+            removed.extend(self._remove(h, 3 - c))
+        if len(removed) == 1 and count[hp] == 1 and libs[hp] == 1:
+            self.ko = removed[0]
+        else:
+            self.ko = NO_POINT
+        return removed
+
+    def _remove(self, h: int, oc: int) -> list[int]:
+        """Take the chain at head ``h`` (colour ``oc``) off the board, giving its points back as liberties."""
+        color = self.color
+        head = self.head
+        nxt = self.nxt
+        libs = self.libs
+        lsum = self.lsum
+        lsq = self.lsq
+        keys = self.keys[oc]
+        w = self.stride
+        stones = [h]
+        r = nxt[h]
+        while r != h:
+            stones.append(r)
+            r = nxt[r]
+        hsh = self.hash
+        for s in stones:
+            color[s] = EMPTY
+            hsh ^= keys[s]
+        self.hash = hsh
+        for s in stones:
+            ss = s * s
+            for q in (s + 1, s - 1, s + w, s - w):
+                cq = color[q]
+                if cq != EMPTY and cq != BORDER:
+                    hq = head[q]
+                    libs[hq] += 1
+                    lsum[hq] += s
+                    lsq[hq] += ss
+            head[s] = s
+            nxt[s] = s
+        return stones
+
+    def setup(self, p: int, c: int) -> None:
+        """Put a stone down with no capture or ko effect (handicap and setup stones)."""
+        if self.color[p] != EMPTY:
+            raise BoardError("occupied")
+        captures, suicide, _ = self.analyse(p, c, True)
+        self.place(p, c, captures, suicide)
+        self.ko = NO_POINT
+
+    def rows(self) -> list[str]:
+        chars = ".XO#"
+        color = self.color
+        w = self.stride
+        return [
+            "".join(chars[color[(y + 1) * w + x + 1]] for x in range(self.size)) for y in range(self.size)
+        ]
+
+    def recompute_hash(self) -> int:
+        h = 0
+        for p in self.points:
+            c = self.color[p]
+            if c:
+                h ^= self.keys[c][p]
+        return h

@@ -1,0 +1,32 @@
+"""``serve(host, port)``: run pending migrations, then serve the app with uvicorn."""
+
+from __future__ import annotations
+
+import logging
+
+import uvicorn
+
+from app.main import create_app
+from app.settings import get_settings
+from app.store.migrations import upgrade_to_head
+
+log = logging.getLogger("tengen.server")
+
+
+def serve(host: str | None = None, port: int | None = None) -> int:
+    settings = get_settings()
+    host = host or settings.host
+    port = port if port is not None else settings.port
+    logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s:     %(name)s - %(message)s")
+    log.info("running database migrations")
+    upgrade_to_head(settings.effective_database_url)
+    log.info("serving on http://%s:%s", host, port)
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=settings.log_level,
+        proxy_headers=True,
+        ws="websockets-sansio",
+    )
+    return 0

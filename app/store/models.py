@@ -1,0 +1,165 @@
+"""The database tables, as SQLAlchemy 2 declarative models.
+
+The metadata carries an explicit naming convention so that constraint names are the same on every
+database and Alembic can find them again when a migration alters or drops them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from app.store.types import JSONType, UTCDateTime, utcnow
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Base(DeclarativeBase):
+    metadata = metadata
+
+
+class User(Base):
+    """A player. Guests are users too (``is_guest``); registering turns the same row into an account."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # Lower-cased name: makes names unique regardless of case, guests included.
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    # Bumped on log-out: every cookie signed for an older value stops working.
+    session_version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    registered_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class Challenge(Base):
+    """An offer to play, open to anyone or private to whoever holds its link token."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'accepted', 'cancelled')", name="status"),
+        CheckConstraint("color IN ('black', 'white', 'nigiri')", name="color"),
+        Index("ix_challenges_status_created_at", "status", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    board_size: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[str] = mapped_column(String(32))
+    komi: Mapped[float] = mapped_column(Float)
+    handicap: Mapped[int] = mapped_column(Integer, default=0)
+    color: Mapped[str] = mapped_column(String(8))
+    time_control: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Game(Base):
+    """One game. ``version`` is the compare-and-set event version; ``state`` is authority state for the room."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("board_size BETWEEN 2 AND 25", name="board_size"),
+        CheckConstraint("handicap BETWEEN 0 AND 9", name="handicap"),
+        Index("ix_games_status_started_at", "status", "started_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    board_size: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[str] = mapped_column(String(32))
+    rules_params: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    komi: Mapped[float] = mapped_column(Float)
+    handicap: Mapped[int] = mapped_column(Integer, default=0)
+    time_control: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    black_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    white_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # playing | scoring | adjourned | finished
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    result: Mapped[str | None] = mapped_column(String(32), nullable=True)  # e.g. "B+R", "W+3.5", "Void"
+    ended_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # resignation, timeout, score, ...
+    move_count: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class Move(Base):
+    """One move or pass (``x``/``y`` null), in order."""
+
+    __tablename__ = "moves"
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", name="uq_moves_game_id_number"),
+        CheckConstraint("color IN ('B', 'W')", name="color"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)  # 1-based
+    color: Mapped[str] = mapped_column(String(1))
+    x: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    y: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    time_taken: Mapped[float | None] = mapped_column(Float, nullable=True)
+    clock_after: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        CheckConstraint("channel IN ('players', 'spectators')", name="channel"),
+        Index("ix_chat_messages_game_id_id", "game_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class GameEvent(Base):
+    """The per-game durable event log. ``v`` runs 1, 2, 3, ... with no holes (``games.version`` is the last)."""
+
+    __tablename__ = "game_events"
+    __table_args__ = (UniqueConstraint("game_id", "v", name="uq_game_events_game_id_v"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    v: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

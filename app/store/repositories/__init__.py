@@ -1,0 +1,1 @@
+"""Every database query lives in one of these modules, one per kind of thing."""

@@ -1,0 +1,76 @@
+"""Queries on challenges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.store.ids import secret_token, short_id
+from app.store.models import Challenge
+
+
+async def add(
+    session: AsyncSession,
+    *,
+    creator_id: int,
+    board_size: int,
+    rules: str,
+    komi: float,
+    handicap: int,
+    color: str,
+    time_control: dict[str, Any],
+    rated: bool,
+    private: bool,
+) -> Challenge:
+    challenge = Challenge(
+        id=short_id(),
+        creator_id=creator_id,
+        board_size=board_size,
+        rules=rules,
+        komi=komi,
+        handicap=handicap,
+        color=color,
+        time_control=time_control,
+        rated=rated,
+        private=private,
+        token=secret_token() if private else None,
+        status="open",
+    )
+    session.add(challenge)
+    await session.flush()
+    return challenge
+
+
+async def get(session: AsyncSession, challenge_id: str) -> Challenge | None:
+    return await session.get(Challenge, challenge_id)
+
+
+async def list_open(session: AsyncSession, limit: int = 200) -> list[Challenge]:
+    """Open challenges that anyone may accept, newest first (private ones are never listed)."""
+    query = (
+        select(Challenge)
+        .where(Challenge.status == "open", Challenge.private.is_(False))
+        .order_by(Challenge.created_at.desc())
+        .limit(limit)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+async def count_open_by(session: AsyncSession, creator_id: int) -> int:
+    query = select(func.count()).where(Challenge.creator_id == creator_id, Challenge.status == "open")
+    return int((await session.execute(query)).scalar_one())
+
+
+async def close(
+    session: AsyncSession, challenge_id: str, status: str, game_id: str | None = None
+) -> bool:
+    """Move an open challenge to ``status`` (compare-and-set: False when it was no longer open)."""
+    result = await session.execute(
+        update(Challenge)
+        .where(Challenge.id == challenge_id, Challenge.status == "open")
+        .values(status=status, game_id=game_id)
+        .execution_options(synchronize_session=False)
+    )
+    return result.rowcount == 1

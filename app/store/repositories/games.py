@@ -1,0 +1,233 @@
+"""Queries on games, their moves, chat and event log, including the compare-and-set ``append_event``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from app.store.ids import short_id
+from app.store.models import ChatMessage, Game, GameEvent, Move, User
+from app.store.types import utcnow
+
+FINISHED = "finished"
+
+
+class VersionConflict(Exception):
+    """Another writer advanced the game first: re-read the game and decide again."""
+
+    def __init__(self, game_id: str, expected_version: int) -> None:
+        super().__init__(f"game {game_id} is no longer at version {expected_version}")
+        self.game_id = game_id
+        self.expected_version = expected_version
+
+
+@dataclass(frozen=True)
+class NewMove:
+    """A move (``point`` = (x, y)) or a pass (``point`` = None) to store with its event."""
+
+    number: int
+    color: str
+    point: tuple[int, int] | None
+    time_taken: float | None = None
+    clock_after: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class NewChat:
+    channel: str  # "players" | "spectators"
+    user_id: int | None
+    text: str
+
+
+class GameWithPlayers(NamedTuple):
+    game: Game
+    black: User
+    white: User
+
+
+# Columns of ``games`` that an event may change in the same transaction.
+UPDATABLE = frozenset({"state", "status", "result", "ended_by", "ended_at", "move_count"})
+
+
+async def add(
+    session: AsyncSession,
+    *,
+    board_size: int,
+    rules: str,
+    rules_params: dict[str, Any],
+    komi: float,
+    handicap: int,
+    time_control: dict[str, Any],
+    rated: bool,
+    black_id: int,
+    white_id: int,
+    state: dict[str, Any] | None = None,
+) -> Game:
+    now = utcnow()
+    game = Game(
+        id=short_id(),
+        board_size=board_size,
+        rules=rules,
+        rules_params=rules_params,
+        komi=komi,
+        handicap=handicap,
+        time_control=time_control,
+        rated=rated,
+        black_id=black_id,
+        white_id=white_id,
+        status="playing",
+        move_count=0,
+        version=0,
+        state=state or {},
+        created_at=now,
+        started_at=now,
+        updated_at=now,
+    )
+    session.add(game)
+    await session.flush()
+    return game
+
+
+async def append_event(
+    session: AsyncSession,
+    game_id: str,
+    expected_version: int,
+    type: str,
+    payload: dict[str, Any],
+    move: NewMove | None = None,
+    chat: NewChat | None = None,
+    *,
+    updates: dict[str, Any] | None = None,
+    drop_moves_from: int | None = None,
+) -> int:
+    """Append event ``expected_version + 1`` to a game and commit; return the new version.
+
+    In one transaction: ``UPDATE games SET version = version + 1 WHERE id = :id AND version = :expected``
+    (also applying ``updates`` to the columns in ``UPDATABLE``), insert the ``game_events`` row, delete the
+    moves numbered ``drop_moves_from`` and later (an undo), and insert the move and chat rows if given.
+    Raises ``VersionConflict`` (after rolling back) when the game was not at ``expected_version``.
+    """
+    values: dict[str, Any] = dict(updates or {})
+    unknown = set(values) - UPDATABLE
+    if unknown:
+        raise ValueError(f"append_event cannot update {sorted(unknown)}")
+    if move is not None:
+        values.setdefault("move_count", move.number)
+    now = utcnow()
+    values["version"] = Game.version + 1
+    values["updated_at"] = now
+    new_version = expected_version + 1
+    try:
+        result = await session.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.version == expected_version)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:
+            raise VersionConflict(game_id, expected_version)
+        await session.execute(
+            insert(GameEvent).values(game_id=game_id, v=new_version, type=type, payload=payload, created_at=now)
+        )
+        if drop_moves_from is not None:
+            await session.execute(delete(Move).where(Move.game_id == game_id, Move.number >= drop_moves_from))
+        if move is not None:
+            x, y = move.point if move.point is not None else (None, None)
+            await session.execute(
+                insert(Move).values(
+                    game_id=game_id,
+                    number=move.number,
+                    color=move.color,
+                    x=x,
+                    y=y,
+                    time_taken=move.time_taken,
+                    clock_after=move.clock_after,
+                    created_at=now,
+                )
+            )
+        if chat is not None:
+            await session.execute(
+                insert(ChatMessage).values(
+                    game_id=game_id, channel=chat.channel, user_id=chat.user_id, text=chat.text, created_at=now
+                )
+            )
+        await session.commit()
+    except VersionConflict:
+        await session.rollback()
+        raise
+    except IntegrityError as exc:
+        await session.rollback()
+        # The unique (game_id, v) index is the second line of defence against a lost race.
+        if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
+            raise VersionConflict(game_id, expected_version) from exc
+        raise
+    except BaseException:
+        await session.rollback()
+        raise
+    session.expire_all()
+    return new_version
+
+
+async def get(session: AsyncSession, game_id: str) -> Game | None:
+    return await session.get(Game, game_id, populate_existing=True)
+
+
+async def get_with_players(session: AsyncSession, game_id: str) -> GameWithPlayers | None:
+    rows = await _with_players(session, lambda q: q.where(Game.id == game_id))
+    return rows[0] if rows else None
+
+
+async def events_after(session: AsyncSession, game_id: str, v: int) -> list[GameEvent]:
+    """The game's events with a version above ``v``, in order."""
+    query = select(GameEvent).where(GameEvent.game_id == game_id, GameEvent.v > v).order_by(GameEvent.v)
+    return list((await session.execute(query)).scalars())
+
+
+async def moves(session: AsyncSession, game_id: str) -> list[Move]:
+    query = select(Move).where(Move.game_id == game_id).order_by(Move.number)
+    return list((await session.execute(query)).scalars())
+
+
+async def chat(session: AsyncSession, game_id: str, channel: str | None = None) -> list[ChatMessage]:
+    query = select(ChatMessage).where(ChatMessage.game_id == game_id)
+    if channel is not None:
+        query = query.where(ChatMessage.channel == channel)
+    return list((await session.execute(query.order_by(ChatMessage.id))).scalars())
+
+
+async def list_live(session: AsyncSession, limit: int = 100) -> list[GameWithPlayers]:
+    """Games not yet finished, most recently started first."""
+    return await _with_players(
+        session, lambda q: q.where(Game.status != FINISHED).order_by(Game.started_at.desc()).limit(limit)
+    )
+
+
+async def list_for_user(
+    session: AsyncSession, user_id: int, *, finished: bool, limit: int = 100
+) -> list[GameWithPlayers]:
+    """A user's unfinished games (to rejoin) or finished ones (history), newest first."""
+
+    def shape(q):  # type: ignore[no-untyped-def]
+        q = q.where((Game.black_id == user_id) | (Game.white_id == user_id))
+        q = q.where(Game.status == FINISHED) if finished else q.where(Game.status != FINISHED)
+        order = Game.ended_at.desc() if finished else Game.updated_at.desc()
+        return q.order_by(order, Game.started_at.desc()).limit(limit)
+
+    return await _with_players(session, shape)
+
+
+async def count_unfinished(session: AsyncSession) -> int:
+    return int((await session.execute(select(func.count()).where(Game.status != FINISHED))).scalar_one())
+
+
+async def _with_players(session: AsyncSession, shape) -> list[GameWithPlayers]:  # type: ignore[no-untyped-def]
+    black = aliased(User, name="black")
+    white = aliased(User, name="white")
+    query = select(Game, black, white).join(black, Game.black_id == black.id).join(white, Game.white_id == white.id)
+    rows = await session.execute(shape(query))
+    return [GameWithPlayers(game, b, w) for game, b, w in rows]

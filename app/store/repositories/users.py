@@ -1,0 +1,70 @@
+"""Queries on users (guests and registered accounts)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.store.models import User
+from app.store.types import utcnow
+
+
+async def get(session: AsyncSession, user_id: int) -> User | None:
+    return await session.get(User, user_id)
+
+
+async def get_by_name_key(session: AsyncSession, name_key: str) -> User | None:
+    return (await session.execute(select(User).where(User.name_key == name_key))).scalar_one_or_none()
+
+
+async def name_taken(session: AsyncSession, name_key: str) -> bool:
+    return (await session.execute(select(User.id).where(User.name_key == name_key))).first() is not None
+
+
+async def add_guest(session: AsyncSession, name: str, name_key: str) -> User:
+    """Insert a guest (flushes, does not commit)."""
+    user = User(name=name, name_key=name_key, is_guest=True, session_version=0)
+    session.add(user)
+    await session.flush()
+    return user
+
+
+async def add_registered(session: AsyncSession, name: str, name_key: str, password_hash: str) -> User:
+    user = User(
+        name=name,
+        name_key=name_key,
+        is_guest=False,
+        password_hash=password_hash,
+        session_version=0,
+        registered_at=utcnow(),
+    )
+    session.add(user)
+    await session.flush()
+    return user
+
+
+async def register_guest(session: AsyncSession, user: User, name: str, name_key: str, password_hash: str) -> None:
+    """Turn a guest row into an account in place, so its games stay its own."""
+    user.name = name
+    user.name_key = name_key
+    user.password_hash = password_hash
+    user.is_guest = False
+    user.registered_at = utcnow()
+    await session.flush()
+
+
+async def set_password_hash(session: AsyncSession, user_id: int, password_hash: str) -> None:
+    await session.execute(update(User).where(User.id == user_id).values(password_hash=password_hash))
+
+
+async def bump_session_version(session: AsyncSession, user_id: int) -> None:
+    await session.execute(
+        update(User).where(User.id == user_id).values(session_version=User.session_version + 1)
+    )
+
+
+async def names(session: AsyncSession, user_ids: set[int]) -> dict[int, str]:
+    if not user_ids:
+        return {}
+    rows = await session.execute(select(User.id, User.name).where(User.id.in_(user_ids)))
+    return {row.id: row.name for row in rows}

@@ -1,0 +1,91 @@
+"""Hub fixtures: every test taking ``make_hub`` or ``hub`` runs against MemoryHub and RedisHub.
+
+Redis tests use a unique key prefix each and delete their keys afterwards (the Redis is shared).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import redis.asyncio as aioredis
+
+from app.live.hub import Hub
+from app.live.memory_hub import MemoryHub
+from app.live.redis_hub import RedisHub
+from tests.support.services import REDIS_URL, need_redis
+
+
+async def delete_prefix(prefix: str) -> None:
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        keys = [key async for key in client.scan_iter(match=prefix + "*", count=500)]
+        if keys:
+            await client.delete(*keys)
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+async def redis_prefix():
+    need_redis()
+    prefix = f"tengen-test-{uuid.uuid4().hex}:"
+    yield prefix
+    await delete_prefix(prefix)
+
+
+@pytest.fixture
+async def redis_client():
+    need_redis()
+    client = aioredis.Redis.from_url(REDIS_URL)
+    yield client
+    await client.aclose()
+
+
+class HubMaker:
+    """Starts hubs of one kind that share state (one Redis prefix); closes them all at the end."""
+
+    def __init__(self, kind: str, prefix: str) -> None:
+        self.kind = kind
+        self.prefix = prefix
+        self.hubs: list[Hub] = []
+
+    async def __call__(self, **options) -> Hub:
+        if self.kind == "memory":
+            options.pop("presence_ttl", None)
+            hub: Hub = MemoryHub(**options)
+        else:
+            hub = RedisHub(REDIS_URL, prefix=self.prefix, **options)
+        await hub.start()
+        self.hubs.append(hub)
+        return hub
+
+    async def peer(self, hub: Hub) -> Hub:
+        """Another instance sharing ``hub``'s state: a second RedisHub, or the same MemoryHub."""
+        if self.kind == "memory":
+            return hub
+        return await self(log_size=hub.log_size)  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        for hub in self.hubs:
+            await hub.close()
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def make_hub(request):
+    prefix = ""
+    if request.param == "redis":
+        need_redis()
+        prefix = f"tengen-test-{uuid.uuid4().hex}:"
+    maker = HubMaker(request.param, prefix)
+    try:
+        yield maker
+    finally:
+        await maker.close()
+        if prefix:
+            await delete_prefix(prefix)
+
+
+@pytest.fixture
+async def hub(make_hub):
+    return await make_hub()

@@ -1,0 +1,104 @@
+import pytest
+
+from app.rules import Game, IllegalMove, Move, rules_for
+
+
+def setup(game, black=(), white=()):
+    """Alternate real moves (with passes as filler) to reach a position."""
+    black, white = list(black), list(white)
+    while black or white:
+        if black:
+            game.play("B", black.pop(0))
+        else:
+            game.pass_turn("B")
+        if white:
+            game.play("W", white.pop(0))
+        elif black:
+            game.pass_turn("W")
+
+
+def test_play_capture_and_prisoners():
+    g = Game(9)
+    setup(g, black=[(1, 0), (0, 1), (8, 8)], white=[(0, 0)])
+    assert g.stone_at((0, 0)) is None
+    assert g.prisoners == {"B": 1, "W": 0}
+    assert g.board_rows()[0] == ".X......."
+
+
+def test_illegal_moves_change_nothing():
+    g = Game(5)
+    g.play("B", (2, 2))
+    before = g.state()
+    for colour, point, reason in [
+        ("W", (2, 2), "occupied"),
+        ("B", (1, 1), "not_your_turn"),
+        ("W", (5, 0), "off_board"),
+        ("W", (-1, 0), "off_board"),
+    ]:
+        with pytest.raises(IllegalMove) as info:
+            g.play(colour, point)
+        assert info.value.reason == reason
+        assert g.state() == before
+
+
+def test_single_stone_suicide_is_illegal_everywhere():
+    for name in ("chinese", "new_zealand", "ing", "japanese"):
+        g = Game(5, rules_for(name))
+        setup(g, black=[(1, 0), (0, 1)], white=[(4, 4)])
+        with pytest.raises(IllegalMove) as info:
+            g.play("W", (0, 0))
+        assert info.value.reason == "suicide"
+        assert (0, 0) not in g.legal_points()
+
+
+def test_ko_recapture_after_threat():
+    g = Game(5)
+    # Black: (1,0) (0,1) (1,2); White: (2,0) (3,1) (2,2) (1,1) — Black takes at (2,1)
+    setup(g, black=[(1, 0), (0, 1), (1, 2), (4, 4)], white=[(2, 0), (3, 1), (2, 2), (1, 1)])
+    assert g.play("B", (2, 1)) == [(1, 1)]
+    with pytest.raises(IllegalMove) as info:
+        g.play("W", (1, 1))
+    assert info.value.reason == "ko"
+    assert (1, 1) not in g.legal_points()
+    g.play("W", (4, 0))  # ko threat
+    g.play("B", (3, 4))  # answer
+    assert g.play("W", (1, 1)) == [(2, 1)]  # recapture is legal now
+    with pytest.raises(IllegalMove):
+        g.play("B", (2, 1))
+
+
+def test_undo_restores_exactly():
+    g = Game(5)
+    setup(g, black=[(1, 0), (0, 1), (1, 2), (4, 4)], white=[(2, 0), (3, 1), (2, 2), (1, 1)])
+    before = g.state()
+    g.play("B", (2, 1))
+    assert g.undo() == Move("B", (2, 1))
+    assert g.state() == before
+    g.pass_turn("B")
+    g.undo()
+    assert g.state() == before
+    fresh = Game(5)
+    with pytest.raises(IndexError):
+        fresh.undo()
+
+
+def test_handicap_white_first_and_end():
+    g = Game(19, handicap=4)
+    assert g.to_move == "W"
+    assert sorted(g.handicap_points) == [(3, 3), (3, 15), (15, 3), (15, 15)]
+    g.play("W", (10, 10))
+    g.end()
+    with pytest.raises(IllegalMove) as info:
+        g.play("B", (0, 0))
+    assert info.value.reason == "game_over"
+
+
+def test_score_simple_area():
+    g = Game(5, rules_for("chinese", komi=0.5))
+    for y in range(5):
+        g.play("B", (1, y))
+        g.play("W", (3, y))
+    s = g.score([])
+    assert (s.black.stones, s.black.territory, s.white.stones, s.white.territory) == (5, 5, 5, 5)
+    assert s.result_text() == "W+0.5"
+    assert s.ownership[0] == "XX.OO"
