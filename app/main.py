@@ -15,7 +15,12 @@ import app as package
 from app.accounts.cookies import SessionSigner
 from app.api.errors import install_error_handlers
 from app.api.origin import OriginCheckMiddleware
-from app.api.routers import accounts, challenges, games, lobby_ws
+from app.api.routers import accounts, challenges, game_ws, games, lobby_ws
+from app.live.hub_factory import make_hub
+from app.live.hub_lobby import HubLobbyBroadcaster
+from app.live.rooms import RoomManager
+from app.lobby.service import announce_game_finished
+from app.store.repositories import games as games_repo
 from app.live.lobby import MemoryLobbyBroadcaster
 from app.lobby.views import no_spectators
 from app.settings import Settings, get_settings
@@ -31,9 +36,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = create_engine(settings.effective_database_url)
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
+        hub = make_hub(settings)
+        await hub.start()
+        lobby = HubLobbyBroadcaster(hub)
+        await lobby.start()
+        app.state.hub = hub
+        app.state.lobby = lobby
+
+        async def finished(game_id: str, result: dict) -> None:
+            await announce_game_finished(lobby, game_id, result.get("text"))
+
+        rooms = RoomManager(hub, app.state.sessionmaker, on_finished=finished)
+        app.state.rooms = rooms
+        app.state.spectator_count = rooms.spectators
+
+        async def restore() -> None:
+            async with app.state.sessionmaker() as session:
+                ids = await games_repo.unfinished_ids(session)
+            await rooms.restore_deadlines(ids)
+
+        hub.on_state_lost(restore)
+        await rooms.start()
+        await restore()
         try:
             yield
         finally:
+            await rooms.close()
+            await lobby.close()
+            await hub.close()
             await engine.dispose()
 
     app = FastAPI(title="Tengen", version=package.__version__, lifespan=lifespan)
@@ -59,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(challenges.router)
     app.include_router(games.router)
     app.include_router(lobby_ws.router)
+    app.include_router(game_ws.router)
 
     if settings.frontend_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.frontend_dir, html=True), name="frontend")

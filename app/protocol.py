@@ -125,8 +125,18 @@ class ResumeAccept(_ClientMessage):
     t: Literal["resume_accept"]
 
 
+class ResumeDecline(_ClientMessage):
+    t: Literal["resume_decline"]
+
+
 class ClaimVictory(_ClientMessage):
     t: Literal["claim_victory"]
+
+
+class Pong(_ClientMessage):
+    """The answer to the server's ``ping``; the round trip is the lag the clock credits."""
+
+    t: Literal["pong"]
 
 
 _CLIENT_MODELS = (
@@ -134,8 +144,8 @@ _CLIENT_MODELS = (
     UndoRequest, UndoAccept, UndoDecline,
     DrawOffer, DrawAccept, DrawDecline,
     ToggleDead, AcceptScore, ResumePlay,
-    AdjournOffer, AdjournAccept, AdjournDecline, Seal, ResumeOffer, ResumeAccept,
-    ClaimVictory,
+    AdjournOffer, AdjournAccept, AdjournDecline, Seal, ResumeOffer, ResumeAccept, ResumeDecline,
+    ClaimVictory, Pong,
 )
 ClientMessage = Annotated[Union[_CLIENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
 CLIENT_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _CLIENT_MODELS)
@@ -189,8 +199,14 @@ class ErrorMessage(_ServerMessage):
     reason: str | None = None
 
 
-class Pong(_ServerMessage):
+class PongReply(_ServerMessage):
     t: Literal["pong"] = "pong"
+    id: str
+    server_time: float
+
+
+class ServerPing(_ServerMessage):
+    t: Literal["ping"] = "ping"
     id: str
     server_time: float
 

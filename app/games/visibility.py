@@ -2,7 +2,8 @@
 
 - ``"all"``: everyone in the room;
 - ``"players"``: both players, not spectators;
-- ``"B"`` / ``"W"``: that player only.
+- ``"B"`` / ``"W"``: that player only;
+- ``"spectators"``: everyone but the players (spectator chat while the game runs).
 
 An event not visible to a viewer may carry ``others``: the redacted event everybody else gets instead
 (e.g. "White sealed a move" without the point). Without ``others`` they get ``{"t": "hidden"}``, so
@@ -11,7 +12,7 @@ event numbering has no holes.
 
 from __future__ import annotations
 
-VISIBILITIES = ("all", "players", "B", "W")
+VISIBILITIES = ("all", "players", "B", "W", "spectators")
 
 
 def can_see(visibility: str, viewer: str | None) -> bool:
@@ -19,6 +20,8 @@ def can_see(visibility: str, viewer: str | None) -> bool:
         return True
     if visibility == "players":
         return viewer in ("B", "W")
+    if visibility == "spectators":
+        return viewer not in ("B", "W")
     return viewer == visibility
 
 

@@ -93,6 +93,18 @@ async def add(
     return game
 
 
+@dataclass(frozen=True)
+class NewEvent:
+    """One event to append, with the rows it writes beside itself."""
+
+    type: str
+    payload: dict[str, Any]
+    move: NewMove | None = None
+    chat: NewChat | None = None
+    updates: dict[str, Any] | None = None
+    drop_moves_from: int | None = None
+
+
 async def append_event(
     session: AsyncSession,
     game_id: str,
@@ -105,23 +117,32 @@ async def append_event(
     updates: dict[str, Any] | None = None,
     drop_moves_from: int | None = None,
 ) -> int:
-    """Append event ``expected_version + 1`` to a game and commit; return the new version.
+    """Append one event; see ``append_events``."""
+    event = NewEvent(type, payload, move, chat, updates, drop_moves_from)
+    return await append_events(session, game_id, expected_version, [event])
 
-    In one transaction: ``UPDATE games SET version = version + 1 WHERE id = :id AND version = :expected``
-    (also applying ``updates`` to the columns in ``UPDATABLE``), insert the ``game_events`` row, delete the
-    moves numbered ``drop_moves_from`` and later (an undo), and insert the move and chat rows if given.
+
+async def append_events(
+    session: AsyncSession, game_id: str, expected_version: int, events: list[NewEvent]
+) -> int:
+    """Append events ``expected_version + 1 ...`` to a game and commit; return the new version.
+
+    In one transaction: ``UPDATE games SET version = version + n WHERE id = :id AND version = :expected``
+    (also applying each event's ``updates`` to the columns in ``UPDATABLE``), insert the ``game_events`` rows,
+    delete the moves numbered ``drop_moves_from`` and later (an undo), and insert the move and chat rows.
     Raises ``VersionConflict`` (after rolling back) when the game was not at ``expected_version``.
     """
-    values: dict[str, Any] = dict(updates or {})
+    values: dict[str, Any] = {}
+    for event in events:
+        values.update(event.updates or {})
+        if event.move is not None:
+            values["move_count"] = event.move.number
     unknown = set(values) - UPDATABLE
     if unknown:
-        raise ValueError(f"append_event cannot update {sorted(unknown)}")
-    if move is not None:
-        values.setdefault("move_count", move.number)
+        raise ValueError(f"append_events cannot update {sorted(unknown)}")
     now = utcnow()
-    values["version"] = Game.version + 1
+    values["version"] = Game.version + len(events)
     values["updated_at"] = now
-    new_version = expected_version + 1
     try:
         result = await session.execute(
             update(Game)
@@ -131,31 +152,8 @@ async def append_event(
         )
         if result.rowcount != 1:
             raise VersionConflict(game_id, expected_version)
-        await session.execute(
-            insert(GameEvent).values(game_id=game_id, v=new_version, type=type, payload=payload, created_at=now)
-        )
-        if drop_moves_from is not None:
-            await session.execute(delete(Move).where(Move.game_id == game_id, Move.number >= drop_moves_from))
-        if move is not None:
-            x, y = move.point if move.point is not None else (None, None)
-            await session.execute(
-                insert(Move).values(
-                    game_id=game_id,
-                    number=move.number,
-                    color=move.color,
-                    x=x,
-                    y=y,
-                    time_taken=move.time_taken,
-                    clock_after=move.clock_after,
-                    created_at=now,
-                )
-            )
-        if chat is not None:
-            await session.execute(
-                insert(ChatMessage).values(
-                    game_id=game_id, channel=chat.channel, user_id=chat.user_id, text=chat.text, created_at=now
-                )
-            )
+        for offset, event in enumerate(events, start=1):
+            await _insert_event_rows(session, game_id, expected_version + offset, event, now)
         await session.commit()
     except VersionConflict:
         await session.rollback()
@@ -170,7 +168,37 @@ async def append_event(
         await session.rollback()
         raise
     session.expire_all()
-    return new_version
+    return expected_version + len(events)
+
+
+async def _insert_event_rows(session: AsyncSession, game_id: str, v: int, event: NewEvent, now: Any) -> None:
+    await session.execute(
+        insert(GameEvent).values(game_id=game_id, v=v, type=event.type, payload=event.payload, created_at=now)
+    )
+    if event.drop_moves_from is not None:
+        await session.execute(delete(Move).where(Move.game_id == game_id, Move.number >= event.drop_moves_from))
+    if event.move is not None:
+        move = event.move
+        x, y = move.point if move.point is not None else (None, None)
+        await session.execute(
+            insert(Move).values(
+                game_id=game_id,
+                number=move.number,
+                color=move.color,
+                x=x,
+                y=y,
+                time_taken=move.time_taken,
+                clock_after=move.clock_after,
+                created_at=now,
+            )
+        )
+    if event.chat is not None:
+        chat = event.chat
+        await session.execute(
+            insert(ChatMessage).values(
+                game_id=game_id, channel=chat.channel, user_id=chat.user_id, text=chat.text, created_at=now
+            )
+        )
 
 
 async def get(session: AsyncSession, game_id: str) -> Game | None:
@@ -219,6 +247,12 @@ async def list_for_user(
         return q.order_by(order, Game.started_at.desc()).limit(limit)
 
     return await _with_players(session, shape)
+
+
+async def unfinished_ids(session: AsyncSession) -> list[str]:
+    """The ids of every game not yet finished (their rooms re-register clock deadlines after a restart)."""
+    query = select(Game.id).where(Game.status != FINISHED).order_by(Game.id)
+    return list((await session.execute(query)).scalars())
 
 
 async def count_unfinished(session: AsyncSession) -> int:

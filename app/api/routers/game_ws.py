@@ -1,0 +1,89 @@
+"""``/ws/games/{game_id}``: one socket per viewer of a game. Thin: parse, rate-limit, hand to the room."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from app.api.deps import optional_user_ws
+from app.live.connection import CLOSE_FLOODING, Connection
+from app.live.room import Room
+from app.protocol import Chat, ErrorMessage, Ping, Pong, PongReply, ProtocolError, encode, parse_client_message
+
+router = APIRouter()
+
+CLOSE_NO_GAME = 4404
+FLOOD_LIMIT = 20  # refused messages (over the rate) before the socket is closed
+_LAG_ACTIONS = ("play", "pass", "seal")
+
+
+def _since(raw: str | None) -> int | None:
+    try:
+        return None if raw is None else int(raw)
+    except ValueError:
+        return None
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    user = await optional_user_ws(websocket)
+    room = await websocket.app.state.rooms.open(game_id)
+    await websocket.accept()
+    if room is None:
+        await websocket.send_text(encode(ErrorMessage(code="no_such_game", message="no such game")).decode())
+        await websocket.close(CLOSE_NO_GAME, "no such game")
+        return
+    user_id = None if user is None else user.id
+    conn = Connection(
+        websocket.send_text,
+        websocket.close,
+        user_id=user_id,
+        user_name=None if user is None else user.name,
+        seat=room.seat_of(user_id),
+    )
+    await room.attach(conn, _since(websocket.query_params.get("v")))
+    try:
+        while not conn.closed.is_set():
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes") or b""
+            reply = await _handle(room, conn, raw)
+            if reply is not None:
+                conn.push(reply.decode())
+            if conn.refused > FLOOD_LIMIT:
+                conn.closed.set()
+                await websocket.close(CLOSE_FLOODING, "too many messages: slow down and reconnect")
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await room.detach(conn)
+
+
+async def _handle(room: Room, conn: Connection, raw: str | bytes) -> bytes | None:
+    if not conn.messages.take():
+        conn.refused += 1
+        return encode(ErrorMessage(code="rate_limited", message="too many messages; this one was ignored"))
+    try:
+        message = parse_client_message(raw)
+    except ProtocolError as exc:
+        return encode(ErrorMessage(id=exc.client_id, code=exc.code, message=exc.message))
+    if isinstance(message, Ping):
+        return encode(PongReply(id=message.id, server_time=room.clock()))
+    if isinstance(message, Pong):
+        conn.pong_received(message.id, time.monotonic())
+        return None
+    if isinstance(message, Chat):
+        if not conn.chat.take():
+            return encode(ErrorMessage(id=message.id, code="chat_rate_limited",
+                                       message="you are chatting too fast; wait a few seconds"))
+        return await room.act(conn, message.id, {"t": "chat", "channel": message.channel, "text": message.text})
+    action = message.model_dump(exclude={"id"})
+    if "p" in action and action["p"] is not None:
+        action["p"] = list(action["p"])
+    facts = {"lag": conn.lag} if message.t in _LAG_ACTIONS and conn.lag is not None else None
+    return await room.act(conn, message.id, action, facts)

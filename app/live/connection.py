@@ -1,0 +1,152 @@
+"""One WebSocket in a game room: its seat, its outgoing queue, and its flood limits.
+
+Everything sent to a socket goes through its queue and one writer task, so a slow client delays only
+itself. Versioned texts are sent in order with no gaps and no repeats: the writer remembers the last ``v``
+it sent, drops anything at or below it, and fills a gap from the room (the hub's log or the database)
+before going on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+QUEUE_LIMIT = 2000
+CLOSE_TOO_SLOW = 4008
+CLOSE_FLOODING = 4029
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; ``take`` says whether one was available."""
+
+    rate: float
+    burst: float
+    tokens: float = field(default=-1.0)
+    stamp: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.burst
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+# (after_v, upto_v) -> [(v, text)]: the texts this connection missed, as its viewer sees them.
+GapFiller = Callable[[int, int], Awaitable[list[tuple[int, str]]]]
+
+
+class Connection:
+    """A socket's place in a room. ``send`` is the socket's ``send_text``."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[int, str], Awaitable[None]],
+        *,
+        user_id: int | None,
+        user_name: str | None,
+        seat: str | None,
+    ) -> None:
+        self.id = f"c{next(_ids)}-{id(self):x}"
+        self.user_id = user_id
+        self.user_name = user_name
+        self.seat = seat  # "B", "W", or None for a spectator
+        self._send = send
+        self._close = close
+        self._queue: asyncio.Queue[tuple[int | None, str, bool]] = asyncio.Queue()
+        self.last_v: int | None = None  # None until the first snapshot or replay start is queued
+        self.messages = TokenBucket(rate=10.0, burst=30.0)
+        self.chat = TokenBucket(rate=0.5, burst=5.0)
+        self.refused = 0
+        self._pings: dict[str, float] = {}
+        self.lag: float | None = None  # one-way lag estimate from the server's ping round trips
+        self.fill_gap: GapFiller | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+
+    @property
+    def role(self) -> str:
+        return {"B": "black", "W": "white"}.get(self.seat or "", "spectator")
+
+    def ping_sent(self, ping_id: str, at: float) -> None:
+        self._pings[ping_id] = at
+        while len(self._pings) > 8:
+            self._pings.pop(next(iter(self._pings)))
+
+    def pong_received(self, ping_id: str, at: float) -> None:
+        """A round trip measured by the server: the lag estimate is a smoothed half of it."""
+        sent = self._pings.pop(ping_id, None)
+        if sent is None:
+            return
+        one_way = max(0.0, at - sent) / 2
+        self.lag = one_way if self.lag is None else 0.7 * self.lag + 0.3 * one_way
+
+    def start(self, fill_gap: GapFiller) -> None:
+        self.fill_gap = fill_gap
+        self._writer = asyncio.create_task(self._write_loop())
+
+    def push(self, text: str, v: int | None = None) -> None:
+        """Queue a message; versioned ones are ordered and de-duplicated by the writer."""
+        self._enqueue((v, text, False))
+
+    def push_start(self, text: str | None, v: int) -> None:
+        """Queue the start of this connection's stream: a snapshot at ``v`` (or, with no text, a replay base)."""
+        self._enqueue((v, text or "", True))
+
+    def _enqueue(self, item: tuple[int | None, str, bool]) -> None:
+        if self.closed.is_set():
+            return
+        if self._queue.qsize() >= QUEUE_LIMIT:
+            self.closed.set()
+            asyncio.get_running_loop().create_task(
+                self._close(CLOSE_TOO_SLOW, "too slow to keep up: reconnect with ?v= to catch up")
+            )
+            return
+        self._queue.put_nowait(item)
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                v, text, start = await self._queue.get()
+                if start:
+                    self.last_v = v
+                    if text:
+                        await self._send(text)
+                    continue
+                if v is None:
+                    await self._send(text)
+                    continue
+                if self.last_v is None or v <= self.last_v:
+                    continue  # before this connection's start, or already sent
+                if v > self.last_v + 1 and self.fill_gap is not None:
+                    for missed_v, missed in await self.fill_gap(self.last_v, v - 1):
+                        if missed_v > self.last_v:
+                            await self._send(missed)
+                            self.last_v = missed_v
+                await self._send(text)
+                self.last_v = v
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the socket went away; the endpoint notices and cleans up
+            self.closed.set()
+
+    async def stop(self) -> None:
+        self.closed.set()
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer

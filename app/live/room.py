@@ -1,0 +1,389 @@
+"""A live game room on one instance: the authority's state, the sockets here, and the commit path.
+
+The database is the truth. A room applies an action by (1) catching up with any events other instances
+committed, (2) asking the authority, (3) committing the events with a compare-and-set on the game's version,
+(4) publishing them through the hub, and only then (5) acknowledging. A lost race re-reads and decides
+again. Every instance holding sockets for the game subscribes to its hub channel and hands each event to its
+sockets as their seat may see it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.games.authority import SYSTEM, GameAuthority
+from app.games.errors import GameError
+from app.games.visibility import can_see
+from app.live.connection import Connection
+from app.live.envelope import pack, unpack
+from app.live.game_rows import rows_for
+from app.live.hub import Hub, game_channel
+from app.protocol import Ack, ClockTick, ErrorMessage, encode
+from app.store.repositories import games as games_repo
+from app.store.repositories.games import GameWithPlayers, NewEvent, VersionConflict
+
+Clock = Callable[[], float]
+CONFLICT_RETRIES = 5
+SEEN_IDS_LIMIT = 5000
+
+
+def game_config(row: GameWithPlayers) -> dict[str, Any]:
+    """The authority's configuration for a stored game."""
+    game = row.game
+    return {
+        "size": game.board_size,
+        "rules": {"preset": game.rules, "komi": game.komi},
+        "handicap": game.handicap if game.handicap >= 2 else 0,
+        "time_control": game.time_control,
+    }
+
+
+def public(event: dict[str, Any], v: int) -> dict[str, Any]:
+    """The event as those who may see it receive it."""
+    out = {k: val for k, val in event.items() if not k.startswith("_") and k not in ("visibility", "others")}
+    out["v"] = v
+    return out
+
+
+def redacted(event: dict[str, Any], v: int) -> dict[str, Any]:
+    """The event as everybody else receives it."""
+    out = dict(event.get("others") or {"t": "hidden"})
+    out["v"] = v
+    return out
+
+
+class Room:
+    def __init__(
+        self,
+        game_id: str,
+        hub: Hub,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Clock = time.time,
+        on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
+    ) -> None:
+        self.game_id = game_id
+        self.channel = game_channel(game_id)
+        self.hub = hub
+        self.sessionmaker = sessionmaker
+        self.clock = clock
+        self.on_finished = on_finished
+        self.lock = asyncio.Lock()
+        self.v = 0
+        self.authority: GameAuthority | None = None
+        self.players: dict[str, dict[str, Any]] = {}
+        self.user_seats: dict[int, str] = {}
+        self.chat: list[dict[str, Any]] = []
+        self.seen: dict[tuple[int | None, str], int] = {}
+        self.connections: set[Connection] = set()
+        self.presence: dict[str, Any] = {"players": {"B": False, "W": False}, "spectators": 0}
+        self._unsubscribe: Callable[[], Any] | None = None
+        self._stale = False
+
+    # ------------------------------------------------------------------ loading and catching up
+
+    async def load(self) -> bool:
+        """Build the room from the database. False when there is no such game."""
+        async with self.sessionmaker() as session:
+            row = await games_repo.get_with_players(session, self.game_id)
+            if row is None:
+                return False
+            self.players = {
+                "B": {"id": row.black.id, "name": row.black.name},
+                "W": {"id": row.white.id, "name": row.white.name},
+            }
+            self.user_seats = {row.black.id: "B", row.white.id: "W"}
+            created = row.game.started_at.timestamp()
+            self.authority = GameAuthority(game_config(row), created)
+            await self._absorb(session)
+        self._unsubscribe = await self.hub.subscribe(self.channel, self._on_hub, self._on_reset)
+        await self.refresh_presence(publish=False)
+        await self._update_deadline()
+        return True
+
+    async def _absorb(self, session: AsyncSession) -> None:
+        """Apply the events committed after ``self.v`` (by this instance or any other)."""
+        for row in await games_repo.events_after(session, self.game_id, self.v):
+            self._absorb_one(row.v, row.payload)
+
+    def _absorb_one(self, v: int, payload: dict[str, Any]) -> None:
+        assert self.authority is not None
+        action = payload.get("_action")
+        if action is not None:
+            self.authority.apply(action["actor"], action["action"], action["now"], action.get("facts"))
+        if payload.get("t") == "chat":
+            self.chat.append({**payload, "v": v})
+        cid = payload.get("_cid")
+        if cid is not None:
+            self.seen[(payload.get("_uid"), cid)] = payload.get("_ack", v)
+            if len(self.seen) > SEEN_IDS_LIMIT:
+                self.seen.pop(next(iter(self.seen)))
+        self.v = v
+
+    async def sync(self) -> None:
+        """Catch up with the database. Call with the lock held."""
+        async with self.sessionmaker() as session:
+            await self._absorb(session)
+        self._stale = False
+
+    # ------------------------------------------------------------------ hub delivery
+
+    async def _on_hub(self, data: bytes) -> None:
+        envelope = unpack(data)
+        if envelope.vis == "presence":
+            self._apply_presence(orjson.loads(envelope.visible))
+        if envelope.v is not None and envelope.v > self.v:
+            self._stale = True  # committed elsewhere: catch up before the next decision
+            asyncio.get_running_loop().create_task(self._catch_up())
+        for conn in list(self.connections):
+            conn.push(envelope.text_for(conn.seat), envelope.v)
+
+    async def _on_reset(self) -> None:
+        self._stale = True
+        await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        async with self.lock:
+            if self._stale:
+                await self.sync()
+                await self._update_deadline()
+
+    async def texts_since(self, seat: str | None, after_v: int, upto_v: int | None = None) -> list[tuple[int, str]]:
+        """The versioned texts after ``after_v`` as ``seat`` sees them: from the hub's log, else the database."""
+        logged = await self.hub.replay(self.channel, after_v)
+        out: list[tuple[int, str]] = []
+        if logged is not None and (upto_v is None or not logged or unpack(logged[-1]).v >= upto_v):
+            for data in logged:
+                envelope = unpack(data)
+                if envelope.v is not None and (upto_v is None or envelope.v <= upto_v):
+                    out.append((envelope.v, envelope.text_for(seat)))
+            return out
+        async with self.sessionmaker() as session:
+            rows = await games_repo.events_after(session, self.game_id, after_v)
+        for row in rows:
+            if upto_v is not None and row.v > upto_v:
+                break
+            out.append((row.v, self._text_for(row.payload, row.v, seat)))
+        return out
+
+    @staticmethod
+    def _text_for(payload: dict[str, Any], v: int, seat: str | None) -> str:
+        message = public(payload, v) if can_see(payload.get("visibility", "all"), seat) else redacted(payload, v)
+        return orjson.dumps(message).decode()
+
+    # ------------------------------------------------------------------ sockets
+
+    def seat_of(self, user_id: int | None) -> str | None:
+        return None if user_id is None else self.user_seats.get(user_id)
+
+    async def attach(self, conn: Connection, since_v: int | None) -> None:
+        """Add a socket: a snapshot, or (with ``?v=N``) exactly the events after N."""
+        self.connections.add(conn)
+        conn.start(lambda after, upto: self.texts_since(conn.seat, after, upto))
+        async with self.lock:
+            if self._stale:
+                await self.sync()
+            if since_v is not None and 0 <= since_v <= self.v:
+                conn.push_start(None, since_v)
+                for v, text in await self.texts_since(conn.seat, since_v, self.v):
+                    conn.push(text, v)
+            else:
+                conn.push_start(encode(self.snapshot_message(conn, resync=since_v is not None)).decode(), self.v)
+        await self.hub.join(self.channel, conn.id, conn.seat or "spectator", conn.user_id)
+        await self.refresh_presence()
+
+    async def detach(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        await conn.stop()
+        with contextlib.suppress(Exception):
+            await self.hub.leave(self.channel, conn.id)
+            await self.refresh_presence()
+
+    async def refresh_presence(self, publish: bool = True) -> None:
+        presence = (await self.hub.presence(self.channel)).to_message()
+        if publish:
+            await self.hub.publish(self.channel, pack(orjson.dumps(presence), vis="presence"))
+        else:
+            self._apply_presence(presence)
+
+    def _apply_presence(self, presence: dict[str, Any]) -> None:
+        self.presence = {"players": presence["players"], "spectators": presence["spectators"]}
+        if self.authority is None:
+            return
+        now = self.clock()
+        for color, here in presence["players"].items():
+            if here:
+                self.authority.player_returned(color, now)
+            else:
+                self.authority.player_left(color, now)
+
+    def snapshot_message(self, conn: Connection, resync: bool = False) -> dict[str, Any]:
+        assert self.authority is not None
+        seat = conn.seat
+        game = self.authority.snapshot(seat, self.clock())
+        finished = game["phase"] == "finished"
+        game.update(
+            id=self.game_id,
+            players=self.players,
+            presence=self.presence["players"],
+            spectators=self.presence["spectators"],
+            chat=[
+                public(c, c["v"])
+                for c in self.chat
+                if finished or can_see(c.get("visibility", "all"), seat)
+            ],
+        )
+        user = None if conn.user_id is None else {"id": conn.user_id, "name": conn.user_name}
+        return {
+            "t": "snapshot",
+            "v": self.v,
+            "resync": resync,
+            "you": {"role": conn.role, "color": seat, "user": user},
+            "game": game,
+        }
+
+    def clock_tick(self) -> bytes | None:
+        if self.authority is None or self.authority.phase != "playing":
+            return None
+        now = self.clock()
+        clocks = self.authority.clock.view(now)
+        if clocks is None:
+            return None
+        return encode(ClockTick(clocks=clocks, server_time=now))
+
+    # ------------------------------------------------------------------ acting
+
+    async def act(
+        self, conn: Connection | None, client_id: str | None, action: dict[str, Any], facts: dict[str, Any] | None = None
+    ) -> bytes:
+        """Apply one action for ``conn``'s seat (None: the server itself); return the ack or error bytes."""
+        uid = None if conn is None else conn.user_id
+        actor = SYSTEM if conn is None else conn.seat
+        for _ in range(CONFLICT_RETRIES):
+            async with self.lock:
+                if self._stale:
+                    await self.sync()
+                if client_id is not None and (uid, client_id) in self.seen:
+                    return encode(Ack(id=client_id, v=self.seen[(uid, client_id)]))
+                assert self.authority is not None
+                now = self.clock()
+                before = len(self.authority.log)
+                try:
+                    if action["t"] == "chat":
+                        events = [self._chat_event(conn, action, now)]
+                    else:
+                        events = self.authority.apply(actor, action, now, facts)
+                except GameError as exc:
+                    return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
+                                               reason=getattr(exc, "reason", None)))
+                if not events:
+                    return encode(Ack(id=client_id or "", v=self.v))
+                if len(self.authority.log) > before:
+                    events[0]["_action"] = self.authority.log[-1]
+                if client_id is not None:
+                    events[0]["_cid"] = client_id
+                    events[0]["_uid"] = uid
+                    events[0]["_ack"] = self.v + len(events)
+                try:
+                    await self._commit(events)
+                except VersionConflict:
+                    await self._rebuild()
+                    continue
+                except Exception:
+                    await self._rebuild()
+                    return encode(ErrorMessage(id=client_id, code="unavailable",
+                                               message="the game could not be saved; try again"))
+                first = self.v + 1
+                for event in events:
+                    self._absorb_committed(event)
+                await self._publish(events, first)
+                await self._update_deadline()
+                if client_id is not None:
+                    self.seen[(uid, client_id)] = self.v
+                ack_v = self.v
+            await self._after_commit(events)
+            return encode(Ack(id=client_id or "", v=ack_v))
+        return encode(ErrorMessage(id=client_id, code="busy", message="the game is busy; try again"))
+
+    def _chat_event(self, conn: Connection | None, action: dict[str, Any], now: float) -> dict[str, Any]:
+        assert self.authority is not None and conn is not None
+        channel = action["channel"]
+        finished = self.authority.phase == "finished"
+        if channel == "spectators" and conn.seat is not None and not finished:
+            raise GameError("not_allowed", "players cannot write in the spectators' chat during the game")
+        if channel == "players" and conn.seat is None:
+            raise GameError("not_allowed", "only the players write in the players' chat")
+        if conn.user_id is None:
+            raise GameError("not_authenticated", "load the site once to get a name before chatting")
+        visibility = "spectators" if channel == "spectators" and not finished else "all"
+        return {
+            "t": "chat",
+            "channel": channel,
+            "from": {"id": conn.user_id, "name": conn.user_name},
+            "text": action["text"],
+            "at": now,
+            "visibility": visibility,
+        }
+
+    async def _commit(self, events: list[dict[str, Any]]) -> None:
+        new = [NewEvent(type=e["t"], payload=e, **rows_for(e)) for e in events]
+        async with self.sessionmaker() as session:
+            await games_repo.append_events(session, self.game_id, self.v, new)
+
+    def _absorb_committed(self, event: dict[str, Any]) -> None:
+        self.v += 1
+        if event.get("t") == "chat":
+            self.chat.append({**event, "v": self.v})
+
+    async def _rebuild(self) -> None:
+        """Forget the in-memory state and replay the database (after a lost race or a failed commit)."""
+        async with self.sessionmaker() as session:
+            row = await games_repo.get_with_players(session, self.game_id)
+            assert row is not None
+            self.authority = GameAuthority(game_config(row), row.game.started_at.timestamp())
+            self.v = 0
+            self.chat = []
+            await self._absorb(session)
+        self._apply_presence(dict(self.presence))
+        self._stale = False
+
+    async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
+        for offset, event in enumerate(events):
+            v = first_v + offset
+            visibility = event.get("visibility", "all")
+            others = b"" if visibility == "all" else orjson.dumps(redacted(event, v))
+            await self.hub.publish(self.channel, pack(orjson.dumps(public(event, v)), v=v, vis=visibility,
+                                                      others=others), v=v)
+
+    async def _after_commit(self, events: list[dict[str, Any]]) -> None:
+        for event in events:
+            if event.get("t") == "game_over" and self.on_finished is not None:
+                result = self.on_finished(self.game_id, event["result"])
+                if asyncio.iscoroutine(result):
+                    await result
+
+    async def _update_deadline(self) -> None:
+        deadline = None if self.authority is None else self.authority.deadline()
+        if deadline is None:
+            await self.hub.clear_deadline(self.game_id)
+        else:
+            await self.hub.set_deadline(self.game_id, deadline)
+
+    async def settle(self) -> None:
+        """Apply whatever is due now (a flag fall, a byo-yomi period, automatic acceptance of the score)."""
+        await self.act(None, None, {"t": "tick"})
+
+    def broadcast_local(self, text: str) -> None:
+        for conn in list(self.connections):
+            conn.push(text)
+
+    async def close(self) -> None:
+        if self._unsubscribe is not None:
+            await self._unsubscribe()
+            self._unsubscribe = None

@@ -1,0 +1,134 @@
+"""The rooms of one instance, and the background work they share: clock ticks, lag pings and deadlines."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.live.hub import Hub
+from app.live.room import Clock, Room
+from app.protocol import ServerPing, encode
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 1.0
+PING_EVERY_TICKS = 5
+DEADLINE_POLL_SECONDS = 0.2
+IDLE_ROOM_SECONDS = 60.0
+
+
+class RoomManager:
+    def __init__(
+        self,
+        hub: Hub,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Clock = time.time,
+        on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
+    ) -> None:
+        self.hub = hub
+        self.sessionmaker = sessionmaker
+        self.clock = clock
+        self.on_finished = on_finished
+        self.rooms: dict[str, Room] = {}
+        self._opening: dict[str, asyncio.Lock] = {}
+        self._idle_since: dict[str, float] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._ping_seq = 0
+
+    async def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._tick_loop(), name="tengen-clock-ticks"),
+            asyncio.create_task(self._deadline_loop(), name="tengen-deadlines"),
+        ]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for room in list(self.rooms.values()):
+            await room.close()
+        self.rooms.clear()
+
+    async def open(self, game_id: str) -> Room | None:
+        """The room of ``game_id`` on this instance, loading it from the database if needed."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        lock = self._opening.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(game_id)
+            if room is None:
+                room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished)
+                if not await room.load():
+                    await room.close()
+                    return None
+                self.rooms[game_id] = room
+        return room
+
+    def spectators(self, game_id: str) -> int:
+        room = self.rooms.get(game_id)
+        return 0 if room is None else int(room.presence["spectators"])
+
+    async def _tick_loop(self) -> None:
+        ticks = 0
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            ticks += 1
+            try:
+                await self._tick(ticks % PING_EVERY_TICKS == 0)
+            except Exception:  # noqa: BLE001 - one bad room must not stop the clocks of the others
+                log.exception("clock tick failed")
+
+    async def _tick(self, ping: bool) -> None:
+        now = self.clock()
+        ping_text = None
+        if ping:
+            self._ping_seq += 1
+            ping_text = encode(ServerPing(id=f"s{self._ping_seq}", server_time=now)).decode()
+        for game_id, room in list(self.rooms.items()):
+            if room.connections:
+                self._idle_since.pop(game_id, None)
+                data = room.clock_tick()
+                if data is not None:
+                    room.broadcast_local(data.decode())
+                if ping_text is not None:
+                    for conn in list(room.connections):
+                        conn.ping_sent(f"s{self._ping_seq}", time.monotonic())
+                        conn.push(ping_text)
+            else:
+                since = self._idle_since.setdefault(game_id, now)
+                if now - since > IDLE_ROOM_SECONDS and not room.lock.locked():
+                    self._idle_since.pop(game_id, None)
+                    self.rooms.pop(game_id, None)
+                    await room.close()
+
+    async def _deadline_loop(self) -> None:
+        while True:
+            await asyncio.sleep(DEADLINE_POLL_SECONDS)
+            try:
+                for game_id in await self.hub.claim_due(self.clock()):
+                    room = await self.open(game_id)
+                    if room is None:
+                        await self.hub.clear_deadline(game_id)
+                        continue
+                    await room.settle()
+            except Exception:  # noqa: BLE001 - a failing store or hub is retried on the next poll
+                log.exception("settling deadlines failed")
+
+    async def restore_deadlines(self, game_ids: list[str]) -> None:
+        """Open each unfinished game once so its deadline is registered again (after a restart or a lost hub)."""
+        for game_id in game_ids:
+            try:
+                room = await self.open(game_id)
+                if room is not None:
+                    await room.settle()
+            except Exception:  # noqa: BLE001
+                log.exception("restoring game %s failed", game_id)
