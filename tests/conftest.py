@@ -1,5 +1,11 @@
 """Shared fixtures. Service-backed fixtures skip with a reason when the service is missing
-(and fail under TENGEN_REQUIRE_SERVICES=1)."""
+(and fail under TENGEN_REQUIRE_SERVICES=1).
+
+Database fixtures: ``database_url`` is parametrised over SQLite and PostgreSQL and gives every test a fresh,
+migrated database of its own (a copy of a template migrated once per run; on PostgreSQL a uniquely named
+database created from that template and dropped afterwards). ``empty_database_url`` gives an unmigrated one.
+``app`` / ``client`` serve ``create_app`` through ASGI; ``live_server`` runs it in a real uvicorn on a free port.
+"""
 
 from __future__ import annotations
 
@@ -7,3 +13,250 @@ import os
 
 # Tests never touch a developer's real data folder or secret.
 os.environ.setdefault("TENGEN_ENV", "test")
+
+import asyncio  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+import uuid  # noqa: E402
+from collections.abc import AsyncIterator, Callable, Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import httpx  # noqa: E402
+import pytest  # noqa: E402
+
+from tests.support.services import POSTGRES_URL, need_postgres  # noqa: E402
+
+DATABASES = ["sqlite", "postgres"]
+
+
+# ---- PostgreSQL administration (each test gets its own database) ----
+
+
+def _admin_dsn() -> str:
+    return POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://")
+
+
+def _pg_url(name: str) -> str:
+    base, _, _ = POSTGRES_URL.rpartition("/")
+    return f"{base}/{name}"
+
+
+def _pg_admin(*statements: str) -> None:
+    import asyncpg
+
+    async def run() -> None:
+        connection = await asyncpg.connect(_admin_dsn())
+        try:
+            for statement in statements:
+                await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(run())
+
+
+def create_pg_database(template: str | None = None) -> str:
+    """A new uniquely named PostgreSQL database (optionally copied from ``template``); returns its name."""
+    name = f"tengen_test_{uuid.uuid4().hex}"
+    _pg_admin(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+    return name
+
+
+def drop_pg_database(name: str) -> None:
+    _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class _Templates:
+    """Databases migrated to head once per test run, copied for each test."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.sqlite_file: Path | None = None
+        self.pg_name: str | None = None
+
+    def sqlite(self) -> Path:
+        if self.sqlite_file is None:
+            from app.store.migrations import upgrade_to_head
+
+            path = self.root / "template.sqlite3"
+            upgrade_to_head(f"sqlite+aiosqlite:///{path}")
+            self.sqlite_file = path
+        return self.sqlite_file
+
+    def postgres(self) -> str:
+        if self.pg_name is None:
+            from app.store.migrations import upgrade_to_head
+
+            name = create_pg_database()
+            try:
+                upgrade_to_head(_pg_url(name))
+            except BaseException:
+                drop_pg_database(name)
+                raise
+            self.pg_name = name
+        return self.pg_name
+
+    def close(self) -> None:
+        if self.pg_name is not None:
+            drop_pg_database(self.pg_name)
+
+
+@pytest.fixture(scope="session")
+def _db_templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Templates]:
+    templates = _Templates(tmp_path_factory.mktemp("db-templates"))
+    yield templates
+    templates.close()
+
+
+def _sqlite_copy(template: Path, tmp_path: Path) -> str:
+    target = tmp_path / "tengen.sqlite3"
+    shutil.copyfile(template, target)
+    return f"sqlite+aiosqlite:///{target}"
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path, _db_templates: _Templates) -> Iterator[str]:
+    """A fresh database migrated to head, on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        yield _sqlite_copy(_db_templates.sqlite(), tmp_path)
+        return
+    need_postgres()
+    name = create_pg_database(template=_db_templates.postgres())
+    try:
+        yield _pg_url(name)
+    finally:
+        drop_pg_database(name)
+
+
+@pytest.fixture(params=DATABASES)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database with no tables, on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    need_postgres()
+    name = create_pg_database()
+    try:
+        yield _pg_url(name)
+    finally:
+        drop_pg_database(name)
+
+
+@pytest.fixture
+async def db_engine(database_url: str):  # type: ignore[no-untyped-def]
+    from app.store.db import create_engine
+
+    engine = create_engine(database_url)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def db_sessionmaker(db_engine):  # type: ignore[no-untyped-def]
+    from app.store.db import create_sessionmaker
+
+    return create_sessionmaker(db_engine)
+
+
+# ---- The application ----
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    from app.settings import Settings
+
+    return Settings(
+        env="test",
+        data_dir=tmp_path / "data",
+        database_url=database_url,
+        secret_key="test-secret-" + uuid.uuid4().hex,
+        frontend_dir=tmp_path / "no-frontend",
+    )
+
+
+@pytest.fixture
+async def app(settings):  # type: ignore[no-untyped-def]
+    """``create_app(settings)`` with its lifespan running."""
+    from app.main import create_app
+
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def make_client(app) -> AsyncIterator[Callable[[], httpx.AsyncClient]]:  # type: ignore[no-untyped-def]
+    """Makes independent clients (each with its own cookie jar, i.e. its own user) of the ASGI app."""
+    clients: list[httpx.AsyncClient] = []
+
+    def make() -> httpx.AsyncClient:
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        await client.aclose()
+
+
+@pytest.fixture
+def client(make_client) -> httpx.AsyncClient:  # type: ignore[no-untyped-def]
+    return make_client()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """A real uvicorn serving ``create_app(settings)`` in a background thread."""
+
+    def __init__(self, settings) -> None:  # type: ignore[no-untyped-def]
+        import uvicorn
+
+        from app.main import create_app
+
+        self.app = create_app(settings)
+        self.socket = socket.socket()
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        for _ in range(1000):
+            if self.server.started or not self.thread.is_alive():
+                break
+            threading.Event().wait(0.01)
+        if not self.server.started:
+            raise RuntimeError("uvicorn did not start")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        self.socket.close()
+
+
+@pytest.fixture
+def live_server_handle(settings) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+    """A real uvicorn on a free port: ``.url``, ``.ws_url`` and ``.app`` (to reach ``app.state``)."""
+    server = LiveServer(settings)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def live_server(live_server_handle: LiveServer) -> str:
+    """The base URL (``http://127.0.0.1:PORT``) of a real uvicorn serving ``create_app`` on this test's database."""
+    return live_server_handle.url

@@ -27,10 +27,11 @@ class Subscriber:
         self.callback = callback
         self.on_reset = on_reset
         self.queue: asyncio.Queue[object] = asyncio.Queue()
+        self.stopped = False
         self.task = asyncio.create_task(self._run(), name=f"hub-subscriber:{channel}")
 
     async def _run(self) -> None:
-        while True:
+        while not self.stopped:
             item = await self.queue.get()
             try:
                 if item is _RESET:
@@ -53,6 +54,9 @@ class Subscriber:
         self.queue.put_nowait(item)
 
     async def stop(self) -> None:
+        self.stopped = True
+        if asyncio.current_task() is self.task:  # a callback unsubscribing itself: finish that call first
+            return
         self.task.cancel()
         try:
             await self.task

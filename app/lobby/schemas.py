@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from app.lobby import rules_presets
 from app.lobby.time_controls import DEFAULT as DEFAULT_TIME_CONTROL
-from app.lobby.time_controls import TimeControl, coerce_preset
+from app.lobby.time_controls import Byoyomi, TimeControl, coerce_preset
 
 
 class ChallengeCreate(BaseModel):
@@ -19,7 +19,7 @@ class ChallengeCreate(BaseModel):
     komi: float | None = Field(default=None, ge=-150, le=150)  # None: the preset's default
     handicap: int = Field(default=0, ge=0, le=9)
     color: Literal["black", "white", "nigiri"] = "nigiri"
-    time_control: TimeControl = Field(default_factory=lambda: dict(DEFAULT_TIME_CONTROL))  # type: ignore[assignment]
+    time_control: TimeControl = Field(default_factory=lambda: Byoyomi(**DEFAULT_TIME_CONTROL))
     rated: bool = False
     private: bool = False
 

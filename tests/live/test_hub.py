@@ -333,3 +333,23 @@ async def test_each_due_game_is_claimed_exactly_once_under_concurrency(make_hub)
     assert len(claimed) == len(set(claimed)) == len(games)
     assert set(claimed) == set(games)
     assert await a.claim_due(2000.0) == []
+
+
+async def test_a_subscriber_may_unsubscribe_from_its_own_callback(hub):
+    got: list[bytes] = []
+    unsubscribe = None
+
+    async def once(data: bytes) -> None:
+        got.append(data)
+        await unsubscribe()
+
+    unsubscribe = await hub.subscribe(CH, once)
+    witness = Collector()
+    await hub.subscribe(CH, witness)
+    await hub.publish(CH, b"first")
+    await witness.wait_count(1)
+    await hub.publish(CH, b"second")
+    await witness.wait_count(2)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert got == [b"first"]

@@ -1,0 +1,138 @@
+"""The games repository: append_event's compare-and-set, its rows, and the loaders."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.store.repositories import games, users
+from app.store.repositories.games import NewChat, NewMove, VersionConflict
+
+
+async def _new_game(sessionmaker):  # type: ignore[no-untyped-def]
+    async with sessionmaker() as session:
+        black = await users.add_guest(session, "Guest-aaaa", "guest-aaaa")
+        white = await users.add_guest(session, "Guest-bbbb", "guest-bbbb")
+        game = await games.add(
+            session,
+            board_size=9,
+            rules="chinese",
+            rules_params={"preset": "chinese"},
+            komi=7.5,
+            handicap=0,
+            time_control={"kind": "none"},
+            rated=False,
+            black_id=black.id,
+            white_id=white.id,
+        )
+        await session.commit()
+        return game.id, black.id, white.id
+
+
+async def test_append_event_writes_event_move_and_chat(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    game_id, black_id, _ = await _new_game(db_sessionmaker)
+    async with db_sessionmaker() as session:
+        v1 = await games.append_event(
+            session, game_id, 0, "move", {"p": [2, 3]},
+            move=NewMove(1, "B", (2, 3), time_taken=4.5, clock_after={"main": 55.5}),
+        )
+        v2 = await games.append_event(session, game_id, 1, "pass", {}, move=NewMove(2, "W", None))
+        v3 = await games.append_event(
+            session, game_id, 2, "chat", {"text": "gg"}, chat=NewChat("players", black_id, "gg"),
+            updates={"state": {"phase": "playing", "n": 3}},
+        )
+    assert (v1, v2, v3) == (1, 2, 3)
+
+    async with db_sessionmaker() as session:
+        game = await games.get(session, game_id)
+        assert game is not None and game.version == 3 and game.move_count == 2
+        assert game.state == {"phase": "playing", "n": 3}
+        events = await games.events_after(session, game_id, 0)
+        assert [(e.v, e.type, e.payload) for e in events] == [
+            (1, "move", {"p": [2, 3]}), (2, "pass", {}), (3, "chat", {"text": "gg"})
+        ]
+        assert [e.v for e in await games.events_after(session, game_id, 2)] == [3]
+        moves = await games.moves(session, game_id)
+        assert [(m.number, m.color, m.x, m.y) for m in moves] == [(1, "B", 2, 3), (2, "W", None, None)]
+        assert moves[0].time_taken == 4.5 and moves[0].clock_after == {"main": 55.5}
+        chat = await games.chat(session, game_id)
+        assert [(c.channel, c.user_id, c.text) for c in chat] == [("players", black_id, "gg")]
+
+
+async def test_stale_version_conflicts_and_writes_nothing(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    game_id, black_id, _ = await _new_game(db_sessionmaker)
+    async with db_sessionmaker() as session:
+        await games.append_event(session, game_id, 0, "move", {}, move=NewMove(1, "B", (0, 0)))
+        with pytest.raises(VersionConflict):
+            await games.append_event(
+                session, game_id, 0, "move", {"late": True},
+                move=NewMove(2, "W", (1, 1)), chat=NewChat("players", black_id, "x"),
+            )
+        # The session is usable after the conflict and the game is unchanged.
+        assert (await games.get(session, game_id)).version == 1  # type: ignore[union-attr]
+        assert len(await games.events_after(session, game_id, 0)) == 1
+        assert len(await games.moves(session, game_id)) == 1
+        assert await games.chat(session, game_id) == []
+
+
+async def test_undo_drops_later_moves(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    game_id, _, _ = await _new_game(db_sessionmaker)
+    async with db_sessionmaker() as session:
+        await games.append_event(session, game_id, 0, "move", {}, move=NewMove(1, "B", (0, 0)))
+        await games.append_event(session, game_id, 1, "move", {}, move=NewMove(2, "W", (1, 0)))
+        await games.append_event(session, game_id, 2, "undo", {}, updates={"move_count": 1}, drop_moves_from=2)
+        await games.append_event(session, game_id, 3, "move", {}, move=NewMove(2, "W", (5, 5)))
+        assert [(m.number, m.x) for m in await games.moves(session, game_id)] == [(1, 0), (2, 5)]
+
+
+async def test_unknown_update_column_is_refused(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    game_id, _, _ = await _new_game(db_sessionmaker)
+    async with db_sessionmaker() as session:
+        with pytest.raises(ValueError):
+            await games.append_event(session, game_id, 0, "x", {}, updates={"black_id": 1})
+
+
+async def test_concurrent_appends_with_the_same_version_exactly_one_wins(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    game_id, _, _ = await _new_game(db_sessionmaker)
+    for round_ in range(5):
+        async with db_sessionmaker() as first, db_sessionmaker() as second:
+
+            async def attempt(session, name):  # type: ignore[no-untyped-def]
+                try:
+                    return await games.append_event(session, game_id, round_, "move", {"by": name})
+                except VersionConflict:
+                    return None
+
+            results = await asyncio.gather(attempt(first, "a"), attempt(second, "b"))
+        assert [r for r in results if r is not None] == [round_ + 1]
+        assert results.count(None) == 1, results
+    async with db_sessionmaker() as session:
+        events = await games.events_after(session, game_id, 0)
+        assert [e.v for e in events] == [1, 2, 3, 4, 5]
+        assert (await games.get(session, game_id)).version == 5  # type: ignore[union-attr]
+
+
+async def test_lists_live_and_per_user(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    game_id, black_id, white_id = await _new_game(db_sessionmaker)
+    other_id, _, _ = await _new_game_for(db_sessionmaker, black_id, white_id)
+    async with db_sessionmaker() as session:
+        await games.append_event(session, other_id, 0, "game_over", {}, updates={"status": "finished", "result": "B+R"})
+    async with db_sessionmaker() as session:
+        assert [row.game.id for row in await games.list_live(session)] == [game_id]
+        active = await games.list_for_user(session, white_id, finished=False)
+        finished = await games.list_for_user(session, white_id, finished=True)
+        assert [row.game.id for row in active] == [game_id]
+        assert [(row.game.id, row.game.result) for row in finished] == [(other_id, "B+R")]
+        assert active[0].black.id == black_id and active[0].white.name == "Guest-bbbb"
+        assert await games.list_for_user(session, 999999, finished=False) == []
+
+
+async def _new_game_for(sessionmaker, black_id: int, white_id: int):  # type: ignore[no-untyped-def]
+    async with sessionmaker() as session:
+        game = await games.add(
+            session, board_size=19, rules="japanese", rules_params={}, komi=6.5, handicap=0,
+            time_control={"kind": "none"}, rated=False, black_id=black_id, white_id=white_id,
+        )
+        await session.commit()
+        return game.id, black_id, white_id
