@@ -140,7 +140,7 @@ class GameAuthority:
         facts = dict(facts or {})
         saved = self._save()
         try:
-            events = self._settle(now) if kind != "tick" else []
+            events = self._settle(now) if kind not in _SYSTEM_ACTIONS else []
             if events and self.phase == "finished":
                 raise GameError("game_over", "the game is over: " + self.result.text)
             if self.phase not in _PHASES_FOR[kind]:
@@ -435,9 +435,12 @@ class GameAuthority:
             raise GameError("game_over", "the game is over")
         if down_from > now:
             raise GameError("bad_request", "'down_from' is after now")
+        events = self._settle(down_from)  # what was due before the downtime still happened
+        if self.phase == "finished":
+            return events
         self.clock.pause(down_from, "server")
         self.clock.resume(now, "server")
-        return [self._base("clock_restart", now, down_from=down_from, clocks=self._clocks(now))]
+        return events + [self._base("clock_restart", now, down_from=down_from, clocks=self._clocks(now))]
 
     # ================================================================= offers
     def _offer(self, kind: str, actor: str, now: float) -> list[dict]:
