@@ -130,7 +130,8 @@ class GameAuthority:
         same all-or-nothing step: if the game ends that way, the action is refused with ``game_over``.
         """
         if not isinstance(action, dict) or action.get("t") not in _PHASES_FOR:
-            raise GameError("unknown_action", f"unknown action {action.get('t') if isinstance(action, dict) else action!r}")
+            name = action.get("t") if isinstance(action, dict) else action
+            raise GameError("unknown_action", f"unknown action {name!r}")
         kind = action["t"]
         if kind in _SYSTEM_ACTIONS:
             if actor != SYSTEM:
@@ -487,10 +488,7 @@ class GameAuthority:
         return self._offer("draw", actor, now)
 
     def _draw_accept(self, actor: str, now: float) -> list[dict]:
-        if self.offers["draw"] == other(actor):
-            self.offers["draw"] = None
-        else:
-            self._take_offer("draw", actor)
+        self._take_offer("draw", actor)
         return [self._finish(drawn(), now, by=actor)]
 
     def _draw_decline(self, actor: str, now: float) -> list[dict]:
@@ -533,10 +531,7 @@ class GameAuthority:
         return self._offer("resume", actor, now)
 
     def _resume_accept(self, actor: str, now: float) -> list[dict]:
-        if self.offers["resume"] == other(actor):
-            self.offers["resume"] = None
-        else:
-            self._take_offer("resume", actor)
+        self._take_offer("resume", actor)
         sealed = self.sealed
         self.sealed = None
         self.phase = "playing"
