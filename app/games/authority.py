@@ -121,6 +121,7 @@ class GameAuthority:
         self.clock_history: list[dict] = []  # clock state just before each move was charged (for undo)
         self.absent_since: dict[str, float | None] = {"B": None, "W": None}
         self.log: list[dict] = []
+        self.last_now = float(now)  # time of the last applied action
 
     # ================================================================= public interface
     def apply(self, actor: str | None, action: dict, now: float, facts: dict | None = None) -> list[dict]:
@@ -159,6 +160,7 @@ class GameAuthority:
             raise
         if kind == "tick" and not events:
             return []  # nothing happened: nothing to log
+        self.last_now = max(self.last_now, now)
         self.log.append({"actor": actor, "action": parsed, "now": now, "facts": facts})
         return events
 
@@ -214,11 +216,15 @@ class GameAuthority:
         return cls.replay(state["config"], state["created_at"], state["log"])
 
     # ================================================================= views
-    def snapshot(self, viewer: str | None, now: float) -> dict:
+    def snapshot(self, viewer: str | None, now: float | None = None) -> dict:
         """The protocol's GAME fields this authority owns, as ``viewer`` may see them (JSON-safe).
+
+        Clocks are shown at ``now`` (default: the time of the last applied action).
 
         The room adds ``id``, ``players``, ``presence``, ``spectators`` and ``chat``.
         """
+        if now is None:
+            now = self.last_now
         g = self.game
         sealed = None
         if self.sealed is not None:

@@ -522,3 +522,10 @@ def test_triple_ko_under_japanese_rules_is_no_result():
     assert events[-1]["t"] == "game_over"
     assert events[-1]["result"] == {"winner": None, "reason": "no_result", "margin": None, "text": "Void",
                                     "score": None}
+
+
+def test_snapshot_defaults_to_the_time_of_the_last_action():
+    a = make(time_control=ABS)
+    act(a, "B", "play", 10.0, p=[4, 4])
+    assert a.snapshot("W") == a.snapshot("W", 10.0)
+    assert a.snapshot(None)["clocks"]["W"]["main"] == 600.0
