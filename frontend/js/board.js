@@ -327,8 +327,12 @@ export class Board {
   }
 
   setLastMove(p) {
+    const before = this.lastMove;
     this.lastMove = p || null;
     this.drawMarks();
+    for (const q of [before, this.lastMove]) {
+      if (q) document.getElementById(`${this.id}-p-${q[0]}-${q[1]}`)?.setAttribute("aria-label", this.pointLabel(q[0], q[1]));
+    }
   }
 
   setInteractive(on) {

@@ -185,6 +185,10 @@ export class GameSocket extends ReconnectingSocket {
 
   onOpen() {
     this.fullResync = false;
+    if (this.lastV !== null) {
+      this.attempt = 0;
+      this.setStatus("open");
+    }
     this.pingTimer = setInterval(() => this.ping(), PING_EVERY_MS);
   }
 
