@@ -30,10 +30,10 @@ export default {
   "color.white": "Trắng",
   "color.nigiri": "Đoán quân (ngẫu nhiên)",
 
-  "ruleset.chinese": "Luật Trung Quốc",
-  "ruleset.japanese": "Luật Nhật",
-  "ruleset.korean": "Luật Hàn",
-  "ruleset.aga": "Luật AGA",
+  "ruleset.chinese": "Trung Quốc",
+  "ruleset.japanese": "Nhật Bản",
+  "ruleset.korean": "Hàn Quốc",
+  "ruleset.aga": "AGA",
 
   "tc.title": "Thời gian",
   "tc.blitz": "Cờ chớp",

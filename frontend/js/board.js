@@ -102,7 +102,7 @@ export class Board {
     }
     root.append(grid);
     const stars = svg("g", { class: "stars", fill: "#2b1d0e" });
-    for (const [x, y] of starPoints(n)) stars.append(svg("circle", { cx: this.px(x), cy: this.px(y), r: C * 0.1 }));
+    for (const [x, y] of starPoints(n)) stars.append(svg("circle", { cx: this.px(x), cy: this.px(y), r: C * 0.115 }));
     root.append(stars);
     if (this.opts.coordinates !== false) {
       const coords = svg("g", {

@@ -72,10 +72,10 @@ export class GameView {
     this.nav = h(
       "div",
       { class: "move-nav" },
-      this.navButton("⏮", "game.first", () => this.viewAt(0)),
-      this.navButton("◀", "game.prev", () => this.step(-1)),
-      this.navButton("▶", "game.next", () => this.step(1)),
-      this.navButton("⏭", "game.live", () => this.viewAt(null)),
+      this.navButton("M3 2h2v12H3zM14 2v12L6 8z", "game.first", () => this.viewAt(0)),
+      this.navButton("M12 2v12L4 8z", "game.prev", () => this.step(-1)),
+      this.navButton("M4 2v12l8-6z", "game.next", () => this.step(1)),
+      this.navButton("M2 2v12l8-6zM11 2h2v12h-2z", "game.live", () => this.viewAt(null)),
     );
     this.info = h("p", { class: "muted small game-info" });
     this.spectators = h("span", { class: "spectators muted small" });
@@ -104,8 +104,9 @@ export class GameView {
     });
   }
 
-  navButton(symbol, key, onclick) {
-    return h("button", { type: "button", class: "btn icon", i18nAria: key, i18nTitle: key, onclick }, h("span", { "aria-hidden": "true" }, symbol));
+  navButton(path, key, onclick) {
+    const icon = h("svg:svg", { viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", focusable: "false" }, h("svg:path", { d: path, fill: "currentColor" }));
+    return h("button", { type: "button", class: "btn icon", i18nAria: key, i18nTitle: key, onclick }, icon);
   }
 
   settingsPanel() {
