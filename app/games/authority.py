@@ -121,6 +121,7 @@ class GameAuthority:
         self.clock_history: list[dict] = []  # clock state just before each move was charged (for undo)
         self.absent_since: dict[str, float | None] = {"B": None, "W": None}
         self.log: list[dict] = []
+        self.last_now = float(now)  # time of the last applied action
 
     # ================================================================= public interface
     def apply(self, actor: str | None, action: dict, now: float, facts: dict | None = None) -> list[dict]:
@@ -130,7 +131,8 @@ class GameAuthority:
         same all-or-nothing step: if the game ends that way, the action is refused with ``game_over``.
         """
         if not isinstance(action, dict) or action.get("t") not in _PHASES_FOR:
-            raise GameError("unknown_action", f"unknown action {action.get('t') if isinstance(action, dict) else action!r}")
+            name = action.get("t") if isinstance(action, dict) else action
+            raise GameError("unknown_action", f"unknown action {name!r}")
         kind = action["t"]
         if kind in _SYSTEM_ACTIONS:
             if actor != SYSTEM:
@@ -140,7 +142,7 @@ class GameAuthority:
         facts = dict(facts or {})
         saved = self._save()
         try:
-            events = self._settle(now) if kind != "tick" else []
+            events = self._settle(now) if kind not in _SYSTEM_ACTIONS else []
             if events and self.phase == "finished":
                 raise GameError("game_over", "the game is over: " + self.result.text)
             if self.phase not in _PHASES_FOR[kind]:
@@ -158,6 +160,7 @@ class GameAuthority:
             raise
         if kind == "tick" and not events:
             return []  # nothing happened: nothing to log
+        self.last_now = max(self.last_now, now)
         self.log.append({"actor": actor, "action": parsed, "now": now, "facts": facts})
         return events
 
@@ -213,11 +216,15 @@ class GameAuthority:
         return cls.replay(state["config"], state["created_at"], state["log"])
 
     # ================================================================= views
-    def snapshot(self, viewer: str | None, now: float) -> dict:
+    def snapshot(self, viewer: str | None, now: float | None = None) -> dict:
         """The protocol's GAME fields this authority owns, as ``viewer`` may see them (JSON-safe).
+
+        Clocks are shown at ``now`` (default: the time of the last applied action).
 
         The room adds ``id``, ``players``, ``presence``, ``spectators`` and ``chat``.
         """
+        if now is None:
+            now = self.last_now
         g = self.game
         sealed = None
         if self.sealed is not None:
@@ -435,9 +442,12 @@ class GameAuthority:
             raise GameError("game_over", "the game is over")
         if down_from > now:
             raise GameError("bad_request", "'down_from' is after now")
+        events = self._settle(down_from)  # what was due before the downtime still happened
+        if self.phase == "finished":
+            return events
         self.clock.pause(down_from, "server")
         self.clock.resume(now, "server")
-        return [self._base("clock_restart", now, down_from=down_from, clocks=self._clocks(now))]
+        return events + [self._base("clock_restart", now, down_from=down_from, clocks=self._clocks(now))]
 
     # ================================================================= offers
     def _offer(self, kind: str, actor: str, now: float) -> list[dict]:
@@ -484,10 +494,7 @@ class GameAuthority:
         return self._offer("draw", actor, now)
 
     def _draw_accept(self, actor: str, now: float) -> list[dict]:
-        if self.offers["draw"] == other(actor):
-            self.offers["draw"] = None
-        else:
-            self._take_offer("draw", actor)
+        self._take_offer("draw", actor)
         return [self._finish(drawn(), now, by=actor)]
 
     def _draw_decline(self, actor: str, now: float) -> list[dict]:
@@ -530,10 +537,7 @@ class GameAuthority:
         return self._offer("resume", actor, now)
 
     def _resume_accept(self, actor: str, now: float) -> list[dict]:
-        if self.offers["resume"] == other(actor):
-            self.offers["resume"] = None
-        else:
-            self._take_offer("resume", actor)
+        self._take_offer("resume", actor)
         sealed = self.sealed
         self.sealed = None
         self.phase = "playing"

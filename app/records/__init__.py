@@ -1,0 +1,1 @@
+"""Game records: SGF import/export and the ``tengen score`` command."""

@@ -16,6 +16,7 @@ CODE_COLOR = {BLACK: "B", WHITE: "W"}
 NO_POINT = -1
 
 _ZOBRIST: dict[int, tuple[list[int], list[list[int]], int]] = {}
+_TEMPLATES: dict[int, tuple] = {}
 
 
 class BoardError(Exception):
@@ -42,26 +43,38 @@ def zobrist_tables(size: int) -> tuple[list[int], list[list[int]], int]:
 class Board:
     __slots__ = (
         "size", "stride", "color", "head", "nxt", "libs", "lsum", "lsq", "count", "hash", "ko",
-        "keys", "side_key", "points",
+        "keys", "side_key", "points", "nbrs", "seen", "key_xor", "multi", "arrays",
     )
 
     def __init__(self, size: int):
         self.size = size
         w = self.stride = size + 2
-        n = w * (size + 2)
-        self.color = [BORDER] * n
-        self.points = [(y + 1) * w + x + 1 for y in range(size) for x in range(size)]
-        for p in self.points:
-            self.color[p] = EMPTY
-        self.head = list(range(n))
-        self.nxt = list(range(n))
-        self.libs = [0] * n
-        self.lsum = [0] * n
-        self.lsq = [0] * n
-        self.count = [0] * n
+        template = _TEMPLATES.get(size)
+        if template is None:
+            n = w * (size + 2)
+            color = [BORDER] * n
+            points = [(y + 1) * w + x + 1 for y in range(size) for x in range(size)]
+            for p in points:
+                color[p] = EMPTY
+            nbrs = [(p + 1, p - 1, p + w, p - w) for p in range(n - w)] + [()] * w
+            template = _TEMPLATES[size] = (color, points, nbrs, list(range(n)), [0] * n)
+        color, self.points, self.nbrs, ident, zeros = template
+        self.color = color[:]
+        self.head = ident[:]
+        self.nxt = ident[:]
+        self.libs = zeros[:]
+        self.lsum = zeros[:]
+        self.lsq = zeros[:]
+        self.count = zeros[:]
+        self.arrays = (self.color, self.head, self.nxt, self.libs, self.lsum, self.lsq, self.count)
         self.hash = 0
         self.ko = NO_POINT
         _, self.keys, self.side_key = zobrist_tables(size)
+        # history used by play(): the set of keys already seen (None: no superko), the key
+        # adjustment per colour that moved, and whether multi-stone suicide is allowed
+        self.seen: set[int] | None = None
+        self.key_xor = (0, 0, 0)
+        self.multi = False
 
     # -- conversions ---------------------------------------------------------------------------
     def index(self, x: int, y: int) -> int:
@@ -75,7 +88,9 @@ class Board:
         b = Board.__new__(Board)
         for name in Board.__slots__:
             value = getattr(self, name)
-            setattr(b, name, value[:] if isinstance(value, list) and name not in ("keys", "points") else value)
+            setattr(b, name, value[:] if isinstance(value, list) and name not in ("keys", "points", "nbrs") else value)
+        b.seen = set(self.seen) if self.seen is not None else None
+        b.arrays = (b.color, b.head, b.nxt, b.libs, b.lsum, b.lsq, b.count)
         return b
 
     def chain(self, p: int) -> list[int]:
@@ -169,6 +184,107 @@ class Board:
                     hsh ^= own_keys[r]
                     r = nxt[r]
         return seen, True, hsh
+
+    def play(self, p: int, c: int) -> list[int]:
+        """Check and play in one go (the hot path of a game): returns the removed stones.
+
+        With ``self.seen`` set, a move whose resulting ``hash ^ key_xor[c]`` is in it is refused as
+        superko, and that key is added after the move. Raises BoardError; changes nothing then.
+        """
+        color, head, nxt, libs, lsum, lsq, count = self.arrays
+        if color[p]:
+            raise BoardError("occupied")
+        nbrs = self.nbrs[p]
+        empty = own = slow = False
+        for q in nbrs:
+            cq = color[q]
+            if not cq:
+                empty = True
+            elif cq == c:
+                own = True
+            elif cq != 3:
+                h = head[q]
+                n = libs[h]
+                if n < 5:  # more than 4 pseudo-liberties cannot all be one point
+                    s = lsum[h]
+                    if n * lsq[h] == s * s:
+                        slow = True
+        seen = self.seen
+        if slow or not empty:
+            captures, suicide, new_hash = self.analyse(p, c, self.multi)
+            if seen is not None:
+                key = new_hash ^ self.key_xor[c]
+                if key in seen:
+                    raise BoardError("superko")
+                seen.add(key)
+            return self.place(p, c, captures, suicide)
+        # fast path: an empty neighbour and nothing to capture
+        new_hash = self.hash ^ self.keys[c][p]
+        if seen is not None:
+            key = new_hash ^ self.key_xor[c]
+            if key in seen:
+                raise BoardError("superko")
+            seen.add(key)
+        self.hash = new_hash
+        self.ko = -1
+        color[p] = c
+        count[p] = 1
+        pp = p * p
+        n = s = sq = 0
+        if not own:
+            for q in nbrs:
+                cq = color[q]
+                if not cq:
+                    n += 1
+                    s += q
+                    sq += q * q
+                elif cq != 3:
+                    h = head[q]
+                    libs[h] -= 1
+                    lsum[h] -= p
+                    lsq[h] -= pp
+            head[p] = p
+            nxt[p] = p
+            libs[p] = n
+            lsum[p] = s
+            lsq[p] = sq
+            return []
+        head[p] = p
+        nxt[p] = p
+        libs[p] = lsum[p] = lsq[p] = 0
+        hp = p
+        for q in nbrs:
+            cq = color[q]
+            if not cq:
+                n += 1
+                s += q
+                sq += q * q
+            elif cq != 3:
+                h = head[q]
+                libs[h] -= 1
+                lsum[h] -= p
+                lsq[h] -= pp
+                if cq == c and h != hp:
+                    if count[h] < count[hp]:
+                        big, small = hp, h
+                    else:
+                        big, small = h, hp
+                    r = small
+                    while True:
+                        head[r] = big
+                        r = nxt[r]
+                        if r == small:
+                            break
+                    nxt[big], nxt[small] = nxt[small], nxt[big]
+                    libs[big] += libs[small]
+                    lsum[big] += lsum[small]
+                    lsq[big] += lsq[small]
+                    count[big] += count[small]
+                    hp = big
+        libs[hp] += n
+        lsum[hp] += s
+        lsq[hp] += sq
+        return []
 
     def place(self, p: int, c: int, captures: list[int], suicide: bool) -> list[int]:
         """Apply a move already checked by :meth:`analyse`; returns the removed stones."""

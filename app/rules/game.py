@@ -28,6 +28,9 @@ class Move(NamedTuple):
     point: Point | None  # None for a pass
 
 
+_new_move = tuple.__new__
+
+
 class Game:
     """The authoritative position of one game. Every public mutator leaves the game unchanged on error."""
 
@@ -76,6 +79,14 @@ class Game:
         self._seen: set[int] = set()
         self._situations: Counter[int] = Counter()
         self._seen.add(self._history_key(board.hash, self.to_move))
+        # the board checks and extends the history set itself (not under simple ko)
+        if self._ko_mode != "simple":
+            board.seen = self._seen
+        if self._ko_mode == "situational":
+            board.key_xor = (0, board.side_key, 0)  # after Black's move White is to move
+        board.multi = self._multi
+        self._tracking = self._ko_mode == "simple" or self.rules.triple_ko_no_result
+        self._over = False
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -109,10 +120,12 @@ class Game:
     def end(self) -> None:
         """End the game from outside (the authority decides when); play and pass then raise game_over."""
         self._ended = True
+        self._over = True
 
     def resume(self) -> None:
         """Undo :meth:`end` (for example when players resume after disagreeing on dead stones)."""
         self._ended = False
+        self._over = self.no_result
 
     # -- moves ---------------------------------------------------------------------------------
     def _index(self, point) -> int:
@@ -147,28 +160,52 @@ class Game:
         return p, c, captures, suicide, new_hash
 
     def play(self, color: str, point: Point) -> list[Point]:
-        """Play a stone; returns the captured points (the mover's own stones for a legal multi-stone suicide)."""
-        p, c, captures, suicide, _ = self._check(color, point)
+        """Play a stone; returns the captured points (the mover's own stones for a legal multi-stone suicide).
+
+        Raises IllegalMove (and changes nothing) when the rules forbid the move.
+        """
+        if self._over:
+            raise IllegalMove("game_over")
+        if color != self.to_move:
+            if color not in ("B", "W"):
+                raise ValueError(f"colour must be 'B' or 'W', not {color!r}")
+            raise IllegalMove("not_your_turn", f"it is {self.to_move}'s turn, not {color}'s")
         board = self._board
-        removed = board.place(p, c, captures, suicide)
-        nxt = "W" if color == "B" else "B"
-        self.to_move = nxt
-        self.moves.append(Move(color, point if type(point) is tuple else (point[0], point[1])))
+        try:
+            x, y = point
+            size = self.size
+            if not (0 <= x < size and 0 <= y < size):
+                raise TypeError
+            p = (y + 1) * board.stride + x + 1
+            removed = board.play(p, 1 if color == "B" else 2)
+        except TypeError:
+            raise IllegalMove("off_board", f"point {point!r} is off the {self.size}x{self.size} board") from None
+        except ValueError:
+            raise IllegalMove("off_board", f"not a board point: {point!r}") from None
+        except BoardError as exc:
+            raise IllegalMove(exc.reason) from None
+        nxt = self.to_move = "W" if color == "B" else "B"
+        self.moves.append(_new_move(Move, (color, point if type(point) is tuple else (x, y))))
         self.consecutive_passes = 0
-        key = board.hash
-        if self._ko_mode == "situational" and nxt == "W":
-            key ^= board.side_key
-        self._seen.add(key)
+        if self._tracking:
+            self._track(nxt)
+        if not removed:
+            return []
+        # after a (legal, multi-stone) suicide the played point is empty again
+        self.prisoners[nxt if board.color[p] == 0 else color] += len(removed)
+        xy = board.xy
+        return [xy(s) for s in removed]
+
+    def _track(self, nxt: str) -> None:
+        board = self._board
+        if board.seen is None:
+            self._seen.add(board.hash)
         if self.rules.triple_ko_no_result:
             situation = board.hash ^ (board.side_key if nxt == "W" else 0)
             self._situations[situation] += 1
             if self._situations[situation] >= 3:
                 self.no_result = True
-        if not removed:
-            return []
-        self.prisoners[nxt if suicide else color] += len(removed)
-        xy = board.xy
-        return [xy(s) for s in removed]
+                self._over = True
 
     def pass_turn(self, color: str) -> None:
         if self.over:
@@ -243,7 +280,7 @@ class Game:
         g._board = self._board.copy()
         g.moves = list(self.moves)
         g.prisoners = dict(self.prisoners)
-        g._seen = set(self._seen)
+        g._seen = g._board.seen if g._board.seen is not None else set(self._seen)
         g._situations = Counter(self._situations)
         g.handicap_points = list(self.handicap_points)
         return g

@@ -1,0 +1,95 @@
+// Header account area: the visible name, register, log in, log out.
+import { h, replace } from "./dom.js";
+import { api } from "./api.js";
+import { currentUser, isGuest, loadMe, onUserChange, setUser } from "./session.js";
+import { openDialog, errorToast, toast } from "./ui.js";
+import { t } from "./i18n.js";
+
+function credentialsForm(kind) {
+  const user = h("input", { name: "username", required: true, autocomplete: "username", minlength: 2, maxlength: 32 });
+  const pass = h("input", {
+    name: "password",
+    type: "password",
+    required: true,
+    minlength: kind === "register" ? 8 : 1,
+    autocomplete: kind === "register" ? "new-password" : "current-password",
+  });
+  const error = h("p", { class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "btn primary", i18n: kind === "register" ? "account.register" : "account.login" });
+  const form = h(
+    "form",
+    { class: "stack" },
+    h("label", {}, h("span", { i18n: "account.username" }), user),
+    h("label", {}, h("span", { i18n: "account.password" }), pass),
+    error,
+    h(
+      "div",
+      { class: "dialog-buttons" },
+      h("button", { type: "button", class: "btn", i18n: "common.cancel", onclick: () => form.closest("dialog").close() }),
+      submit,
+    ),
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    submit.disabled = true;
+    error.textContent = "";
+    try {
+      const call = kind === "register" ? api.register : api.login;
+      const me = await call(user.value.trim(), pass.value);
+      if (me && (me.user || me.name || me.username)) setUser(me);
+      else await loadMe();
+      form.closest("dialog").close();
+      toast(kind === "register" ? "account.registered" : "account.logged_in", { name: displayName(currentUser()) });
+    } catch (err) {
+      errorMessageInto(error, err);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+function errorMessageInto(el, err) {
+  const key = `error.${err.code}`;
+  const text = t(key);
+  el.textContent = text !== key ? text : err.message || t("error.generic", { message: err.code });
+}
+
+export function displayName(u) {
+  return (u && (u.name || u.username || u.display_name)) || "…";
+}
+
+export function mountAccount(container) {
+  const render = (u) => {
+    const name = h("span", { class: "user-name", title: displayName(u) }, displayName(u));
+    if (isGuest(u)) {
+      replace(
+        container,
+        h("span", { class: "guest-tag", i18n: "account.guest" }),
+        name,
+        h("button", { type: "button", class: "btn small", i18n: "account.login", onclick: () => openDialog("account.login_title", credentialsForm("login")) }),
+        h("button", { type: "button", class: "btn small primary", i18n: "account.register", onclick: () => openDialog("account.register_title", credentialsForm("register")) }),
+      );
+    } else {
+      replace(
+        container,
+        name,
+        h("button", {
+          type: "button",
+          class: "btn small",
+          i18n: "account.logout",
+          onclick: async () => {
+            try {
+              await api.logout();
+            } catch (err) {
+              errorToast(err);
+            }
+            await loadMe();
+          },
+        }),
+      );
+    }
+  };
+  onUserChange(render);
+  render(currentUser());
+}

@@ -1,0 +1,72 @@
+// Every REST call the frontend makes, in one place. JSON under /api; errors are
+// {"error": {"code", "message"}} and surface as ApiError. The session cookie is set by the server.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "network_error", "");
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || "");
+  }
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  // accounts
+  me: () => request("GET", "/api/me"),
+  register: (username, password) => request("POST", "/api/auth/register", { username, password }),
+  login: (username, password) => request("POST", "/api/auth/login", { username, password }),
+  logout: () => request("POST", "/api/auth/logout"),
+
+  // challenges
+  challenges: () => request("GET", "/api/challenges"),
+  challenge: (id) => request("GET", `/api/challenges/${enc(id)}`),
+  createChallenge: (spec) => request("POST", "/api/challenges", spec),
+  cancelChallenge: (id) => request("DELETE", `/api/challenges/${enc(id)}`),
+  acceptChallenge: (id) => request("POST", `/api/challenges/${enc(id)}/accept`),
+
+  // games
+  liveGames: () => request("GET", "/api/games/live"),
+  game: (id) => request("GET", `/api/games/${enc(id)}`),
+  myGames: (status) => request("GET", `/api/me/games?status=${enc(status)}`),
+  sgfUrl: (id) => `/api/games/${enc(id)}/sgf`,
+
+  // practice (rules page): one person plays both colours, not rated, not listed
+  createPractice: (size = 9) => request("POST", "/api/practice", { size }),
+};
+
+/** Lists may come bare or wrapped ({challenges: [...]}, {games: [...]}, {items: [...]}). */
+export function listOf(data, key) {
+  if (Array.isArray(data)) return data;
+  if (data && Array.isArray(data[key])) return data[key];
+  if (data && Array.isArray(data.items)) return data.items;
+  return [];
+}

@@ -1,0 +1,310 @@
+// The client's copy of a game, rebuilt from the server's snapshot and versioned events.
+// The server is authoritative; this only mirrors it and answers obvious legality for the ghost stone.
+import { parsePosition } from "./board.js";
+import { handicapPoints } from "./coords.js";
+import { colorsForRole, normalizeClocks } from "./protocol.js";
+
+const other = (c) => (c === "B" ? "W" : "B");
+
+function neighbours(x, y, n) {
+  const out = [];
+  if (x > 0) out.push([x - 1, y]);
+  if (x < n - 1) out.push([x + 1, y]);
+  if (y > 0) out.push([x, y - 1]);
+  if (y < n - 1) out.push([x, y + 1]);
+  return out;
+}
+
+function group(grid, x, y) {
+  const n = grid.length;
+  const color = grid[y][x];
+  const stones = [];
+  const seen = new Set([`${x},${y}`]);
+  const stack = [[x, y]];
+  let liberties = 0;
+  const libSeen = new Set();
+  while (stack.length) {
+    const [cx, cy] = stack.pop();
+    stones.push([cx, cy]);
+    for (const [nx, ny] of neighbours(cx, cy, n)) {
+      const c = grid[ny][nx];
+      const key = `${nx},${ny}`;
+      if (c === null) {
+        if (!libSeen.has(key)) {
+          libSeen.add(key);
+          liberties += 1;
+        }
+      } else if (c === color && !seen.has(key)) {
+        seen.add(key);
+        stack.push([nx, ny]);
+      }
+    }
+  }
+  return { stones, liberties };
+}
+
+/** Play a stone on a copy of grid, removing captured opponent groups. Returns {grid, captured, suicide}. */
+export function placeStone(grid, p, color) {
+  const n = grid.length;
+  const g = grid.map((r) => r.slice());
+  const [x, y] = p;
+  g[y][x] = color;
+  const captured = [];
+  for (const [nx, ny] of neighbours(x, y, n)) {
+    if (g[ny][nx] === other(color)) {
+      const grp = group(g, nx, ny);
+      if (grp.liberties === 0) {
+        for (const [sx, sy] of grp.stones) {
+          g[sy][sx] = null;
+          captured.push([sx, sy]);
+        }
+      }
+    }
+  }
+  const own = group(g, x, y);
+  return { grid: g, captured, suicide: own.liberties === 0 };
+}
+
+function sameGrid(a, b) {
+  for (let y = 0; y < a.length; y++) for (let x = 0; x < a.length; x++) if (a[y][x] !== b[y][x]) return false;
+  return true;
+}
+
+function emptyGrid(n) {
+  return Array.from({ length: n }, () => Array(n).fill(null));
+}
+
+/** Positions after 0..k moves, from a starting grid; null if a move cannot be placed. */
+function replay(start, moves) {
+  const positions = [start];
+  let g = start;
+  for (const m of moves) {
+    if (m.p) {
+      if (g[m.p[1]][m.p[0]]) return null;
+      g = placeStone(g, m.p, m.color).grid;
+    }
+    positions.push(g);
+  }
+  return positions;
+}
+
+function normalizeOffers(offers) {
+  const out = {};
+  for (const [key, value] of Object.entries(offers || {})) {
+    if (!value) continue;
+    const kind = key.replace(/_(offer|request)$/, "");
+    out[kind] = typeof value === "string" ? value : value.from || value.color || value.by || true;
+  }
+  return out;
+}
+
+export function roleOf(snapshot) {
+  return (snapshot.you && snapshot.you.role) || "spectator";
+}
+
+export function fromSnapshot(snap, receivedAt = performance.now()) {
+  const g = snap.game;
+  const n = g.size;
+  const board = parsePosition(g.board, n);
+  const moves = (g.moves || []).map((m) => ({ color: m.color, p: m.p || null }));
+  // Rebuild earlier positions for the move list: try the stated setup, an empty board, then the
+  // standard handicap placement; keep whichever reproduces the server's board.
+  const starts = [];
+  if (g.initial_board) starts.push(parsePosition(g.initial_board, n));
+  if (g.setup) {
+    const s = emptyGrid(n);
+    for (const [x, y] of g.setup) s[y][x] = "B";
+    starts.push(s);
+  }
+  starts.push(emptyGrid(n));
+  if (g.handicap >= 2) {
+    const s = emptyGrid(n);
+    for (const [x, y] of handicapPoints(n, g.handicap)) s[y][x] = "B";
+    starts.push(s);
+  }
+  let positions = null;
+  for (const s of starts) {
+    const p = replay(s, moves);
+    if (p && sameGrid(p[p.length - 1], board)) {
+      positions = p;
+      break;
+    }
+  }
+  const state = {
+    v: snap.v,
+    id: g.id,
+    role: roleOf(snap),
+    me: (snap.you && snap.you.user) || null,
+    size: n,
+    rules: g.rules || {},
+    handicap: g.handicap || 0,
+    players: g.players || {},
+    board,
+    moves,
+    positions: positions || [board],
+    historyOk: Boolean(positions),
+    prisoners: { B: 0, W: 0, ...(g.prisoners || {}) },
+    toMove: g.to_move || "B",
+    phase: g.phase || "playing",
+    presence: { B: false, W: false, ...(g.presence || {}) },
+    spectators: g.spectators || 0,
+    offers: normalizeOffers(g.offers),
+    clocks: normalizeClocks(g.clocks),
+    clocksAt: receivedAt,
+    timeControl: g.time_control || { kind: "none" },
+    result: g.result || null,
+    chat: (g.chat || []).slice(),
+    dead: (g.scoring && g.scoring.dead) || g.dead || [],
+    accepted: (g.scoring && g.scoring.accepted) || g.accepted || { B: false, W: false },
+    score: (g.scoring && g.scoring.score) || g.score || null,
+    legal: Array.isArray(g.legal) ? new Set(g.legal.map(([x, y]) => `${x},${y}`)) : null,
+    rated: Boolean(g.rated),
+    practice: Boolean(g.practice) || roleOf(snap) === "both" || roleOf(snap) === "practice",
+  };
+  return state;
+}
+
+/** The colours the viewer may play now ([] for spectators). */
+export function myColors(state) {
+  return colorsForRole(state.role);
+}
+
+export function isPlayer(state) {
+  return myColors(state).length > 0;
+}
+
+export function myTurn(state) {
+  return state.phase === "playing" && myColors(state).includes(state.toMove);
+}
+
+/** Obvious illegality only: occupied, suicide (unless the rules allow it), immediate ko recapture. */
+export function isObviouslyLegal(state, p) {
+  const [x, y] = p;
+  if (state.board[y][x]) return false;
+  if (state.legal) return state.legal.has(`${x},${y}`);
+  const { grid, suicide } = placeStone(state.board, p, state.toMove);
+  if (suicide && !state.rules.suicide_allowed && !state.rules.allow_suicide) return false;
+  const pos = state.positions;
+  if (state.historyOk && pos.length >= 2 && sameGrid(grid, pos[pos.length - 2])) return false;
+  return true;
+}
+
+function setClocks(state, ev, receivedAt) {
+  if ("clocks" in ev) {
+    state.clocks = normalizeClocks(ev.clocks);
+    state.clocksAt = receivedAt;
+  }
+}
+
+/**
+ * Apply one versioned event (already checked to be the next version). Returns "ok", or "resync" when the
+ * event cannot be applied to the local copy and a fresh snapshot is needed.
+ */
+export function applyEvent(state, ev, receivedAt = performance.now()) {
+  state.v = ev.v;
+  switch (ev.t) {
+    case "move": {
+      const [x, y] = ev.p;
+      if (state.board[y][x]) return "resync";
+      const g = state.board.map((r) => r.slice());
+      g[y][x] = ev.color;
+      for (const [cx, cy] of ev.captured || []) g[cy][cx] = null;
+      state.board = g;
+      state.moves.push({ color: ev.color, p: ev.p });
+      if (state.historyOk) state.positions.push(g);
+      else state.positions = [g];
+      if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
+      state.toMove = ev.to_move || other(ev.color);
+      state.legal = Array.isArray(ev.legal) ? new Set(ev.legal.map(([a, b]) => `${a},${b}`)) : null;
+      delete state.offers.undo;
+      setClocks(state, ev, receivedAt);
+      return "ok";
+    }
+    case "pass": {
+      state.moves.push({ color: ev.color, p: null });
+      if (state.historyOk) state.positions.push(state.board);
+      else state.positions = [state.board];
+      state.toMove = ev.to_move || other(ev.color);
+      state.legal = Array.isArray(ev.legal) ? new Set(ev.legal.map(([a, b]) => `${a},${b}`)) : null;
+      setClocks(state, ev, receivedAt);
+      return "ok";
+    }
+    case "chat":
+      state.chat.push({ channel: ev.channel, from: ev.from, text: ev.text, at: ev.at });
+      return "ok";
+    case "hidden":
+      return "ok";
+    case "phase":
+      state.phase = ev.phase;
+      state.dead = ev.dead || [];
+      state.accepted = ev.accepted || { B: false, W: false };
+      state.score = ev.score || null;
+      if (ev.phase === "playing") {
+        state.dead = [];
+        state.score = null;
+      }
+      if (ev.to_move) state.toMove = ev.to_move;
+      setClocks(state, ev, receivedAt);
+      return "ok";
+    case "game_over":
+      state.phase = "finished";
+      state.result = ev.result || null;
+      state.offers = {};
+      if (ev.result && ev.result.score) state.score = ev.result.score;
+      if (state.clocks) {
+        for (const c of ["B", "W"]) if (state.clocks[c]) state.clocks[c].running = false;
+      }
+      setClocks(state, ev, receivedAt);
+      return "ok";
+    default:
+      return applyOfferEvent(state, ev, receivedAt);
+  }
+}
+
+const OFFER_KINDS = ["undo", "draw", "adjourn", "resume"];
+
+function applyOfferEvent(state, ev, receivedAt) {
+  const t = ev.t;
+  const by = ev.color || ev.from_color || ev.by || (ev.from && ev.from.color) || true;
+  for (const kind of OFFER_KINDS) {
+    if (t === `${kind}_request` || t === `${kind}_offer` || (t === "offer" && ev.kind === kind)) {
+      state.offers[kind] = by;
+      setClocks(state, ev, receivedAt);
+      return "ok";
+    }
+    if (t === `${kind}_decline` || t === `${kind}_declined` || (t === "offer_declined" && ev.kind === kind)) {
+      delete state.offers[kind];
+      return "ok";
+    }
+  }
+  if (t === "adjourned" || t === "adjourn_accept") {
+    state.phase = "adjourned";
+    delete state.offers.adjourn;
+    setClocks(state, ev, receivedAt);
+    return "ok";
+  }
+  if ((t === "resumed" || t === "resume_accept") && !ev.board) {
+    state.phase = "playing";
+    delete state.offers.resume;
+    setClocks(state, ev, receivedAt);
+    return "ok";
+  }
+  if (t === "undo" || t === "undo_accept" || t === "undone") {
+    // An undo removes the last move(s); follow it locally when the event says how far to go back.
+    const keep = ev.move_number ?? ev.moves_left ?? (ev.moves ? ev.moves.length : undefined);
+    if (keep !== undefined && state.historyOk && keep <= state.moves.length) {
+      state.moves = state.moves.slice(0, keep);
+      state.positions = state.positions.slice(0, keep + 1);
+      state.board = state.positions[keep];
+      if (ev.board) state.board = parsePosition(ev.board, state.size);
+      if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
+      state.toMove = ev.to_move || (state.moves.length ? other(state.moves[state.moves.length - 1].color) : "B");
+      state.legal = null;
+      delete state.offers.undo;
+      setClocks(state, ev, receivedAt);
+      return "ok";
+    }
+    return "resync";
+  }
+  return "resync";
+}

@@ -1,0 +1,84 @@
+// Application shell: header, language switch, hash routes (#/, #/game/<id>, #/challenge/<id>, #/rules).
+import { h, replace, translateTree } from "./dom.js";
+import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js";
+import { mountAccount } from "./account.js";
+import { loadMe } from "./session.js";
+import { unlockAudio } from "./sound.js";
+import * as lobby from "./pages/lobby.js";
+import * as game from "./pages/game.js";
+import * as rules from "./pages/rules.js";
+import * as challenge from "./pages/challenge.js";
+
+const ROUTES = [
+  [/^#?\/?$/, lobby],
+  [/^#\/game\/([\w-]+)$/, game],
+  [/^#\/challenge\/([\w-]+)$/, challenge],
+  [/^#\/rules$/, rules],
+];
+
+let cleanup = null;
+
+function languageSelect() {
+  const select = h(
+    "select",
+    { id: "lang", class: "lang-select", i18nAria: "nav.language" },
+    LANGUAGES.map((l) => h("option", { value: l.code, lang: l.code, selected: l.code === getLanguage() }, l.name)),
+  );
+  select.addEventListener("change", () => setLanguage(select.value));
+  onLanguageChange((code) => {
+    select.value = code;
+  });
+  return select;
+}
+
+function header() {
+  const account = h("div", { class: "account" });
+  const el = h(
+    "header",
+    { class: "topbar" },
+    h("a", { href: "#/", class: "brand", i18nAria: "nav.home" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", {}, "Tengen")),
+    h(
+      "nav",
+      { class: "nav", i18nAria: "nav.main" },
+      h("a", { href: "#/", i18n: "nav.lobby" }),
+      h("a", { href: "#/rules", i18n: "nav.rules" }),
+    ),
+    h("div", { class: "spacer" }),
+    languageSelect(),
+    account,
+  );
+  mountAccount(account);
+  return el;
+}
+
+function route() {
+  const hash = location.hash || "#/";
+  const main = document.getElementById("main");
+  if (cleanup) {
+    cleanup();
+    cleanup = null;
+  }
+  replace(main);
+  for (const [pattern, page] of ROUTES) {
+    const m = hash.match(pattern);
+    if (m) {
+      cleanup = page.mount(main, ...m.slice(1)) || null;
+      document.querySelectorAll(".nav a").forEach((a) => a.classList.toggle("active", a.getAttribute("href") === (hash === "#" ? "#/" : hash)));
+      main.focus({ preventScroll: true });
+      return;
+    }
+  }
+  main.append(h("p", { class: "card", i18n: "common.not_found" }));
+}
+
+export function start() {
+  document.documentElement.lang = getLanguage() === "zh" ? "zh-Hans" : getLanguage();
+  const app = document.getElementById("app");
+  replace(app, header(), h("main", { id: "main", tabindex: "-1" }));
+  onLanguageChange(() => translateTree(document.body));
+  document.addEventListener("pointerdown", unlockAudio, { once: true });
+  document.addEventListener("keydown", unlockAudio, { once: true });
+  window.addEventListener("hashchange", route);
+  loadMe();
+  route();
+}

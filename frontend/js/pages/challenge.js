@@ -1,0 +1,40 @@
+// A challenge opened by link (#/challenge/<id>): show its terms and let the visitor accept it.
+import { h, replace } from "../dom.js";
+import { api } from "../api.js";
+import { errorToast } from "../ui.js";
+import { colorLabel, creatorOf, gameSummary, nameOf } from "./common.js";
+
+export function mount(container, id) {
+  const card = h("section", { class: "card narrow" }, h("p", { class: "muted", i18n: "common.loading" }));
+  container.append(card);
+  api.challenge(id).then(
+    (data) => {
+      const ch = data.challenge || data;
+      const accept = h("button", {
+        type: "button",
+        class: "btn primary big",
+        i18n: "lobby.accept",
+        onclick: async () => {
+          accept.disabled = true;
+          try {
+            const res = await api.acceptChallenge(ch.id ?? id);
+            location.hash = `#/game/${res.game_id || (res.game && res.game.id)}`;
+          } catch (err) {
+            errorToast(err);
+            accept.disabled = false;
+          }
+        },
+      });
+      replace(
+        card,
+        h("h2", { i18n: "challenge.title", i18nParams: { name: nameOf(creatorOf(ch)) } }),
+        h("p", {}, gameSummary(ch)),
+        h("p", { class: "muted" }, colorLabel(ch.color)),
+        accept,
+      );
+    },
+    (err) => {
+      replace(card, h("p", { i18n: err.status === 404 ? "challenge.gone" : "lobby.unreachable" }));
+    },
+  );
+}

@@ -1,0 +1,53 @@
+// Small pieces shared by the lobby, challenge and game pages.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { describeTimeControl } from "../clock.js";
+
+export function nameOf(u) {
+  return (u && (u.name || u.username || u.display_name)) || "?";
+}
+
+export function creatorOf(ch) {
+  return ch.creator || ch.owner || ch.user || ch.challenger || null;
+}
+
+export function playersOf(game) {
+  const p = game.players || {};
+  return { B: p.B || game.black || null, W: p.W || game.white || null };
+}
+
+/** "19×19 · Chinese · komi 7.5 · 10m + 5×30s · rated" */
+export function gameSummary(spec) {
+  const parts = [`${spec.size}×${spec.size}`];
+  const rules = typeof spec.rules === "object" && spec.rules ? spec.rules.name : spec.rules;
+  if (rules) parts.push(t(`ruleset.${rules}`) !== `ruleset.${rules}` ? t(`ruleset.${rules}`) : rules);
+  const komi = spec.komi ?? (spec.rules && spec.rules.komi);
+  if (komi !== undefined && komi !== null) parts.push(t("game.komi_value", { komi }));
+  if (spec.handicap) parts.push(t("game.handicap_value", { n: spec.handicap }));
+  if (spec.time_control) parts.push(describeTimeControl(spec.time_control));
+  parts.push(spec.rated ? t("lobby.rated") : t("lobby.casual"));
+  return parts.join(" · ");
+}
+
+export function colorLabel(color) {
+  return t(color === "black" || color === "B" ? "color.black" : color === "white" || color === "W" ? "color.white" : "color.nigiri");
+}
+
+export function stoneIcon(color) {
+  return h("span", { class: `stone-icon ${color === "B" ? "black" : "white"}`, "aria-hidden": "true" });
+}
+
+/** "B+R", "W+3.5", draw... as a translated sentence. */
+export function resultText(result) {
+  if (!result) return "";
+  const reason = result.reason || "score";
+  if (!result.winner) return t(`result.${reason}`) !== `result.${reason}` ? t(`result.${reason}`) : t("result.no_result");
+  const who = t(result.winner === "B" ? "color.black" : "color.white");
+  if (reason === "score") return t("result.wins_by_points", { who, margin: result.margin ?? "" });
+  return t("result.wins_by", { who, how: t(`reason.${reason}`) });
+}
+
+export function shortResult(result) {
+  if (!result) return "";
+  return result.text || (result.winner ? `${result.winner}+${result.reason === "score" ? result.margin : "R"}` : "—");
+}

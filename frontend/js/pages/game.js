@@ -1,0 +1,536 @@
+// Game page: board, player cards and clocks, move list, actions, scoring, chat. Players and spectators
+// share this page; the server decides the role and stays authoritative for everything.
+import { h, replace, setText } from "../dom.js";
+import { t, onLanguageChange } from "../i18n.js";
+import { api } from "../api.js";
+import { Board } from "../board.js";
+import { gtp } from "../coords.js";
+import { GameSocket, normalizeClocks } from "../protocol.js";
+import { fromSnapshot, applyEvent, isObviouslyLegal, isPlayer, myColors, myTurn, placeStone } from "../gamestate.js";
+import { formatClock, tick, urgentSeconds, describeTimeControl } from "../clock.js";
+import { Countdown, playStoneSound } from "../sound.js";
+import { getSettings, setSetting } from "../settings.js";
+import { Chat } from "../chat.js";
+import { confirmDialog, errorToast, toast } from "../ui.js";
+import { gameSummary, nameOf, resultText } from "./common.js";
+
+export function mount(container, gameId) {
+  const view = new GameView(container, gameId);
+  return () => view.destroy();
+}
+
+const OFFER_KINDS = ["undo", "draw", "adjourn", "resume"];
+const colorName = (c) => t(c === "B" ? "color.black" : "color.white");
+
+export class GameView {
+  constructor(container, gameId, options = {}) {
+    this.gameId = gameId;
+    this.options = options;
+    this.state = null;
+    this.viewIndex = null; // null: the live position; else an index into state.positions
+    this.pendingPoint = null;
+    this.optimistic = null;
+    this.settings = getSettings();
+    this.countdown = new Countdown();
+    this.build(container);
+    this.socket = new GameSocket(gameId, {
+      onSnapshot: (msg) => this.onSnapshot(msg),
+      onEvent: (msg) => this.onEvent(msg),
+      onEphemeral: (msg) => this.onEphemeral(msg),
+      onStatus: (status, detail) => this.onStatus(status, detail),
+      onError: (msg) => errorToast(msg),
+      onLag: (ms) => {
+        this.lag = ms;
+      },
+    });
+    this.socket.start();
+    this.timer = setInterval(() => this.renderClocks(), 100);
+    this.offLang = onLanguageChange(() => this.render());
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.socket.stop();
+    this.offLang();
+    if (this.board) this.board.destroy();
+    this.root.remove();
+  }
+
+  // ---- layout -------------------------------------------------------------------------------------------
+  build(container) {
+    this.banner = h("div", { class: "banner warn", role: "status", hidden: true });
+    this.resultBanner = h("div", { class: "result-banner", role: "status", hidden: true });
+    this.boardHost = h("div", { class: "board-host" });
+    this.historyBar = h("div", { class: "history-bar", hidden: true });
+    this.confirmBar = h("div", { class: "confirm-bar", hidden: true });
+    this.cards = { top: h("div", { class: "player-card" }), bottom: h("div", { class: "player-card" }) };
+    this.status = h("p", { class: "status-line", "aria-live": "polite" });
+    this.offersBox = h("div", { class: "offers" });
+    this.actions = h("div", { class: "actions" });
+    this.scoring = h("div", { class: "scoring", hidden: true });
+    this.moveList = h("ol", { class: "move-list", i18nAria: "game.moves" });
+    this.nav = h(
+      "div",
+      { class: "move-nav" },
+      this.navButton("M3 2h2v12H3zM14 2v12L6 8z", "game.first", () => this.viewAt(0)),
+      this.navButton("M12 2v12L4 8z", "game.prev", () => this.step(-1)),
+      this.navButton("M4 2v12l8-6z", "game.next", () => this.step(1)),
+      this.navButton("M2 2v12l8-6zM11 2h2v12h-2z", "game.live", () => this.viewAt(null)),
+    );
+    this.info = h("p", { class: "muted small game-info" });
+    this.spectators = h("span", { class: "spectators muted small" });
+    this.sgf = h("a", { class: "btn small", href: api.sgfUrl(this.gameId), download: `tengen-${this.gameId}.sgf`, i18n: "game.download_sgf" });
+    const chatHost = h("div", { class: "chat-host" });
+    this.root = h(
+      "div",
+      { class: "game", dataset: { game: this.gameId } },
+      this.banner,
+      h("div", { class: "board-col" }, this.cards.top, this.resultBanner, this.boardHost, this.confirmBar, this.historyBar, this.cards.bottom),
+      h(
+        "aside",
+        { class: "side" },
+        h("div", { class: "card" }, this.status, this.offersBox, this.actions, this.scoring),
+        h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.moveList),
+        h("div", { class: "card" }, chatHost),
+        h("div", { class: "card" }, this.settingsPanel(), h("div", { class: "row spread" }, this.spectators, this.sgf), this.info),
+      ),
+    );
+    container.append(this.root);
+    this.chat = new Chat(chatHost, {
+      onSend: (channel, text) => this.socket.chat(channel, text).catch((err) => {
+        errorToast(err);
+        throw err;
+      }),
+    });
+  }
+
+  navButton(path, key, onclick) {
+    const icon = h("svg:svg", { viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", focusable: "false" }, h("svg:path", { d: path, fill: "currentColor" }));
+    return h("button", { type: "button", class: "btn icon", i18nAria: key, i18nTitle: key, onclick }, icon);
+  }
+
+  settingsPanel() {
+    const confirm = h("input", { type: "checkbox", checked: this.settings.confirmMove });
+    confirm.addEventListener("change", () => {
+      this.settings = setSetting("confirmMove", confirm.checked);
+      if (this.board) this.board.setConfirmMode(confirm.checked);
+    });
+    const sound = h("input", { type: "checkbox", checked: this.settings.stoneSound });
+    sound.addEventListener("change", () => {
+      this.settings = setSetting("stoneSound", sound.checked);
+    });
+    const countdown = h("select", {}, ["voice", "beep", "off"].map((m) => h("option", { value: m, selected: this.settings.countdown === m, i18n: `settings.countdown_${m}` })));
+    countdown.addEventListener("change", () => {
+      this.settings = setSetting("countdown", countdown.value);
+    });
+    return h(
+      "details",
+      { class: "settings" },
+      h("summary", { i18n: "settings.title" }),
+      h("label", { class: "check" }, confirm, h("span", { i18n: "settings.confirm_move" })),
+      h("label", { class: "check" }, sound, h("span", { i18n: "settings.stone_sound" })),
+      h("label", { class: "field inline" }, h("span", { i18n: "settings.countdown" }), countdown),
+    );
+  }
+
+  ensureBoard() {
+    const s = this.state;
+    if (this.board && this.board.size === s.size) return;
+    if (this.board) this.board.destroy();
+    this.board = new Board(this.boardHost, {
+      size: s.size,
+      onPlay: (p) => this.onBoardPlay(p),
+      onPending: (p) => this.onPending(p),
+      isLegal: (p) => this.state && isObviouslyLegal(this.state, p),
+      ghostColor: () => (this.state && myTurn(this.state) ? this.state.toMove : null),
+      mode: "play",
+    });
+    this.board.setConfirmMode(this.settings.confirmMove);
+  }
+
+  // ---- socket -------------------------------------------------------------------------------------------
+  onSnapshot(msg) {
+    const keepView = this.state && this.viewIndex !== null;
+    this.state = fromSnapshot(msg);
+    if (!keepView || this.viewIndex >= this.state.positions.length) this.viewIndex = null;
+    this.optimistic = null;
+    this.ensureBoard();
+    this.render();
+  }
+
+  onEvent(msg) {
+    if (!this.state) return;
+    const wasOptimistic = this.optimistic;
+    const result = applyEvent(this.state, msg);
+    if (result === "resync") {
+      this.socket.resync();
+      return;
+    }
+    if (msg.t === "move") {
+      this.optimistic = null;
+      const mine = wasOptimistic && wasOptimistic[0] === msg.p[0] && wasOptimistic[1] === msg.p[1];
+      if (!mine && this.settings.stoneSound) playStoneSound();
+      this.countdown.reset();
+    }
+    if (msg.t === "game_over") this.countdown.reset();
+    this.render();
+  }
+
+  onEphemeral(msg) {
+    if (!this.state) return;
+    if (msg.t === "presence") {
+      this.state.presence = { ...this.state.presence, ...(msg.players || {}) };
+      if (msg.spectators !== undefined) this.state.spectators = msg.spectators;
+      this.render();
+    } else if (msg.t === "clock") {
+      this.state.clocks = normalizeClocks(msg.clocks);
+      this.state.clocksAt = performance.now();
+    }
+  }
+
+  onStatus(status, detail) {
+    if (status === "reconnecting") {
+      this.banner.hidden = false;
+      setText(this.banner, "game.reconnecting");
+    } else if (status === "failed") {
+      this.banner.hidden = false;
+      setText(this.banner, detail && (detail.code === 4404 || detail.code === "not_found") ? "game.not_found" : "game.unavailable");
+    } else if (status === "open") {
+      this.banner.hidden = true;
+    }
+  }
+
+  // ---- input --------------------------------------------------------------------------------------------
+  onBoardPlay(p) {
+    const s = this.state;
+    if (!s || this.viewIndex !== null) return;
+    if (s.phase === "scoring") {
+      this.socket.toggleDead(p).catch(errorToast);
+      return;
+    }
+    if (!myTurn(s)) return;
+    this.sendMove(p);
+  }
+
+  sendMove(p) {
+    const s = this.state;
+    const color = s.toMove;
+    this.optimistic = p;
+    this.confirmBar.hidden = true;
+    const preview = placeStone(s.board, p, color).grid;
+    this.board.setPosition(preview);
+    this.board.setLastMove(p);
+    this.board.setInteractive(false);
+    if (this.settings.stoneSound) playStoneSound();
+    this.socket.play(p).catch((err) => {
+      this.optimistic = null;
+      errorToast(err);
+      this.render();
+    });
+  }
+
+  onPending(p) {
+    this.pendingPoint = p;
+    if (!p) {
+      this.confirmBar.hidden = true;
+      return;
+    }
+    replace(
+      this.confirmBar,
+      h("button", { type: "button", class: "btn primary big", i18n: "game.confirm_move", i18nParams: { point: gtp(p, this.state.size) }, onclick: () => {
+        this.board.setPending(null);
+        this.sendMove(p);
+      } }),
+      h("button", { type: "button", class: "btn", i18n: "common.cancel", onclick: () => this.board.setPending(null) }),
+    );
+    this.confirmBar.hidden = false;
+  }
+
+  async act(type, confirm) {
+    if (confirm) {
+      const ok = await confirmDialog(confirm);
+      if (!ok) return;
+    }
+    try {
+      await this.socket.action(type);
+    } catch (err) {
+      errorToast(err);
+    }
+  }
+
+  viewAt(index) {
+    if (!this.state) return;
+    const last = this.state.positions.length - 1;
+    this.viewIndex = index === null || index >= last ? null : Math.max(0, index);
+    this.render();
+  }
+
+  step(delta) {
+    if (!this.state) return;
+    const last = this.state.positions.length - 1;
+    const current = this.viewIndex === null ? last : this.viewIndex;
+    this.viewAt(current + delta);
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------------------
+  render() {
+    const s = this.state;
+    if (!s) return;
+    this.ensureBoard();
+    const live = this.viewIndex === null;
+    const index = live ? s.positions.length - 1 : this.viewIndex;
+    const position = live ? s.board : s.positions[index];
+    const lastMove = index > 0 && s.moves[index - 1] ? s.moves[index - 1].p : null;
+    this.board.opts.mode = s.phase === "scoring" && live ? "dead" : "play";
+    this.board.setPosition(position);
+    this.board.setLastMove(lastMove);
+    const scoringView = live && (s.phase === "scoring" || (s.phase === "finished" && s.score));
+    this.board.setScoring(scoringView ? s.dead : [], scoringView && s.score ? s.score.ownership : null);
+    const canPlay = live && ((s.phase === "playing" && myTurn(s)) || (s.phase === "scoring" && isPlayer(s)));
+    this.board.setInteractive(canPlay);
+    if (this.optimistic) {
+      this.board.setPosition(placeStone(s.board, this.optimistic, s.toMove).grid);
+      this.board.setLastMove(this.optimistic);
+      this.board.setInteractive(false);
+    }
+    this.renderHistoryBar(index);
+    this.renderCards();
+    this.renderStatus();
+    this.renderOffers();
+    this.renderActions();
+    this.renderScoring();
+    this.renderMoves(index);
+    this.renderResult();
+    this.renderChat();
+    replace(this.spectators, t("game.spectators_n", { n: s.spectators }));
+    this.info.textContent = gameSummary({ size: s.size, rules: s.rules, komi: s.rules.komi, handicap: s.handicap, time_control: s.timeControl, rated: s.rated });
+    this.renderClocks();
+  }
+
+  /** The viewer's colour sits at the bottom; spectators see Black at the bottom. */
+  seats() {
+    const mine = myColors(this.state);
+    const bottom = mine.length === 1 ? mine[0] : "B";
+    return { bottom, top: bottom === "B" ? "W" : "B" };
+  }
+
+  renderCards() {
+    const s = this.state;
+    const seats = this.seats();
+    for (const [slot, color] of Object.entries(seats)) {
+      const card = this.cards[slot];
+      const player = s.players[color];
+      const online = Boolean(s.presence[color]);
+      const toMove = s.phase === "playing" && s.toMove === color;
+      card.className = `player-card ${color === "B" ? "black" : "white"}${toMove ? " to-move" : ""}`;
+      card.dataset.color = color;
+      replace(
+        card,
+        h("span", { class: `stone-icon ${color === "B" ? "black" : "white"}`, role: "img", "aria-label": colorName(color) }),
+        h(
+          "div",
+          { class: "pc-main" },
+          h("div", { class: "pc-name" }, h("span", { class: `presence ${online ? "on" : "off"}`, role: "img", "aria-label": t(online ? "game.online" : "game.offline"), title: t(online ? "game.online" : "game.offline") }), h("strong", {}, nameOf(player))),
+          h("div", { class: "pc-sub muted small" }, t("game.captures_n", { n: s.prisoners[color] ?? 0 }), toMove ? h("span", { class: "to-move-tag" }, " · ", t("game.to_move")) : null),
+        ),
+        h("div", { class: "clock", role: "timer", "aria-label": t("game.clock_of", { color: colorName(color) }), dataset: { color } }, "—"),
+      );
+    }
+  }
+
+  renderClocks() {
+    const s = this.state;
+    if (!s) return;
+    const kind = s.timeControl.kind || "none";
+    const elapsed = (performance.now() - s.clocksAt) / 1000;
+    for (const el of this.root.querySelectorAll(".clock[data-color]")) {
+      const color = el.dataset.color;
+      const base = s.clocks && s.clocks[color];
+      if (!base || kind === "none") {
+        el.textContent = "—";
+        el.hidden = kind === "none";
+        continue;
+      }
+      el.hidden = false;
+      const running = base.running && s.phase === "playing";
+      const c = running ? tick(base, kind, elapsed) : base;
+      el.textContent = formatClock(c, kind);
+      const urgent = urgentSeconds(c, kind);
+      el.classList.toggle("running", running);
+      el.classList.toggle("low", urgent <= 10);
+      if (running && myColors(s).includes(color) && myColors(s).length === 1) this.countdown.update(urgent, this.settings.countdown);
+    }
+  }
+
+  renderStatus() {
+    const s = this.state;
+    let key = "";
+    let params = {};
+    if (s.phase === "playing") {
+      if (myTurn(s) && !s.practice) key = "game.your_move";
+      else {
+        key = "game.color_to_play";
+        params = { color: colorName(s.toMove) };
+      }
+    } else if (s.phase === "scoring") key = isPlayer(s) ? "game.scoring_help" : "game.scoring_spectator";
+    else if (s.phase === "adjourned") key = "game.adjourned";
+    else if (s.phase === "finished") {
+      this.status.textContent = resultText(s.result);
+      document.title = `${resultText(s.result)} · Tengen`;
+      return;
+    }
+    setText(this.status, key, params);
+    document.title = `${key === "game.your_move" ? t("game.your_move") + " · " : ""}${nameOf(s.players.B)} – ${nameOf(s.players.W)} · Tengen`;
+    if (!isPlayer(s)) this.status.append(" ", h("span", { class: "tag", i18n: "game.spectating" }));
+  }
+
+  renderOffers() {
+    const s = this.state;
+    const mine = myColors(s);
+    const rows = [];
+    for (const kind of OFFER_KINDS) {
+      const by = s.offers[kind];
+      if (!by) continue;
+      const fromMe = mine.includes(by) && !s.practice;
+      if (isPlayer(s) && !fromMe) {
+        rows.push(
+          h(
+            "div",
+            { class: "offer", role: "alert" },
+            h("span", { i18n: `offer.${kind}_incoming` }),
+            h("button", { type: "button", class: "btn small primary", i18n: "common.accept", onclick: () => this.act(`${kind}_accept`, kind === "draw" ? { title: "confirm.draw_accept" } : null) }),
+            kind === "resume" ? null : h("button", { type: "button", class: "btn small", i18n: "common.decline", onclick: () => this.act(`${kind}_decline`) }),
+          ),
+        );
+      } else {
+        rows.push(h("div", { class: "offer muted" }, h("span", { i18n: fromMe ? `offer.${kind}_waiting` : `offer.${kind}_pending` })));
+      }
+    }
+    replace(this.offersBox, rows);
+  }
+
+  renderActions() {
+    const s = this.state;
+    const buttons = [];
+    const btn = (key, type, confirm, cls = "btn") => h("button", { type: "button", class: cls, i18n: key, dataset: { action: type }, onclick: () => this.act(type, confirm) });
+    if (isPlayer(s) && this.viewIndex === null) {
+      const opponent = myColors(s).length === 1 ? (myColors(s)[0] === "B" ? "W" : "B") : null;
+      if (s.phase === "playing") {
+        const opponentPassed = s.moves.length > 0 && s.moves[s.moves.length - 1].p === null;
+        const pass = btn("game.pass", "pass", { title: "confirm.pass_title", body: opponentPassed ? "confirm.pass_ends" : "confirm.pass_body", confirm: "game.pass" });
+        pass.disabled = !myTurn(s);
+        buttons.push(pass);
+        if (s.moves.length > 0) buttons.push(btn("game.undo", "undo_request"));
+        if (!s.practice) {
+          buttons.push(btn("game.draw", "draw_offer", { title: "confirm.draw_title", confirm: "game.draw" }));
+          buttons.push(btn("game.adjourn", "adjourn_offer", { title: "confirm.adjourn_title", body: "confirm.adjourn_body", confirm: "game.adjourn" }));
+          const myStones = s.moves.filter((m) => myColors(s).includes(m.color)).length;
+          if (myStones === 0) buttons.push(btn("game.abort", "abort", { title: "confirm.abort_title", body: "confirm.abort_body", confirm: "game.abort", danger: true }, "btn danger-outline"));
+          if (opponent && !s.presence[opponent]) buttons.push(btn("game.claim_victory", "claim_victory", { title: "confirm.claim_title", body: "confirm.claim_body", confirm: "game.claim_victory" }));
+        }
+        buttons.push(btn("game.resign", "resign", { title: "confirm.resign_title", body: "confirm.resign_body", confirm: "game.resign", danger: true }, "btn danger-outline"));
+      } else if (s.phase === "adjourned") {
+        buttons.push(btn("game.resume", "resume_offer"));
+        if (opponent && !s.presence[opponent]) buttons.push(btn("game.claim_victory", "claim_victory", { title: "confirm.claim_title", body: "confirm.claim_body", confirm: "game.claim_victory" }));
+      }
+    }
+    replace(this.actions, buttons);
+  }
+
+  renderScoring() {
+    const s = this.state;
+    const show = (s.phase === "scoring" || s.phase === "finished") && s.score && s.score.B;
+    this.scoring.hidden = !show;
+    if (!show) return;
+    const rowsOf = ["stones", "territory", "prisoners", "komi", "compensation"];
+    const cell = (v) => h("td", {}, v === undefined || v === null ? "–" : String(v));
+    const table = h(
+      "table",
+      { class: "score-table" },
+      h("caption", { i18n: "score.title" }),
+      h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col", i18n: "color.black" }), h("th", { scope: "col", i18n: "color.white" }))),
+      h(
+        "tbody",
+        {},
+        rowsOf
+          .filter((r) => s.score.B[r] !== undefined || s.score.W[r] !== undefined)
+          .map((r) => h("tr", {}, h("th", { scope: "row", i18n: `score.${r}` }), cell(s.score.B[r]), cell(s.score.W[r]))),
+        h("tr", { class: "total" }, h("th", { scope: "row", i18n: "score.total" }), cell(s.score.B.total), cell(s.score.W.total)),
+      ),
+    );
+    const parts = [table];
+    if (s.phase === "scoring") {
+      parts.push(h("p", { class: "small" }, ["B", "W"].map((c) => h("span", { class: "accept-state" }, colorName(c), ": ", t(s.accepted[c] ? "score.accepted" : "score.not_accepted"), " "))));
+      if (isPlayer(s)) {
+        const mine = myColors(s);
+        const done = mine.every((c) => s.accepted[c]);
+        const accept = h("button", { type: "button", class: "btn primary", i18n: "score.accept", dataset: { action: "accept_score" }, onclick: () => this.act("accept_score", { title: "confirm.accept_score_title", body: "confirm.accept_score_body", confirm: "score.accept" }) });
+        accept.disabled = done;
+        parts.push(h("div", { class: "row" }, accept, h("button", { type: "button", class: "btn", i18n: "score.resume", onclick: () => this.act("resume_play") })));
+      }
+    }
+    replace(this.scoring, parts);
+  }
+
+  renderMoves(index) {
+    const s = this.state;
+    const items = s.moves.map((m, i) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            class: `mv${i + 1 === index ? " current" : ""}`,
+            "aria-current": i + 1 === index ? "step" : undefined,
+            disabled: !s.historyOk,
+            onclick: () => this.viewAt(i + 1),
+          },
+          h("span", { class: "mv-n" }, String(i + 1)),
+          h("span", { class: `stone-icon ${m.color === "B" ? "black" : "white"}`, "aria-hidden": "true" }),
+          h("span", { class: "sr-only" }, colorName(m.color) + " "),
+          m.p ? gtp(m.p, s.size) : t("game.pass_move"),
+        ),
+      ),
+    );
+    replace(this.moveList, items.length ? items : h("li", { class: "muted small", i18n: "game.no_moves" }));
+    const current = this.moveList.querySelector(".current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+    else if (this.viewIndex === null) this.moveList.scrollTop = this.moveList.scrollHeight;
+  }
+
+  renderHistoryBar(index) {
+    const s = this.state;
+    if (this.viewIndex === null) {
+      this.historyBar.hidden = true;
+      return;
+    }
+    replace(
+      this.historyBar,
+      h("span", { i18n: "game.viewing_move", i18nParams: { n: index, total: s.moves.length } }),
+      h("button", { type: "button", class: "btn small primary", i18n: "game.back_to_live", onclick: () => this.viewAt(null) }),
+    );
+    this.historyBar.hidden = false;
+  }
+
+  renderResult() {
+    const s = this.state;
+    if (s.phase !== "finished" || !s.result) {
+      this.resultBanner.hidden = true;
+      return;
+    }
+    replace(this.resultBanner, h("strong", {}, resultText(s.result)), s.result.text ? h("span", { class: "muted" }, ` (${s.result.text})`) : null);
+    this.resultBanner.hidden = false;
+  }
+
+  renderChat() {
+    const s = this.state;
+    const player = isPlayer(s);
+    const canRead = player && s.phase !== "finished" ? ["players"] : ["players", "spectators"];
+    const canWrite = player ? ["players"] : ["spectators"];
+    this.chat.update(s.chat, { canRead: s.practice ? ["players"] : canRead, canWrite });
+  }
+}
+
+export { describeTimeControl };

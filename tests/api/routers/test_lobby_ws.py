@@ -1,0 +1,69 @@
+"""``/ws/lobby`` on a real uvicorn: the snapshot, then challenges and games as they come and go."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from app.accounts.cookies import COOKIE_NAME
+
+
+async def _next(ws, kind: str) -> dict:  # type: ignore[no-untyped-def]
+    while True:
+        message = json.loads(await ws.recv())
+        if message["t"] == kind:
+            return message
+
+
+async def test_lobby_socket_follows_challenges_and_games(live_server: str) -> None:
+    ws_url = live_server.replace("http://", "ws://") + "/ws/lobby"
+    async with httpx.AsyncClient(base_url=live_server) as alice, httpx.AsyncClient(base_url=live_server) as bob:
+        early = (await alice.post("/api/challenges", json={"board_size": 13})).json()
+        async with connect(ws_url, additional_headers={"Cookie": f"{COOKIE_NAME}={alice.cookies[COOKIE_NAME]}"}) as ws:
+            snapshot = json.loads(await ws.recv())
+            assert snapshot["t"] == "snapshot" and [c["id"] for c in snapshot["challenges"]] == [early["id"]]
+            assert snapshot["games"] == []
+
+            await ws.send(json.dumps({"t": "ping", "id": "p1"}))
+            assert (await _next(ws, "pong"))["id"] == "p1"
+
+            challenge = (await alice.post("/api/challenges", json={"board_size": 9})).json()
+            created = await _next(ws, "challenge_created")
+            assert created["challenge"]["id"] == challenge["id"] and "token" not in created["challenge"]
+
+            await alice.delete(f"/api/challenges/{early['id']}")
+            assert await _next(ws, "challenge_removed") == {"t": "challenge_removed", "id": early["id"], "reason": "cancelled"}
+
+            accepted = (await bob.post(f"/api/challenges/{challenge['id']}/accept")).json()
+            removed = await _next(ws, "challenge_removed")
+            assert removed["id"] == challenge["id"] and removed["reason"] == "accepted"
+            started = await _next(ws, "game_started")
+            # The creator learns where to go.
+            assert started["challenge_id"] == challenge["id"]
+            assert started["game_id"] == accepted["game_id"] and started["url"] == accepted["url"]
+            assert started["game"]["board_size"] == 9
+
+
+async def test_private_challenges_are_not_announced(live_server: str) -> None:
+    ws_url = live_server.replace("http://", "ws://") + "/ws/lobby"
+    async with httpx.AsyncClient(base_url=live_server) as alice:
+        async with connect(ws_url) as ws:
+            await _next(ws, "snapshot")
+            await alice.post("/api/challenges", json={"private": True})
+            public = (await alice.post("/api/challenges", json={})).json()
+            # The first announcement is the public challenge: the private one was never sent.
+            assert (await _next(ws, "challenge_created"))["challenge"]["id"] == public["id"]
+
+
+async def test_foreign_origin_websocket_is_refused(live_server: str) -> None:
+    ws_url = live_server.replace("http://", "ws://") + "/ws/lobby"
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(ws_url, origin="http://evil.example"):  # type: ignore[arg-type]
+            pass
+    assert refused.value.response.status_code == 403
+    async with connect(ws_url, origin=live_server) as ws:  # type: ignore[arg-type]
+        assert json.loads(await ws.recv())["t"] == "snapshot"

@@ -1,0 +1,41 @@
+"""``tengen serve`` for real: it migrates an empty database, then serves HTTP on the configured port."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+
+from app.settings import REPO_ROOT
+from tests.conftest import free_port
+
+
+def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    port = free_port()
+    env = dict(os.environ, TENGEN_DATA_DIR=str(tmp_path), TENGEN_PORT=str(port), TENGEN_ENV="development")
+    env.pop("TENGEN_DATABASE_URL", None)
+    process = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main(['serve']))"],
+        cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                break
+            except httpx.TransportError:
+                assert process.poll() is None, process.stdout.read().decode()  # type: ignore[union-attr]
+                assert time.monotonic() < deadline, "server did not come up"
+                time.sleep(0.2)
+        assert response.json() == {"status": "ok", "database": True}
+        me = httpx.get(f"http://127.0.0.1:{port}/api/me")
+        assert me.json()["guest"] is True
+        assert (tmp_path / "tengen.sqlite3").exists() and (tmp_path / "secret_key").exists()
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=30)[0].decode()
+    assert "Running upgrade" in output
