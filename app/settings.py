@@ -20,6 +20,7 @@ class Settings(BaseSettings):
     data_dir: Path = REPO_ROOT / "data"
     database_url: str = ""  # empty: a SQLite file in data_dir
     redis_url: str = ""  # empty: the in-process hub
+    redis_prefix: str = "tengen:"  # every Redis key this deployment uses starts with it
     secret_key: str = ""  # empty: generated once and kept in data_dir (not allowed in production)
     host: str = "127.0.0.1"
     port: int = 8000

@@ -27,7 +27,9 @@ class Envelope:
 
     def text_for(self, viewer: str | None) -> str:
         """The text ``viewer`` ("B", "W" or None for a spectator) receives."""
-        return self.visible if can_see(self.vis, viewer) else self.others
+        if not self.others or can_see(self.vis, viewer):
+            return self.visible
+        return self.others
 
 
 def pack(visible: bytes, *, v: int | None = None, vis: str = "all", others: bytes = b"") -> bytes:

@@ -11,5 +11,5 @@ from app.settings import Settings
 def make_hub(settings: Settings, *, log_size: int = DEFAULT_LOG_SIZE) -> Hub:
     """A ``RedisHub`` when ``TENGEN_REDIS_URL`` is set, else the in-process ``MemoryHub``. Not started."""
     if settings.redis_url:
-        return RedisHub(settings.redis_url, log_size=log_size)
+        return RedisHub(settings.redis_url, prefix=settings.redis_prefix, log_size=log_size)
     return MemoryHub(log_size=log_size)

@@ -1,0 +1,226 @@
+"""The live game room through its real interface: a uvicorn server, real WebSocket clients, a real store.
+
+Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import websockets
+
+from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
+from tests.support.players import Player, start_game
+
+pytestmark = STACKS
+
+
+async def _seated(make_player) -> tuple[Player, Player, str]:  # type: ignore[no-untyped-def]
+    black, white = await make_player(), await make_player()
+    game_id = await start_game(black, white)
+    return black, white, game_id
+
+
+async def test_two_players_and_a_spectator_see_the_same_sequence(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    watcher = await make_player()
+    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
+    snapshots = [await sock.of_type("snapshot") for sock in (b, w, s)]
+    assert [snap["you"]["role"] for snap in snapshots] == ["black", "white", "spectator"]
+    assert all(snap["v"] == 0 and snap["game"]["to_move"] == "B" for snap in snapshots)
+
+    moves = [(b, [2, 2]), (w, [6, 6]), (b, [2, 6]), (w, [6, 2])]
+    for sock, point in moves:
+        ack = await sock.act({"t": "play", "p": point})
+        assert ack["t"] == "ack", ack
+    for sock in (b, w, s):
+        await sock.until(lambda m: m.get("t") == "move" and m.get("v") == 4)
+    sequences = [[(e["v"], e["t"], e.get("p")) for e in sock.versioned()] for sock in (b, w, s)]
+    assert sequences[0] == sequences[1] == sequences[2]
+    assert sequences[0] == [(1, "move", [2, 2]), (2, "move", [6, 6]), (3, "move", [2, 6]), (4, "move", [6, 2])]
+    fresh = await (await make_player()).socket(game_id)
+    snap = await fresh.of_type("snapshot")
+    assert snap["v"] == 4
+    assert snap["game"]["board"][2][2] == "X" and snap["game"]["board"][6][6] == "O"
+    for sock in (b, w, s, fresh):
+        await sock.close()
+
+
+async def test_reconnect_with_v_receives_exactly_the_missed_events(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    b, w = await black.socket(game_id), await white.socket(game_id)
+    await b.of_type("snapshot")
+    assert (await b.act({"t": "play", "p": [4, 4]}))["v"] == 1
+    await w.of_type("snapshot")
+    await w.event(1)
+    await w.close()
+
+    await b.act({"t": "chat", "channel": "players", "text": "are you there?"})
+    assert (await b.act({"t": "undo_request"}))["t"] == "ack"
+    w2 = await white.socket(game_id, v=1)
+    missed = [await w2.next_event(), await w2.next_event()]
+    assert [(m["v"], m["t"]) for m in missed] == [(2, "chat"), (3, "offer")]
+    assert missed[0]["text"] == "are you there?"
+    assert (await w2.act({"t": "undo_decline"}))["v"] == 4
+    await w2.drain()
+    assert not any(m.get("t") == "snapshot" for m in w2.received)
+    assert [m["v"] for m in w2.versioned()] == [2, 3, 4]
+    await b.close()
+    await w2.close()
+
+
+async def test_reconnect_from_an_impossible_version_gets_a_resync_snapshot(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    b = await black.socket(game_id)
+    await b.of_type("snapshot")
+    await b.act({"t": "play", "p": [4, 4]})
+    ahead = await white.socket(game_id, v=99)
+    snap = await ahead.of_type("snapshot")
+    assert snap["resync"] is True and snap["v"] == 1
+    await b.close()
+    await ahead.close()
+
+
+async def test_a_resent_move_id_is_applied_once(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    b = await black.socket(game_id)
+    await b.of_type("snapshot")
+    first = await b.act({"t": "play", "p": [4, 4], "id": "move-1"})
+    await b.close()
+    b2 = await black.socket(game_id, v=0)
+    again = await b2.act({"t": "play", "p": [4, 4], "id": "move-1"})
+    assert first["t"] == again["t"] == "ack" and first["v"] == again["v"] == 1
+    await b2.drain()
+    assert [m["v"] for m in b2.versioned()] == [1]
+    detail = (await black.http.get(f"/api/games/{game_id}")).json()
+    assert len(detail.get("moves", [])) == 1
+    await b2.close()
+
+
+async def test_the_game_survives_a_server_restart(servers, make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    b, w = await black.socket(game_id), await white.socket(game_id)
+    await b.of_type("snapshot")
+    await w.of_type("snapshot")
+    acked = []
+    for sock, point in ((b, [2, 2]), (w, [6, 6]), (b, [4, 4])):
+        acked.append((await sock.act({"t": "play", "p": point}))["v"])
+    await b.close()
+    await w.close()
+
+    servers.stop_all()
+    second = servers.start()
+    b2 = await black.socket(game_id, base_url=second.url)
+    snap = await b2.of_type("snapshot")
+    assert acked == [1, 2, 3] and snap["v"] == 3
+    assert [m["p"] for m in snap["game"]["moves"]] == [[2, 2], [6, 6], [4, 4]]
+    w2 = await white.socket(game_id, base_url=second.url)
+    await w2.of_type("snapshot")
+    assert (await w2.act({"t": "play", "p": [5, 5]}))["v"] == 4
+    await b2.until(lambda m: m.get("t") == "move" and m.get("v") == 4)
+    await b2.close()
+    await w2.close()
+
+
+async def test_spectator_chat_never_reaches_a_player_during_play(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    watcher = await make_player()
+    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
+    for sock in (b, w, s):
+        await sock.of_type("snapshot")
+    ack = await s.act({"t": "chat", "channel": "spectators", "text": "black should play tengen"})
+    assert ack["t"] == "ack" and ack["v"] == 1
+    await b.act({"t": "chat", "channel": "players", "text": "hello"})
+    seen = await s.event(2)
+    assert seen["text"] == "hello"
+    for player in (b, w):
+        await player.event(2)
+        await player.drain()
+        texts = [m.get("text") for m in player.received]
+        assert "black should play tengen" not in texts
+        assert {"t": "hidden", "v": 1} in player.received
+    refused = await b.act({"t": "chat", "channel": "spectators", "text": "hi watchers"})
+    assert refused["t"] == "error" and refused["code"] == "not_allowed"
+    # After the game, the players may read the spectators' chat.
+    await b.act({"t": "resign"})
+    late = await black.socket(game_id)
+    snap = await late.of_type("snapshot")
+    assert "black should play tengen" in [c["text"] for c in snap["game"]["chat"]]
+    for sock in (b, w, s, late):
+        await sock.close()
+
+
+async def test_bad_input_gets_an_error_and_changes_nothing(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    watcher = await make_player()
+    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
+    for sock in (b, w, s):
+        await sock.of_type("snapshot")
+    await b.send_raw("{not json")
+    assert (await b.of_type("error"))["code"] == "bad_json"
+    await b.send_raw('{"t":"teleport","id":"x"}')
+    assert (await b.of_type("error"))["code"] == "unknown_type"
+    await b.send_raw('{"t":"play","id":"x"}')
+    assert (await b.of_type("error"))["code"] == "invalid_message"
+    await b.send_raw('{"t":"chat","id":"big","text":"' + "x" * 5000 + '"}')
+    assert (await b.of_type("error"))["code"] == "too_large"
+    out_of_turn = await w.act({"t": "play", "p": [3, 3]})
+    assert out_of_turn["code"] == "not_your_turn"
+    assert (await s.act({"t": "play", "p": [3, 3]}))["code"] == "not_a_player"
+    assert (await s.act({"t": "resign"}))["code"] == "not_a_player"
+    assert (await b.act({"t": "play", "p": [4, 4]}))["t"] == "ack"
+    occupied = await w.act({"t": "play", "p": [4, 4]})
+    assert occupied["code"] == "illegal_move" and occupied["reason"] == "occupied"
+    off = await w.act({"t": "play", "p": [20, 20]})
+    assert off["code"] == "illegal_move" and off["reason"] == "off_board"
+    # Only the one good move was applied, and the sockets are still open.
+    assert (await w.act({"t": "play", "p": [5, 5]}))["v"] == 2
+    for sock in (b, w, s):
+        await sock.event(2)
+        assert [m["v"] for m in sock.versioned()] == [1, 2]
+        await sock.close()
+
+
+async def test_a_flooding_client_is_throttled_then_closed(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    b = await black.socket(game_id)
+    await b.of_type("snapshot")
+    for n in range(200):
+        try:
+            await b.send_raw('{"t":"ping","id":"p%d"}' % n)
+        except websockets.ConnectionClosed:
+            break
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        while True:
+            await asyncio.wait_for(b.connection.recv(), 10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4029
+    assert len([m for m in b.received if m.get("t") == "pong"]) < 60
+    w = await white.socket(game_id)
+    assert (await w.of_type("snapshot"))["v"] == 0
+
+
+async def test_presence_tells_players_whether_the_opponent_is_connected(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    b = await black.socket(game_id)
+    await b.of_type("snapshot")
+    w = await white.socket(game_id)
+    await b.until(lambda m: m.get("t") == "presence" and m["players"] == {"B": True, "W": True})
+    watcher = await make_player()
+    s = await watcher.socket(game_id)
+    await b.until(lambda m: m.get("t") == "presence" and m["spectators"] == 1)
+    await w.close()
+    await b.until(lambda m: m.get("t") == "presence" and m["players"]["W"] is False)
+    await s.close()
+    await b.close()
+
+
+async def test_an_unknown_game_is_refused(make_player):  # type: ignore[no-untyped-def]
+    player = await make_player()
+    sock = await player.socket("nosuchgame")
+    error = await sock.of_type("error")
+    assert error["code"] == "no_such_game"
+    with pytest.raises(websockets.ConnectionClosed):
+        await asyncio.wait_for(sock.connection.recv(), 5)
+
+
