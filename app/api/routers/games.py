@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
+from app.lobby.records import game_record
+from app.records.sgf import export_sgf
 from app.api.deps import DB, CurrentUser, Spectators
-from app.errors import NotFound, ServiceError
+from app.errors import NotFound
 from app.lobby.views import game_detail, game_summary
 from app.store.repositories import games
 
@@ -47,22 +46,9 @@ async def sgf(game_id: str, db: DB) -> Response:
     row = await games.get_with_players(db, game_id)
     if row is None:
         raise NotFound("game_not_found", "No such game.")
-    export = _sgf_exporter()
-    if export is None:
-        raise ServiceError("sgf_unavailable", "SGF export is not available on this server.", 501)
-    record = game_detail(row, await games.moves(db, game_id))
-    text = export(record)
+    text = export_sgf(game_record(row, await games.moves(db, game_id)))
     return Response(
         text,
         media_type="application/x-go-sgf",
         headers={"Content-Disposition": f'attachment; filename="tengen-{game_id}.sgf"'},
     )
-
-
-def _sgf_exporter() -> Any:
-    """``app.records.sgf.export_sgf`` when that module is present, else None."""
-    try:
-        module = importlib.import_module("app.records.sgf")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, "export_sgf", None)
