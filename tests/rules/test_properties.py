@@ -13,6 +13,8 @@ def random_game(data, size, name, length):
     g = Game(size, rules_for(name))
     played = 0
     for _ in range(length):
+        if g.over:  # a Japanese-rules game can end with no result on a third repetition
+            return
         legal = sorted(g.legal_points())
         choice = data.draw(st.integers(0, len(legal)), label="move")
         if choice == len(legal):
