@@ -46,6 +46,11 @@ class Gtp:
             self.proc.stdin.flush()
         except OSError:
             pass
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
         self.proc.wait(timeout=10)
 
 
