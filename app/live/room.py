@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,9 +26,12 @@ from app.live.connection import Connection
 from app.live.envelope import pack, unpack
 from app.live.game_rows import rows_for
 from app.live.hub import Hub, game_channel
+from app.metrics import Metrics
 from app.protocol import Ack, ClockTick, ErrorMessage, encode
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import GameWithPlayers, NewEvent, VersionConflict
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
@@ -67,8 +71,10 @@ class Room:
         sessionmaker: async_sessionmaker[AsyncSession],
         clock: Clock = time.time,
         on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.game_id = game_id
+        self.metrics = metrics
         self.channel = game_channel(game_id)
         self.hub = hub
         self.sessionmaker = sessionmaker
@@ -302,6 +308,7 @@ class Room:
                 first = self.v + 1
                 for event in events:
                     self._absorb_committed(event)
+                self._record(action, events, first)
                 await self._publish(events, first)
                 await self._update_deadline()
                 if client_id is not None:
@@ -310,6 +317,13 @@ class Room:
             await self._after_commit(events)
             return encode(Ack(id=client_id or "", v=ack_v))
         return encode(ErrorMessage(id=client_id, code="busy", message="the game is busy; try again"))
+
+    def _record(self, action: dict[str, Any], events: list[dict[str, Any]], first_v: int) -> None:
+        """Count and log committed events (their types and versions, never chat text)."""
+        if self.metrics is not None:
+            self.metrics.events_committed(events)
+        log.info("applied %s", action["t"], extra={"game_id": self.game_id, "action": action["t"], "v": first_v,
+                                                  "events": [event.get("t") for event in events]})
 
     def _chat_event(self, conn: Connection | None, action: dict[str, Any], now: float) -> dict[str, Any]:
         assert self.authority is not None and conn is not None
