@@ -12,7 +12,7 @@ import * as challenge from "./pages/challenge.js";
 const ROUTES = [
   [/^#?\/?$/, lobby],
   [/^#\/game\/([\w-]+)$/, game],
-  [/^#\/challenge\/([\w-]+)$/, challenge],
+  [/^#\/challenge\/([\w-]+)(?:\/([\w-]+))?$/, challenge],
   [/^#\/rules$/, rules],
 ];
 
