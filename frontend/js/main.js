@@ -79,6 +79,7 @@ export function start() {
   document.addEventListener("pointerdown", unlockAudio, { once: true });
   document.addEventListener("keydown", unlockAudio, { once: true });
   window.addEventListener("hashchange", route);
-  loadMe();
-  route();
+  // The first visit gets its guest session from /api/me: no other request (nor a game socket, which would
+  // seat us as a spectator) may go out before that cookie exists, or each would make a guest of its own.
+  loadMe().finally(route);
 }
