@@ -4,6 +4,7 @@ import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js
 import { mountAccount } from "./account.js";
 import { loadMe } from "./session.js";
 import { unlockAudio } from "./sound.js";
+import { clearToasts } from "./ui.js";
 import * as lobby from "./pages/lobby.js";
 import * as game from "./pages/game.js";
 import * as rules from "./pages/rules.js";
@@ -59,6 +60,7 @@ function route() {
     cleanup = null;
   }
   replace(main);
+  clearToasts();
   for (const [pattern, page] of ROUTES) {
     const m = hash.match(pattern);
     if (m) {

@@ -57,6 +57,11 @@ export function toast(key, params = {}, kind = "info") {
   setTimeout(() => el.remove(), 4500);
 }
 
+/** Remove every toast (they speak of the page being left). */
+export function clearToasts() {
+  if (toastBox) toastBox.replaceChildren();
+}
+
 /** Show an API/WebSocket error: a known code gets its translation, else the server's message. */
 export function errorToast(err) {
   const code = (err && err.code) || "error";

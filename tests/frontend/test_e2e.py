@@ -58,6 +58,7 @@ class Person:
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.set_default_timeout(10_000)
         self.base_url = base_url
+        self.board = "svg.board"  # the rules page also has small diagram boards
 
     def open(self, route: str = "#/") -> None:
         self.page.goto(f"{self.base_url}/{route}")
@@ -65,22 +66,22 @@ class Person:
 
     def stones(self) -> dict[tuple[int, int], str]:
         cells = self.page.eval_on_selector_all(
-            "svg.board .stone", "els => els.map(e => [+e.dataset.x, +e.dataset.y, e.dataset.color])"
+            f"{self.board} .stone", "els => els.map(e => [+e.dataset.x, +e.dataset.y, e.dataset.color])"
         )
         return {(x, y): c for x, y, c in cells}
 
     def dead(self) -> set[tuple[int, int]]:
-        cells = self.page.eval_on_selector_all("svg.board .stone.dead", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")
+        cells = self.page.eval_on_selector_all(f"{self.board} .stone.dead", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")
         return {(x, y) for x, y in cells}
 
     def wait_stones(self, count: int) -> None:
-        self.page.wait_for_function(f"document.querySelectorAll('svg.board .stone').length === {count}")
+        self.page.wait_for_function(f"document.querySelectorAll('{self.board} .stone').length === {count}")
 
     def wait_moves(self, count: int) -> None:
         self.page.wait_for_function(f"document.querySelectorAll('.move-list .mv').length === {count}")
 
     def click_point(self, x: int, y: int) -> None:
-        self.page.locator(f'svg.board .pt[data-x="{x}"][data-y="{y}"]').click()
+        self.page.locator(f'{self.board} .pt[data-x="{x}"][data-y="{y}"]').click()
 
     def confirm(self, action: str) -> None:
         self.page.click(f"button[data-action={action}]")
@@ -88,6 +89,7 @@ class Person:
 
     def shot(self, name: str, viewport: dict[str, int]) -> None:
         self.page.set_viewport_size(viewport)
+        self.page.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
         self.page.wait_for_timeout(150)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
@@ -250,3 +252,40 @@ def _play_a_game(ana: Person, bao: Person, chen: Person) -> None:
     for person in (ana, bao, chen):
         assert person.errors == [], person.errors
         assert person.dialogs == [], person.dialogs
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_rules_page_practice_board_plays_both_colours_under_the_server_rules(browser, server):  # type: ignore[no-untyped-def]
+    me, other = Person(browser, server.url), Person(browser, server.url)
+    try:
+        me.board = ".practice-host svg.board"
+        me.open("#/rules")
+        me.page.wait_for_selector(".guide h2")
+        me.page.click(".practice button.primary")
+        me.page.wait_for_selector(".practice-host svg.board .pt")
+        assert me.page.locator(".practice-host svg.board .pt").count() == 81
+        # One person, both colours: each click is the side to move's stone.
+        for n, point in enumerate([(2, 2), (3, 2), (2, 3), (3, 3)], start=1):
+            me.click_point(*point)
+            me.wait_stones(n)
+        assert me.stones() == {(2, 2): "B", (3, 2): "W", (2, 3): "B", (3, 3): "W"}
+        # The server's rules still hold: an occupied point is refused with its reason.
+        me.click_point(2, 2)
+        me.page.wait_for_selector(".toast.error >> text=That point is occupied.")
+        assert len(me.stones()) == 4
+        # Not listed: nobody else sees the practice game among the live games.
+        other.open()
+        other.page.wait_for_selector("#live-games .empty")
+        # Pass twice, accept once for both colours: the practice game is counted like any other.
+        me.confirm("pass")
+        me.wait_moves(5)
+        me.confirm("pass")
+        me.page.wait_for_selector(".scoring:not([hidden]) button[data-action=accept_score]")
+        me.confirm("accept_score")
+        banner = me.page.wait_for_selector(".practice-host .result-banner:not([hidden])")
+        assert re.search(r"\((B|W)\+[\d.]+\)", banner.inner_text()), banner.inner_text()
+        me.shot("rules-practice-desktop.png", DESKTOP)
+        assert me.errors == [] and other.errors == []
+    finally:
+        me.close()
+        other.close()

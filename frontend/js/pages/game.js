@@ -328,7 +328,8 @@ export class GameView {
     for (const [slot, color] of Object.entries(seats)) {
       const card = this.cards[slot];
       const player = s.players[color];
-      const online = Boolean(s.presence[color]);
+      // A practice game has one person in both seats: either seat's presence is theirs.
+      const online = s.practice ? Boolean(s.presence.B || s.presence.W) : Boolean(s.presence[color]);
       const toMove = s.phase === "playing" && s.toMove === color;
       card.className = `player-card ${color === "B" ? "black" : "white"}${toMove ? " to-move" : ""}`;
       card.dataset.color = color;
