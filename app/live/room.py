@@ -312,7 +312,7 @@ class Room:
             return encode(Ack(id=client_id or "", v=ack_v))
         return encode(ErrorMessage(id=client_id, code="busy", message="the game is busy; try again"))
 
-    def _apply(self, actor: str | None, action: dict[str, Any], now: float, facts: dict[str, Any] | None) -> list:
+    def _apply(self, actor: str | None, action: dict[str, Any], now: float, facts: dict[str, Any] | None) -> list[dict[str, Any]]:
         """Ask the authority; each applied action rides on its first event so that replay repeats it."""
         assert self.authority is not None
         events: list[dict[str, Any]] = []

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict
 
 from app.api.deps import DB, CurrentUser
 from app.lobby import rules_presets
