@@ -13,7 +13,7 @@ import app as package
 from app.accounts.cookies import SessionSigner
 from app.api.errors import install_error_handlers
 from app.api.origin import OriginCheckMiddleware
-from app.api.routers import accounts, challenges, game_ws, games, health, lobby_ws
+from app.api.routers import accounts, challenges, game_ws, games, health, lobby_ws, practice
 from app.live.hub_factory import make_hub
 from app.live.hub_lobby import HubLobbyBroadcaster
 from app.live.rooms import RoomManager
@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(challenges.router)
     app.include_router(games.router)
+    app.include_router(practice.router)
     app.include_router(lobby_ws.router)
     app.include_router(game_ws.router)
 

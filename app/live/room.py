@@ -91,6 +91,7 @@ class Room:
         self.presence: dict[str, Any] = {"players": {"B": False, "W": False}, "spectators": 0}
         self._unsubscribe: Callable[[], Any] | None = None
         self._stale = False
+        self.practice = False  # one user on both sides: see _actors
 
     # ------------------------------------------------------------------ loading and catching up
 
@@ -105,6 +106,7 @@ class Room:
                 "W": {"id": row.white.id, "name": row.white.name},
             }
             self.user_seats = {row.black.id: "B", row.white.id: "W"}
+            self.practice = row.black.id == row.white.id
             created = row.game.started_at.timestamp()
             self.authority = GameAuthority(game_config(row), created)
             await self._absorb(session)
@@ -246,11 +248,13 @@ class Room:
             ],
         )
         user = None if conn.user_id is None else {"id": conn.user_id, "name": conn.user_name}
+        role = "practice" if self.practice and seat is not None else conn.role
+        game["practice"] = self.practice
         return {
             "t": "snapshot",
             "v": self.v,
             "resync": resync,
-            "you": {"role": conn.role, "color": seat, "user": user},
+            "you": {"role": role, "color": seat, "user": user},
             "game": game,
         }
 
@@ -279,19 +283,16 @@ class Room:
                     return encode(Ack(id=client_id, v=self.seen[(uid, client_id)]))
                 assert self.authority is not None
                 now = self.clock()
-                before = len(self.authority.log)
                 try:
                     if action["t"] == "chat":
                         events = [self._chat_event(conn, action, now)]
                     else:
-                        events = self.authority.apply(actor, action, now, facts)
+                        events = self._apply(actor, action, now, facts)
                 except GameError as exc:
                     return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
                                                reason=getattr(exc, "reason", None)))
                 if not events:
                     return encode(Ack(id=client_id or "", v=self.v))
-                if len(self.authority.log) > before:
-                    events[0]["_action"] = self.authority.log[-1]
                 if client_id is not None:
                     events[0]["_cid"] = client_id
                     events[0]["_uid"] = uid
@@ -324,6 +325,32 @@ class Room:
             self.metrics.events_committed(events)
         log.info("applied %s", action["t"], extra={"game_id": self.game_id, "action": action["t"], "v": first_v,
                                                   "events": [event.get("t") for event in events]})
+
+    def _apply(self, actor: str | None, action: dict[str, Any], now: float, facts: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """Ask the authority; each applied action rides on its first event so that replay repeats it."""
+        assert self.authority is not None
+        events: list[dict[str, Any]] = []
+        for who in self._actors(actor, action):
+            before = len(self.authority.log)
+            try:
+                step = self.authority.apply(who, action, now, facts)
+            except GameError:
+                if events:
+                    break  # practice: what was already applied stands (e.g. one colour's acceptance)
+                raise
+            if step and len(self.authority.log) > before:
+                step[0]["_action"] = self.authority.log[-1]
+            events += step
+        return events
+
+    def _actors(self, actor: str | None, action: dict[str, Any]) -> list[str | None]:
+        """Practice mode (one user on both sides): the seat acts as the side to move, and accepts for both."""
+        assert self.authority is not None
+        if not self.practice or actor not in ("B", "W"):
+            return [actor]
+        if action["t"] == "accept_score":
+            return [c for c in ("B", "W") if not self.authority.accepted.get(c)] or [actor]
+        return [self.authority.game.to_move]
 
     def _chat_event(self, conn: Connection | None, action: dict[str, Any], now: float) -> dict[str, Any]:
         assert self.authority is not None and conn is not None
