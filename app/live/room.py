@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +29,8 @@ from app.live.hub import Hub, game_channel
 from app.protocol import Ack, ClockTick, ErrorMessage, encode
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import GameWithPlayers, NewEvent, VersionConflict
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
@@ -85,6 +88,7 @@ class Room:
         self.presence: dict[str, Any] = {"players": {"B": False, "W": False}, "spectators": 0}
         self._unsubscribe: Callable[[], Any] | None = None
         self._stale = False
+        self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
 
     # ------------------------------------------------------------------ loading and catching up
 
@@ -132,6 +136,13 @@ class Room:
             await self._absorb(session)
         self._stale = False
 
+    async def _ensure_current(self) -> None:
+        """Make the in-memory state match the database (raises when the database cannot be read)."""
+        if self._broken:
+            await self._rebuild()
+        elif self._stale:
+            await self.sync()
+
     # ------------------------------------------------------------------ hub delivery
 
     async def _on_hub(self, data: bytes) -> None:
@@ -150,8 +161,8 @@ class Room:
 
     async def _catch_up(self) -> None:
         async with self.lock:
-            if self._stale:
-                await self.sync()
+            if self._stale or self._broken:
+                await self._ensure_current()
                 await self._update_deadline()
 
     async def texts_since(self, seat: str | None, after_v: int, upto_v: int | None = None) -> list[tuple[int, str]]:
@@ -187,8 +198,7 @@ class Room:
         self.connections.add(conn)
         conn.start(lambda after, upto: self.texts_since(conn.seat, after, upto))
         async with self.lock:
-            if self._stale:
-                await self.sync()
+            await self._ensure_current()
             if since_v is not None and 0 <= since_v <= self.v:
                 conn.push_start(None, since_v)
                 for v, text in await self.texts_since(conn.seat, since_v, self.v):
@@ -265,10 +275,14 @@ class Room:
         """Apply one action for ``conn``'s seat (None: the server itself); return the ack or error bytes."""
         uid = None if conn is None else conn.user_id
         actor = SYSTEM if conn is None else conn.seat
+        rechecked = False
         for _ in range(CONFLICT_RETRIES):
             async with self.lock:
-                if self._stale:
-                    await self.sync()
+                try:
+                    await self._ensure_current()
+                except Exception:  # noqa: BLE001 - the database is unreachable: refuse, the client retries
+                    log.warning("game %s: cannot read the database", self.game_id, exc_info=True)
+                    return self._unavailable(client_id)
                 if client_id is not None and (uid, client_id) in self.seen:
                     return encode(Ack(id=client_id, v=self.seen[(uid, client_id)]))
                 assert self.authority is not None
@@ -280,6 +294,14 @@ class Room:
                     else:
                         events = self.authority.apply(actor, action, now, facts)
                 except GameError as exc:
+                    # Refused on what this instance knows: if another instance committed meanwhile (its event
+                    # may still be on its way through the hub), re-read and decide again.
+                    if not rechecked:
+                        rechecked, known = True, self.v
+                        with contextlib.suppress(Exception):
+                            await self.sync()
+                        if self.v != known:
+                            continue
                     return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
                                                reason=getattr(exc, "reason", None)))
                 if not events:
@@ -290,26 +312,40 @@ class Room:
                     events[0]["_cid"] = client_id
                     events[0]["_uid"] = uid
                     events[0]["_ack"] = self.v + len(events)
+                # The authority has applied the action in memory: until the commit succeeds, that state is
+                # not the truth, so any failure below leaves the room to be rebuilt from the database.
+                self._broken = True
                 try:
                     await self._commit(events)
                 except VersionConflict:
-                    await self._rebuild()
+                    with contextlib.suppress(Exception):
+                        await self._rebuild()  # a lost race: re-read and decide again
                     continue
-                except Exception:
-                    await self._rebuild()
-                    return encode(ErrorMessage(id=client_id, code="unavailable",
-                                               message="the game could not be saved; try again"))
+                except Exception:  # noqa: BLE001 - not saved, or not known to be saved: never acknowledged
+                    log.warning("game %s: commit failed", self.game_id, exc_info=True)
+                    with contextlib.suppress(Exception):
+                        await self._rebuild()
+                    return self._unavailable(client_id)
+                self._broken = False
                 first = self.v + 1
                 for event in events:
                     self._absorb_committed(event)
-                await self._publish(events, first)
-                await self._update_deadline()
+                try:
+                    await self._publish(events, first)
+                    await self._update_deadline()
+                except Exception:  # noqa: BLE001 - committed: the hub catches up from the database later
+                    log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
                 if client_id is not None:
                     self.seen[(uid, client_id)] = self.v
                 ack_v = self.v
             await self._after_commit(events)
             return encode(Ack(id=client_id or "", v=ack_v))
         return encode(ErrorMessage(id=client_id, code="busy", message="the game is busy; try again"))
+
+    @staticmethod
+    def _unavailable(client_id: str | None) -> bytes:
+        return encode(ErrorMessage(id=client_id, code="unavailable",
+                                   message="the game could not be saved right now; send the move again"))
 
     def _chat_event(self, conn: Connection | None, action: dict[str, Any], now: float) -> dict[str, Any]:
         assert self.authority is not None and conn is not None
@@ -352,6 +388,7 @@ class Room:
             await self._absorb(session)
         self._apply_presence(dict(self.presence))
         self._stale = False
+        self._broken = False
 
     async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
         for offset, event in enumerate(events):
