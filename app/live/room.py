@@ -162,14 +162,19 @@ class Room:
     async def _catch_up(self) -> None:
         async with self.lock:
             if self._stale or self._broken:
-                await self._ensure_current()
-                await self._update_deadline()
+                try:
+                    await self._ensure_current()
+                    await self._update_deadline()
+                except Exception:  # noqa: BLE001 - still stale: the next action or event tries again
+                    log.warning("game %s: catching up failed", self.game_id, exc_info=True)
 
     async def texts_since(self, seat: str | None, after_v: int, upto_v: int | None = None) -> list[tuple[int, str]]:
         """The versioned texts after ``after_v`` as ``seat`` sees them: from the hub's log, else the database."""
-        logged = await self.hub.replay(self.channel, after_v)
+        # With ``latest``, the hub answers None when its log misses committed events (an instance died
+        # between its commit and its publish, or the hub lost its state): the database answers instead.
+        logged = await self.hub.replay(self.channel, after_v, latest=upto_v)
         out: list[tuple[int, str]] = []
-        if logged is not None and (upto_v is None or not logged or unpack(logged[-1]).v >= upto_v):
+        if logged is not None:
             for data in logged:
                 envelope = unpack(data)
                 if envelope.v is not None and (upto_v is None or envelope.v <= upto_v):

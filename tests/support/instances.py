@@ -70,7 +70,7 @@ class Instance:
         if self.alive:
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(15)
+                self.process.wait(5)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)

@@ -41,6 +41,8 @@ class TcpProxy:
         self._call(shutdown())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
+        if not self._thread.is_alive():
+            self._loop.close()
 
     def _call(self, coroutine):  # type: ignore[no-untyped-def]
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(10)
