@@ -4,6 +4,8 @@ Each instance is a real ``python -m app.cli serve`` process; all share one Postg
 the run and dropped afterwards) and one Redis key prefix (deleted afterwards). Clients run in their own
 processes (``--client-procs``): every game has two players, each on a WebSocket, alternating moves on a
 19x19 board and waiting for each acknowledgement before the next move (a new game starts when one fills up).
+A socket may send 10 messages a second (the server's rate limit), so one game tops out near 20 moves/s: use
+enough games that the servers, not that limit, are what is measured (refusals are counted as ``errors``).
 With two instances, each game is routed to one instance (``--placement game``, as a load balancer hashing
 the ``/ws/games/<id>`` path does) or its two players are put on different instances (``--placement spread``,
 the worst case: every event crosses the hub).
@@ -59,6 +61,12 @@ class Seat:
                 kind = message.get("t")
                 if kind == "snapshot" and not self.snapshot.done():
                     self.snapshot.set_result(message)
+                elif kind == "error" and message.get("id") is None:
+                    # Refused before parsing (the per-socket rate limit: 10 messages/s): fail what waits.
+                    for future in self.waiting.values():
+                        if not future.done():
+                            future.set_result(message)
+                    self.waiting.clear()
                 elif kind in ("ack", "error"):
                     future = self.waiting.pop(message.get("id"), None)
                     if future is not None and not future.done():
