@@ -92,6 +92,7 @@ class Room:
         self._unsubscribe: Callable[[], Any] | None = None
         self._stale = False
         self.practice = False  # one user on both sides: see _actors
+        self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
 
     # ------------------------------------------------------------------ loading and catching up
 
@@ -140,6 +141,13 @@ class Room:
             await self._absorb(session)
         self._stale = False
 
+    async def _ensure_current(self) -> None:
+        """Make the in-memory state match the database (raises when the database cannot be read)."""
+        if self._broken:
+            await self._rebuild()
+        elif self._stale:
+            await self.sync()
+
     # ------------------------------------------------------------------ hub delivery
 
     async def _on_hub(self, data: bytes) -> None:
@@ -158,15 +166,20 @@ class Room:
 
     async def _catch_up(self) -> None:
         async with self.lock:
-            if self._stale:
-                await self.sync()
-                await self._update_deadline()
+            if self._stale or self._broken:
+                try:
+                    await self._ensure_current()
+                    await self._update_deadline()
+                except Exception:  # noqa: BLE001 - still stale: the next action or event tries again
+                    log.warning("game %s: catching up failed", self.game_id, exc_info=True)
 
     async def texts_since(self, seat: str | None, after_v: int, upto_v: int | None = None) -> list[tuple[int, str]]:
         """The versioned texts after ``after_v`` as ``seat`` sees them: from the hub's log, else the database."""
-        logged = await self.hub.replay(self.channel, after_v)
+        # With ``latest``, the hub answers None when its log misses committed events (an instance died
+        # between its commit and its publish, or the hub lost its state): the database answers instead.
+        logged = await self.hub.replay(self.channel, after_v, latest=upto_v)
         out: list[tuple[int, str]] = []
-        if logged is not None and (upto_v is None or not logged or unpack(logged[-1]).v >= upto_v):
+        if logged is not None:
             for data in logged:
                 envelope = unpack(data)
                 if envelope.v is not None and (upto_v is None or envelope.v <= upto_v):
@@ -195,8 +208,7 @@ class Room:
         self.connections.add(conn)
         conn.start(lambda after, upto: self.texts_since(conn.seat, after, upto))
         async with self.lock:
-            if self._stale:
-                await self.sync()
+            await self._ensure_current()
             if since_v is not None and 0 <= since_v <= self.v:
                 conn.push_start(None, since_v)
                 for v, text in await self.texts_since(conn.seat, since_v, self.v):
@@ -275,10 +287,14 @@ class Room:
         """Apply one action for ``conn``'s seat (None: the server itself); return the ack or error bytes."""
         uid = None if conn is None else conn.user_id
         actor = SYSTEM if conn is None else conn.seat
+        rechecked = False
         for _ in range(CONFLICT_RETRIES):
             async with self.lock:
-                if self._stale:
-                    await self.sync()
+                try:
+                    await self._ensure_current()
+                except Exception:  # noqa: BLE001 - the database is unreachable: refuse, the client retries
+                    log.warning("game %s: cannot read the database", self.game_id, exc_info=True)
+                    return self._unavailable(client_id)
                 if client_id is not None and (uid, client_id) in self.seen:
                     return encode(Ack(id=client_id, v=self.seen[(uid, client_id)]))
                 assert self.authority is not None
@@ -289,6 +305,14 @@ class Room:
                     else:
                         events = self._apply(actor, action, now, facts)
                 except GameError as exc:
+                    # Refused on what this instance knows: if another instance committed meanwhile (its event
+                    # may still be on its way through the hub), re-read and decide again.
+                    if not rechecked:
+                        rechecked, known = True, self.v
+                        with contextlib.suppress(Exception):
+                            await self.sync()
+                        if self.v != known:
+                            continue
                     return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
                                                reason=getattr(exc, "reason", None)))
                 if not events:
@@ -297,21 +321,30 @@ class Room:
                     events[0]["_cid"] = client_id
                     events[0]["_uid"] = uid
                     events[0]["_ack"] = self.v + len(events)
+                # The authority has applied the action in memory: until the commit succeeds, that state is
+                # not the truth, so any failure below leaves the room to be rebuilt from the database.
+                self._broken = True
                 try:
                     await self._commit(events)
                 except VersionConflict:
-                    await self._rebuild()
+                    with contextlib.suppress(Exception):
+                        await self._rebuild()  # a lost race: re-read and decide again
                     continue
-                except Exception:
-                    await self._rebuild()
-                    return encode(ErrorMessage(id=client_id, code="unavailable",
-                                               message="the game could not be saved; try again"))
+                except Exception:  # noqa: BLE001 - not saved, or not known to be saved: never acknowledged
+                    log.warning("game %s: commit failed", self.game_id, exc_info=True)
+                    with contextlib.suppress(Exception):
+                        await self._rebuild()
+                    return self._unavailable(client_id)
+                self._broken = False
                 first = self.v + 1
                 for event in events:
                     self._absorb_committed(event)
                 self._record(action, events, first)
-                await self._publish(events, first)
-                await self._update_deadline()
+                try:
+                    await self._publish(events, first)
+                    await self._update_deadline()
+                except Exception:  # noqa: BLE001 - committed: the hub catches up from the database later
+                    log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
                 if client_id is not None:
                     self.seen[(uid, client_id)] = self.v
                 ack_v = self.v
@@ -351,6 +384,11 @@ class Room:
         if action["t"] == "accept_score":
             return [c for c in ("B", "W") if not self.authority.accepted.get(c)] or [actor]
         return [self.authority.game.to_move]
+
+    @staticmethod
+    def _unavailable(client_id: str | None) -> bytes:
+        return encode(ErrorMessage(id=client_id, code="unavailable",
+                                   message="the game could not be saved right now; send the move again"))
 
     def _chat_event(self, conn: Connection | None, action: dict[str, Any], now: float) -> dict[str, Any]:
         assert self.authority is not None and conn is not None
@@ -393,6 +431,7 @@ class Room:
             await self._absorb(session)
         self._apply_presence(dict(self.presence))
         self._stale = False
+        self._broken = False
 
     async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
         for offset, event in enumerate(events):

@@ -1,0 +1,164 @@
+"""Real Tengen server processes (``python -m app.cli serve``) sharing one database and one Redis prefix.
+
+Each instance binds its own free loopback port. ``kill()`` is a ``kill -9``: no shutdown, no cleanup, exactly
+what a crashed machine looks like to the others.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Instance:
+    """One ``tengen serve`` subprocess."""
+
+    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()/kill()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=REPO_ROOT,
+            env={**env, "TENGEN_PORT": str(self.port)},
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"instance on port {self.port} exited:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"instance on port {self.port} did not start:\n{self.log_path.read_text()[-3000:]}")
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        """``kill -9``: the process dies at once, leaving its sockets, presence and claims behind."""
+        if self.alive:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+        self._log.close()
+
+    def stop(self) -> None:
+        if self.alive:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self._log.close()
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+class Instances:
+    """Starts instances on one database and one Redis prefix; stops them all at the end."""
+
+    def __init__(self, database_url: str, redis_url: str, redis_prefix: str, workdir: Path,
+                 secret_key: str = "instances-secret") -> None:
+        self.workdir = workdir
+        self.env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO_ROOT),
+            "PYTHONUNBUFFERED": "1",
+            "TENGEN_ENV": "test",
+            "TENGEN_DATABASE_URL": database_url,
+            "TENGEN_REDIS_URL": redis_url,
+            "TENGEN_REDIS_PREFIX": redis_prefix,
+            # One secret for all: a session cookie from one instance is valid on every other.
+            "TENGEN_SECRET_KEY": secret_key,
+            "TENGEN_DATA_DIR": str(workdir / "data"),
+            "TENGEN_FRONTEND_DIR": str(workdir / "no-frontend"),
+            "TENGEN_LOG_LEVEL": "warning",
+        }
+        self.all: list[Instance] = []
+
+    def start(self, count: int = 1) -> list[Instance]:
+        started = []
+        for _ in range(count):
+            instance = Instance(self.env, self.workdir / f"instance-{len(self.all)}.log")
+            self.all.append(instance)
+            started.append(instance)
+        for instance in started:
+            instance.wait_ready()
+        return started
+
+    def stop_all(self) -> None:
+        for instance in self.all:
+            instance.stop()
+
+
+# ---- pytest fixtures (import them into a test module) ----
+
+import uuid  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+import pytest  # noqa: E402
+
+# Multi-instance tests need the shared stack: PostgreSQL (a database per test) and Redis (a prefix per test).
+POSTGRES_ONLY = pytest.mark.parametrize("database_url", ["postgres"], indirect=True, ids=["postgres+redis"])
+
+
+def delete_redis_prefix(prefix: str) -> int:
+    """Delete every key under ``prefix`` (never FLUSHALL: the Redis is shared); returns how many."""
+    import redis
+
+    from tests.support.services import REDIS_URL
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=prefix + "*", count=500))
+        if keys:
+            client.delete(*keys)
+        return len(keys)
+    finally:
+        client.close()
+
+
+@pytest.fixture
+def redis_cluster_prefix() -> Iterator[str]:
+    from tests.support.services import need_redis
+
+    need_redis()
+    prefix = f"tengen-test-{uuid.uuid4().hex}:"
+    yield prefix
+    delete_redis_prefix(prefix)
+
+
+@pytest.fixture
+def cluster(database_url: str, redis_cluster_prefix: str, tmp_path: Path) -> Iterator[Instances]:
+    """Server processes on this test's PostgreSQL database and Redis prefix (start them with ``.start(n)``)."""
+    from tests.support.services import REDIS_URL
+
+    group = Instances(database_url, REDIS_URL, redis_cluster_prefix, tmp_path)
+    yield group
+    group.stop_all()
