@@ -45,6 +45,7 @@ class RoomManager:
         self._idle_since: dict[str, float] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._ping_seq = 0
+        self._closing = False
 
     async def start(self) -> None:
         self._tasks = [
@@ -54,6 +55,7 @@ class RoomManager:
         ]
 
     async def close(self) -> None:
+        self._closing = True  # the loops also stop by themselves, should a library swallow a cancellation
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -87,7 +89,7 @@ class RoomManager:
 
     async def _tick_loop(self) -> None:
         ticks = 0
-        while True:
+        while not self._closing:
             await asyncio.sleep(TICK_SECONDS)
             ticks += 1
             try:
@@ -119,7 +121,7 @@ class RoomManager:
                     await room.close()
 
     async def _deadline_loop(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(DEADLINE_POLL_SECONDS)
             try:
                 for game_id in await self.hub.claim_due(self.clock()):
@@ -139,7 +141,7 @@ class RoomManager:
             log.exception("writing the server heartbeat failed")
 
     async def _heartbeat_loop(self) -> None:
-        while True:
+        while not self._closing:
             await self._heartbeat()
             await asyncio.sleep(HEARTBEAT_SECONDS)
 

@@ -77,3 +77,10 @@ class Lobby:
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+def move_to(url: str, *players: Player) -> None:
+    """Point players (their HTTP session and new sockets) at another server."""
+    for player in players:
+        player.base_url = url
+        player.http.base_url = url
