@@ -3,7 +3,8 @@ the static frontend at /, and /healthz, /readyz and /metrics)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -26,8 +27,10 @@ from app.settings import Settings, get_settings
 from app.store.db import create_engine, create_sessionmaker
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Callable[[], float] | None = None) -> FastAPI:
+    """``clock`` (default ``time.time``) is the server time every game is charged by; tests pass their own."""
     settings = settings or get_settings()
+    clock = clock or time.time
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -45,19 +48,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def finished(game_id: str, result: dict) -> None:
             await announce_game_finished(lobby, game_id, result.get("text"))
 
-        rooms = RoomManager(hub, app.state.sessionmaker, on_finished=finished, metrics=app.state.metrics)
+        rooms = RoomManager(
+            hub, app.state.sessionmaker, clock=clock, on_finished=finished, metrics=app.state.metrics
+        )
         app.state.rooms = rooms
         app.state.metrics.track_live_games(lambda: list(rooms.rooms.values()))
         app.state.spectator_count = rooms.spectators
 
-        async def restore() -> None:
+        async def restore(down_from: float | None = None) -> None:
             async with app.state.sessionmaker() as session:
                 ids = await games_repo.unfinished_ids(session)
-            await rooms.restore_deadlines(ids)
+            await rooms.restore_deadlines(ids, down_from)
 
         hub.on_state_lost(restore)
+        # Before the deadline loop starts: after downtime the clocks restart first, so a deadline that came
+        # during the downtime is not taken as a flag fall.
+        await restore(await rooms.down_since())
         await rooms.start()
-        await restore()
         try:
             yield
         finally:

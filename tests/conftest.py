@@ -212,14 +212,14 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """A real uvicorn serving ``create_app(settings)`` in a background thread."""
+    """A real uvicorn serving ``create_app(settings, clock)`` in a background thread."""
 
-    def __init__(self, settings) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, settings, clock=None) -> None:  # type: ignore[no-untyped-def]
         import uvicorn
 
         from app.main import create_app
 
-        self.app = create_app(settings)
+        self.app = create_app(settings, clock)
         self.socket = socket.socket()
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind(("127.0.0.1", 0))

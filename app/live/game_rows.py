@@ -31,6 +31,7 @@ def rows_for(event: dict[str, Any]) -> dict[str, Any]:
             "status": "finished",
             "result": result["text"],
             "ended_by": result["reason"],
+            "state": {"result": result},  # the full RESULT (score breakdown included) for the game's page
             "ended_at": datetime.fromtimestamp(event["server_time"], timezone.utc),
         }
     return out

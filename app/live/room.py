@@ -459,6 +459,20 @@ class Room:
         """Apply whatever is due now (a flag fall, a byo-yomi period, automatic acceptance of the score)."""
         await self.act(None, None, {"t": "tick"})
 
+    async def restart(self, down_from: float) -> None:
+        """After downtime since ``down_from``: settle what was due by then and restart the running clock now."""
+        async with self.lock:
+            await self.sync()
+            assert self.authority is not None
+            if self.authority.phase == "finished":
+                return
+            last = self.authority.log[-1] if self.authority.log else None
+            if last is not None and last["action"]["t"] == "server_restart" and last["action"]["down_from"] >= down_from:
+                return  # another instance restarted this game's clocks after the same downtime
+            # The server was certainly up when it committed the game's last action.
+            down_from = max(down_from, self.authority.last_now)
+        await self.act(None, None, {"t": "server_restart", "down_from": down_from})
+
     def broadcast_local(self, text: str) -> None:
         for conn in list(self.connections):
             conn.push(text)

@@ -15,6 +15,7 @@ from app.live.hub import Hub
 from app.live.room import Clock, Room
 from app.metrics import Metrics
 from app.protocol import ServerPing, encode
+from app.store.repositories import server_marks
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +23,10 @@ TICK_SECONDS = 1.0
 PING_EVERY_TICKS = 5
 DEADLINE_POLL_SECONDS = 0.2
 IDLE_ROOM_SECONDS = 60.0
+HEARTBEAT_SECONDS = 2.0
+# On start, a heartbeat older than this means no instance was serving: the games' clocks restart (downtime
+# is charged to nobody). Younger, another instance was up (a rolling restart): clocks ran on as usual.
+DOWN_AFTER_SECONDS = 3 * HEARTBEAT_SECONDS
 
 
 class RoomManager:
@@ -43,19 +48,24 @@ class RoomManager:
         self._idle_since: dict[str, float] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._ping_seq = 0
+        self._closing = False
 
     async def start(self) -> None:
         self._tasks = [
             asyncio.create_task(self._tick_loop(), name="tengen-clock-ticks"),
             asyncio.create_task(self._deadline_loop(), name="tengen-deadlines"),
+            asyncio.create_task(self._heartbeat_loop(), name="tengen-heartbeat"),
         ]
 
     async def close(self) -> None:
+        self._closing = True  # the loops also stop by themselves, should a library swallow a cancellation
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self._tasks:
+            await self._heartbeat()  # the moment this instance stopped serving
         for room in list(self.rooms.values()):
             await room.close()
         self.rooms.clear()
@@ -82,7 +92,7 @@ class RoomManager:
 
     async def _tick_loop(self) -> None:
         ticks = 0
-        while True:
+        while not self._closing:
             await asyncio.sleep(TICK_SECONDS)
             ticks += 1
             try:
@@ -114,7 +124,7 @@ class RoomManager:
                     await room.close()
 
     async def _deadline_loop(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(DEADLINE_POLL_SECONDS)
             try:
                 for game_id in await self.hub.claim_due(self.clock()):
@@ -126,12 +136,38 @@ class RoomManager:
             except Exception:  # noqa: BLE001 - a failing store or hub is retried on the next poll
                 log.exception("settling deadlines failed")
 
-    async def restore_deadlines(self, game_ids: list[str]) -> None:
-        """Open each unfinished game once so its deadline is registered again (after a restart or a lost hub)."""
+    async def _heartbeat(self) -> None:
+        try:
+            async with self.sessionmaker() as session:
+                await server_marks.touch(session, self.clock())
+        except Exception:  # noqa: BLE001 - a missed beat only makes a later downtime look longer
+            log.exception("writing the server heartbeat failed")
+
+    async def _heartbeat_loop(self) -> None:
+        while not self._closing:
+            await self._heartbeat()
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def down_since(self) -> float | None:
+        """Call before ``start``: the last heartbeat if no instance has served for a while, else None."""
+        async with self.sessionmaker() as session:
+            last = await server_marks.get(session)
+        if last is None or self.clock() - last <= DOWN_AFTER_SECONDS:
+            return None
+        return last
+
+    async def restore_deadlines(self, game_ids: list[str], down_from: float | None = None) -> None:
+        """Open each unfinished game once so its deadline is registered again (after a restart or a lost hub).
+
+        With ``down_from`` (the servers were down since then) each game's clocks restart first: what was due
+        before ``down_from`` is settled, the time after it is charged to nobody.
+        """
         for game_id in game_ids:
             try:
                 room = await self.open(game_id)
                 if room is not None:
+                    if down_from is not None:
+                        await room.restart(down_from)
                     await room.settle()
             except Exception:  # noqa: BLE001
                 log.exception("restoring game %s failed", game_id)

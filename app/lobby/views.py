@@ -80,6 +80,7 @@ def game_detail(row: GameWithPlayers, moves: list[Move], spectators: SpectatorCo
     view = game_summary(row, spectators)
     view["rules_params"] = row.game.rules_params
     view["version"] = row.game.version
+    view["result_detail"] = (row.game.state or {}).get("result")  # RESULT of docs/protocol.md, or None
     view["moves"] = [
         {
             "number": move.number,

@@ -163,3 +163,12 @@ class GameEvent(Base):
     type: Mapped[str] = mapped_column(String(32))
     payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ServerMark(Base):
+    """A named moment the servers record, e.g. ``heartbeat``: the last time any instance was known alive."""
+
+    __tablename__ = "server_marks"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)

@@ -1,0 +1,65 @@
+"""Clocks across a server restart, on a fake server clock: the downtime is charged to nobody, and a flag
+that fell before the servers stopped is settled as a timeout when they start again.
+
+Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
+"""
+
+from __future__ import annotations
+
+from app.store.db import create_engine, create_sessionmaker
+from app.store.repositories import server_marks
+from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401
+from tests.support.endings import begin, finished, move_to, stored
+from tests.support.fake_clock import clock, servers  # noqa: F401
+
+pytestmark = STACKS
+
+
+async def test_downtime_is_charged_to_nobody(servers, make_player, clock):  # type: ignore[no-untyped-def]
+    black, white = await make_player(), await make_player()
+    game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 60})
+    assert (await b.act({"t": "play", "p": [2, 2]}))["v"] == 1
+    clock.advance(5)  # white thinks for 5 s, then the server stops
+    await b.close()
+    await w.close()
+    servers.stop_all()
+
+    stopped_at = clock.now
+    clock.advance(1000)
+    move_to(servers.start().url, black, white)
+    w2 = await white.socket(game_id, v=1)
+    restart = await w2.next_event()
+    assert restart["t"] == "clock_restart" and restart["v"] == 2
+    assert restart["down_from"] == stopped_at and restart["server_time"] == clock.now
+    assert restart["clocks"]["W"]["main"] == 55.0 and restart["clocks"]["W"]["running"] is True
+    clock.advance(3)
+    ack = await w2.act({"t": "play", "p": [6, 6]})
+    move = await w2.until(lambda m: m.get("t") == "move" and m.get("v") == ack["v"])
+    assert move["clocks"]["W"]["main"] == 52.0
+    assert (await stored(white, game_id))["status"] == "playing"
+    await w2.close()
+
+
+async def test_a_flag_that_fell_before_the_servers_stopped_is_settled_on_start(servers, stack_settings, make_player, clock):  # type: ignore[no-untyped-def]
+    black, white = await make_player(), await make_player()
+    game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 10})
+    start = clock.now
+    await b.close()
+    await w.close()
+    servers.stop_all()
+    # The servers were last known alive 30 s into black's 10 s turn (they crashed before settling it).
+    engine = create_engine(stack_settings.effective_database_url)
+    try:
+        async with create_sessionmaker(engine)() as session:
+            await server_marks.touch(session, start + 30)
+    finally:
+        await engine.dispose()
+
+    clock.advance(500)
+    move_to(servers.start().url, black, white)
+    game = await finished(white, game_id)
+    assert (game["result"], game["ended_by"]) == ("W+T", "timeout")
+    b2 = await black.socket(game_id)
+    snap = await b2.of_type("snapshot")
+    assert snap["game"]["phase"] == "finished" and snap["game"]["result"]["text"] == "W+T"
+    await b2.close()
