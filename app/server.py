@@ -28,5 +28,8 @@ def serve(host: str | None = None, port: int | None = None) -> int:
         log_level=settings.log_level,
         proxy_headers=True,
         ws="websockets-sansio",
+        # Game messages are a few hundred bytes: compressing them costs a zlib context per socket (tens of
+        # KB each) and CPU per recipient for almost no saving.
+        ws_per_message_deflate=False,
     )
     return 0

@@ -246,28 +246,83 @@ async def paced(count: int, interval: float, offset: float, step) -> list[float]
     return out
 
 
-async def run_tengen_games(base: str, args: argparse.Namespace, rng: random.Random) -> tuple[list[float], list[float]]:
-    bots = [await Bot(base).visit() for _ in range(2 * args.games)]
-    tables = [Table(base, bots[2 * i], bots[2 * i + 1], args.spectators) for i in range(args.games)]
-    for table in tables:
-        await table.open()
-    await settle([p for t in tables for p in (*t.spectators, *t.sockets.values())], quiet=0.5)
-    rngs = [random.Random(rng.random()) for _ in tables]
-    results = await asyncio.gather(*(
-        paced(args.moves, args.interval, args.interval * i / len(tables), lambda t=t, r=r: t.move(r))
-        for i, (t, r) in enumerate(zip(tables, rngs))
-    ))
-    await asyncio.sleep(max(0.5, args.interval))
-    for table in tables:
-        await table.close()
-    for bot in bots:
-        await bot.http.aclose()
-    rtts = [r for rs in results for r in rs]
-    delivered = [d for t in tables for d in t.delivered]
-    return rtts, delivered
+class TengenGames:
+    """``--games`` tables of two bots and ``--spectators`` spectators each, played in paced rounds."""
+
+    def __init__(self, base: str, args: argparse.Namespace, rng: random.Random) -> None:
+        self.base, self.args = base, args
+        self.rngs = [random.Random(rng.random()) for _ in range(args.games)]
+        self.bots: list[Bot] = []
+        self.tables: list[Table] = []
+        self.rtts: list[float] = []
+
+    async def open(self) -> None:
+        self.bots = [await Bot(self.base).visit() for _ in range(2 * self.args.games)]
+        self.tables = [Table(self.base, self.bots[2 * i], self.bots[2 * i + 1], self.args.spectators)
+                       for i in range(self.args.games)]
+        for table in self.tables:
+            await table.open()
+        await settle([p for t in self.tables for p in (*t.spectators, *t.sockets.values())], quiet=0.5)
+
+    async def round(self, moves: int) -> None:
+        interval = self.args.interval
+        results = await asyncio.gather(*(
+            paced(moves, interval, interval * i / len(self.tables), lambda t=t, r=r: t.move(r))
+            for i, (t, r) in enumerate(zip(self.tables, self.rngs))
+        ))
+        self.rtts.extend(r for rs in results for r in rs)
+        await asyncio.sleep(0.5)
+
+    async def close(self) -> list[float]:
+        for table in self.tables:
+            await table.close()
+        for bot in self.bots:
+            await bot.http.aclose()
+        return [d for t in self.tables for d in t.delivered]
 
 
-async def run_tengen_fanout(base: str, pid: int, args: argparse.Namespace, rng: random.Random) -> tuple[list[float], float]:
+class PersistFloor:
+    """As many sockets as ``TengenGames`` on the persist-echo floor, pairs of them sending at the same rate."""
+
+    def __init__(self, port: int, args: argparse.Namespace) -> None:
+        self.url, self.args = f"ws://127.0.0.1:{port}/", args
+        self.players: list[Probe] = []
+        self.idle: list[Probe] = []
+        self.rtts: list[float] = []
+        self.n = 0
+
+    async def open(self) -> None:
+        self.players = await open_many(self.url, 2 * self.args.games)
+        self.idle = await open_many(self.url, self.args.games * self.args.spectators)
+
+    async def _step(self, pair: tuple[Probe, Probe]) -> float:
+        self.n += 1
+        x, y = divmod(self.n % (BOARD * BOARD), BOARD)
+        answer, sent, acked = await pair[self.n % 2].request({"t": "play", "p": [x, y]})
+        assert answer.get("t") == "ack", answer
+        return acked - sent
+
+    async def round(self, moves: int) -> None:
+        interval = self.args.interval
+        pairs = [(self.players[2 * i], self.players[2 * i + 1]) for i in range(self.args.games)]
+        results = await asyncio.gather(*(
+            paced(moves, interval, interval * i / len(pairs), lambda p=p: self._step(p))
+            for i, p in enumerate(pairs)
+        ))
+        self.rtts.extend(r for rs in results for r in rs)
+        await asyncio.sleep(0.5)
+
+    async def close(self) -> None:
+        for probe in self.players + self.idle:
+            await probe.close()
+
+
+async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args: argparse.Namespace,
+                     rng: random.Random) -> tuple[list[float], list[float], float, float]:
+    """One Tengen game and the broadcast floor, each with ``--fanout-listeners`` listeners, moves alternating.
+
+    Also the memory per idle socket of both servers: RSS growth while the listeners connect, per listener.
+    """
     black, white = await Bot(base).visit(), await Bot(base).visit()
     table = Table(base, black, white, 0)
     await table.open()
@@ -276,10 +331,18 @@ async def run_tengen_fanout(base: str, pid: int, args: argparse.Namespace, rng: 
     ws = base.replace("http://", "ws://") + f"/ws/games/{table.game_id}"
     listeners = await open_many(ws, args.fanout_listeners)
     await settle(listeners, quiet=1.0)
-    after = rss_kb(pid)
-    per_socket = (after - before) * 1024 / args.fanout_listeners
-    times = []
-    for _ in range(args.fanout_moves):
+    per_socket = (rss_kb(pid) - before) * 1024 / args.fanout_listeners
+
+    floor_url = f"ws://127.0.0.1:{floor_port}/"
+    sender = await Probe.open(floor_url)
+    await asyncio.sleep(0.2)
+    floor_before = rss_kb(floor_pid)
+    floor_listeners = await open_many(floor_url, args.fanout_listeners)
+    await asyncio.sleep(1.0)
+    floor_per_socket = (rss_kb(floor_pid) - floor_before) * 1024 / args.fanout_listeners
+
+    times, floor_times = [], []
+    for i in range(args.fanout_moves):
         colour = table.game.to_move
         point = choose_move(table.game, rng)
         assert point is not None
@@ -289,58 +352,32 @@ async def run_tengen_fanout(base: str, pid: int, args: argparse.Namespace, rng: 
         table.game.play(colour, point)
         times.append(await wait_delivered(listeners, answer["v"]) - sent)
         await asyncio.sleep(0.05)
-    for probe in listeners:
+        answer, sent, _ = await sender.request({"t": "play", "p": [i % BOARD, i // BOARD % BOARD]})
+        floor_times.append(await wait_delivered(floor_listeners, answer["v"]) - sent)
+        await asyncio.sleep(0.05)
+    for probe in [*listeners, sender, *floor_listeners]:
         await probe.close()
     await table.close()
     await black.http.aclose()
     await white.http.aclose()
-    return times, per_socket
+    return times, floor_times, per_socket, floor_per_socket
 
 
-# ---------------------------------------------------------------- floors
-
-
-async def run_persist_floor(port: int, args: argparse.Namespace) -> list[float]:
-    url = f"ws://127.0.0.1:{port}/"
-    players = await open_many(url, 2 * args.games)
-    idle = await open_many(url, args.games * args.spectators)
-    n = 0
-
-    async def step(pair: tuple[Probe, Probe]) -> float:
-        nonlocal n
-        n += 1
-        probe = pair[n % 2]
-        x, y = divmod(n % (BOARD * BOARD), BOARD)
-        answer, sent, acked = await probe.request({"t": "play", "p": [x, y]})
-        assert answer.get("t") == "ack", answer
-        return acked - sent
-
-    pairs = [(players[2 * i], players[2 * i + 1]) for i in range(args.games)]
-    results = await asyncio.gather(*(
-        paced(args.moves, args.interval, args.interval * i / len(pairs), lambda p=p: step(p))
-        for i, p in enumerate(pairs)
-    ))
-    for probe in players + idle:
-        await probe.close()
-    return [r for rs in results for r in rs]
-
-
-async def run_broadcast_floor(port: int, pid: int, args: argparse.Namespace) -> tuple[list[float], float]:
-    url = f"ws://127.0.0.1:{port}/"
-    sender = await Probe.open(url)
-    await asyncio.sleep(0.2)
-    before = rss_kb(pid)
-    listeners = await open_many(url, args.fanout_listeners)
-    await asyncio.sleep(1.0)
-    per_socket = (rss_kb(pid) - before) * 1024 / args.fanout_listeners
-    times = []
-    for i in range(args.fanout_moves):
-        answer, sent, _ = await sender.request({"t": "play", "p": [i % BOARD, i // BOARD % BOARD]})
-        times.append(await wait_delivered(listeners, answer["v"]) - sent)
-        await asyncio.sleep(0.05)
-    for probe in [sender, *listeners]:
-        await probe.close()
-    return times, per_socket
+async def run_round_trips(base: str, persist_port: int, args: argparse.Namespace,
+                          rng: random.Random) -> tuple[list[float], list[float], list[float]]:
+    """Tengen's games and the persist-echo floor in alternating rounds, so both see the same machine load."""
+    games, floor = TengenGames(base, args, rng), PersistFloor(persist_port, args)
+    await games.open()
+    await floor.open()
+    done = 0
+    for r in range(args.rounds):
+        moves = (args.moves - done) // (args.rounds - r)
+        done += moves
+        await games.round(moves)
+        await floor.round(moves)
+    await floor.close()
+    delivered = await games.close()
+    return games.rtts, delivered, floor.rtts
 
 
 # ---------------------------------------------------------------- report
@@ -371,10 +408,9 @@ async def run(args: argparse.Namespace) -> int:
                   f"moves={args.moves} interval={args.interval}s fanout_listeners={args.fanout_listeners} "
                   f"fanout_moves={args.fanout_moves}", flush=True)
             try:
-                rtts, delivered = await run_tengen_games(base, args, rng)
-                floor_rtts = await run_persist_floor(persist_port, args)
-                fanout, tengen_mem = await run_tengen_fanout(base, tengen.process.pid, args, rng)
-                floor_fanout, floor_mem = await run_broadcast_floor(broadcast_port, broadcast.process.pid, args)
+                fanout, floor_fanout, tengen_mem, floor_mem = await run_fanout(
+                    base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng)
+                rtts, delivered, floor_rtts = await run_round_trips(base, persist_port, args, rng)
             except Exception:
                 print(tengen.tail(), file=sys.stderr)
                 raise
@@ -406,11 +442,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between two moves of a game")
     parser.add_argument("--fanout-listeners", type=int, default=1000, help="spectators of the fan-out game")
     parser.add_argument("--fanout-moves", type=int, default=30, help="moves timed in the fan-out game")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="alternating rounds of Tengen and persist-echo moves (default 4)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, 5 moves")
     args = parser.parse_args(argv)
     if args.quick:
-        args.games, args.spectators, args.moves, args.interval = 4, 2, 5, 0.2
+        args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 6, 0.2, 2
         args.fanout_listeners, args.fanout_moves = 50, 5
     return asyncio.run(run(args))
 
