@@ -1,20 +1,22 @@
 """Tengen's live rooms under load, against two floors measured in the same run on the same machine.
 
-Starts one Tengen server process (``tengen serve`` on a fresh PostgreSQL database, in-process hub) and plays
-``--games`` concurrent games of random legal moves between bot clients, each game watched by
-``--spectators`` sockets, every game moving once per ``--interval`` seconds. Then it drives a bare
-``websockets`` server that commits one row per message to the same PostgreSQL before echoing it (the
-persist-echo floor) with the same number of sockets at the same message rate. Then one game is watched by
-``--fanout-listeners`` sockets and each of ``--fanout-moves`` moves is timed from its send to its delivery to
-the last of them, against a bare ``websockets.broadcast()`` to as many listeners (the broadcast floor).
-The server's memory per idle socket is its RSS growth while the fan-out listeners connect, divided by their
-number.
+Starts one Tengen server process (``tengen serve`` on a fresh PostgreSQL database, in-process hub) and two
+bare ``websockets`` floor servers (``floor_servers.py``), each in its own process.
+
+1. Fan-out and memory: one Tengen game gets ``--fanout-listeners`` spectator sockets and the broadcast floor
+   as many listeners; the server's RSS growth while they connect, per socket, is its memory per idle socket.
+   Then ``--fanout-moves`` moves alternate between the two, each timed from its send to its delivery to the
+   last listener.
+2. Round trips: ``--games`` concurrent games of random legal 19x19 moves between bot clients, each watched
+   by ``--spectators`` sockets and moving once per ``--interval`` seconds, alternate in ``--rounds`` rounds
+   with the persist-echo floor (a bare server committing one row per message to the same PostgreSQL before
+   acking it) driven through the same number of sockets at the same message rate.
 
 Prints p50/p99 move round trip (send -> ack), move -> last spectator delivery, memory per idle socket, and
 as its last line ``rtt_ratio=<Tengen p50 / floor p50> fanout_ratio=<Tengen p50 / floor p50>``.
 
     /work/main/.venv/bin/python bench/room_bench.py [--games 100] [--spectators 5] [--moves 20]
-        [--interval 1.0] [--fanout-listeners 1000] [--fanout-moves 20] [--quick]
+        [--interval 1.0] [--rounds 4] [--fanout-listeners 1000] [--fanout-moves 30] [--quick]
 
 Needs PostgreSQL (``TENGEN_BENCH_POSTGRES``, default postgresql://postgres@127.0.0.1:5432/postgres); creates
 the database ``tengen_bench_<hex>`` and drops it at the end.
