@@ -1,5 +1,5 @@
 """``create_app(settings)``: the FastAPI application (REST under /api, OpenAPI at /docs, WebSockets under /ws,
-the static frontend at /, and /healthz)."""
+the static frontend at /, and /healthz, /readyz and /metrics)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import text
 
 import app as package
 from app.accounts.cookies import SessionSigner
 from app.api.errors import install_error_handlers
 from app.api.origin import OriginCheckMiddleware
-from app.api.routers import accounts, challenges, game_ws, games, lobby_ws
+from app.api.routers import accounts, challenges, game_ws, games, health, lobby_ws, practice
 from app.live.hub_factory import make_hub
 from app.live.hub_lobby import HubLobbyBroadcaster
 from app.live.rooms import RoomManager
@@ -23,6 +21,7 @@ from app.lobby.service import announce_game_finished
 from app.store.repositories import games as games_repo
 from app.live.lobby import MemoryLobbyBroadcaster
 from app.lobby.views import no_spectators
+from app.metrics import Metrics
 from app.settings import Settings, get_settings
 from app.store.db import create_engine, create_sessionmaker
 
@@ -46,8 +45,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def finished(game_id: str, result: dict) -> None:
             await announce_game_finished(lobby, game_id, result.get("text"))
 
-        rooms = RoomManager(hub, app.state.sessionmaker, on_finished=finished)
+        rooms = RoomManager(hub, app.state.sessionmaker, on_finished=finished, metrics=app.state.metrics)
         app.state.rooms = rooms
+        app.state.metrics.track_live_games(lambda: list(rooms.rooms.values()))
         app.state.spectator_count = rooms.spectators
 
         async def restore() -> None:
@@ -68,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Tengen", version=package.__version__, lifespan=lifespan)
     app.state.settings = settings
+    app.state.metrics = Metrics()
     app.state.signer = SessionSigner(settings.effective_secret_key())
     # The live layer may replace these: a hub-backed lobby, and the spectator counts of its rooms.
     app.state.lobby = MemoryLobbyBroadcaster()
@@ -76,18 +77,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(OriginCheckMiddleware, allowed_origins=settings.allowed_origins)
 
-    @app.get("/healthz", tags=["health"], summary="Liveness and database reachability")
-    async def healthz() -> JSONResponse:
-        try:
-            async with app.state.engine.connect() as connection:
-                await connection.execute(text("SELECT 1"))
-        except Exception:  # noqa: BLE001 - any failure means unhealthy
-            return JSONResponse({"status": "unavailable", "database": False}, status_code=503)
-        return JSONResponse({"status": "ok", "database": True})
-
+    app.include_router(health.router)
     app.include_router(accounts.router)
     app.include_router(challenges.router)
     app.include_router(games.router)
+    app.include_router(practice.router)
     app.include_router(lobby_ws.router)
     app.include_router(game_ws.router)
 

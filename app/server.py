@@ -6,6 +6,7 @@ import logging
 
 import uvicorn
 
+from app.logs import configure_logging, default_format
 from app.main import create_app
 from app.settings import get_settings
 from app.store.migrations import upgrade_to_head
@@ -17,7 +18,7 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     settings = get_settings()
     host = host or settings.host
     port = port if port is not None else settings.port
-    logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s:     %(name)s - %(message)s")
+    configure_logging(settings.log_format or default_format(settings.env), settings.log_level)
     log.info("running database migrations")
     upgrade_to_head(settings.effective_database_url)
     log.info("serving on http://%s:%s", host, port)
@@ -26,6 +27,7 @@ def serve(host: str | None = None, port: int | None = None) -> int:
         host=host,
         port=port,
         log_level=settings.log_level,
+        log_config=None,  # keep the handler configured above (JSON or text), access log included
         proxy_headers=True,
         ws="websockets-sansio",
         # Game messages are a few hundred bytes: compressing them costs a zlib context per socket (tens of

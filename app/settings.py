@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     log_level: str = "info"
+    # "json" (one object a line) or "text". None: json when TENGEN_ENV=production, text otherwise.
+    log_format: Literal["json", "text"] | None = None
     frontend_dir: Path = REPO_ROOT / "frontend"
     # Extra origins (e.g. "https://go.example.org") allowed to make state-changing requests; the site's own
     # origin, as seen in the Host header, is always allowed.

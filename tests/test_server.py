@@ -31,7 +31,7 @@ def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untype
                 assert process.poll() is None, process.stdout.read().decode()  # type: ignore[union-attr]
                 assert time.monotonic() < deadline, "server did not come up"
                 time.sleep(0.2)
-        assert response.json() == {"status": "ok", "database": True}
+        assert response.json() == {"status": "ok"}
         me = httpx.get(f"http://127.0.0.1:{port}/api/me")
         assert me.json()["guest"] is True
         assert (tmp_path / "tengen.sqlite3").exists() and (tmp_path / "secret_key").exists()

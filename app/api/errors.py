@@ -33,20 +33,29 @@ def _describe_validation(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "Invalid request."
 
 
-async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
+def _counted(request: Request, code: str) -> str:
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.error(code)
+    return code
+
+
+async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
+    _counted(request, exc.code)
     return error_response(exc.status, exc.code, exc.message)
 
 
-async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     detail = exc.detail if isinstance(exc.detail, str) else _status_code_name(exc.status_code)
-    return error_response(exc.status_code, _status_code_name(exc.status_code), detail, headers=exc.headers)
+    code = _counted(request, _status_code_name(exc.status_code))
+    return error_response(exc.status_code, code, detail, headers=exc.headers)
 
 
-async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return error_response(422, "invalid_request", _describe_validation(exc))
+    return error_response(422, _counted(request, "invalid_request"), _describe_validation(exc))
 
 
 def install_error_handlers(app: FastAPI) -> None:

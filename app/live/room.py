@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,9 +26,12 @@ from app.live.connection import Connection
 from app.live.envelope import pack, unpack
 from app.live.game_rows import rows_for
 from app.live.hub import Hub, game_channel
+from app.metrics import Metrics
 from app.protocol import Ack, ClockTick, ErrorMessage, encode
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import GameWithPlayers, NewEvent, VersionConflict
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
@@ -68,8 +72,10 @@ class Room:
         sessionmaker: async_sessionmaker[AsyncSession],
         clock: Clock = time.time,
         on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.game_id = game_id
+        self.metrics = metrics
         self.channel = game_channel(game_id)
         self.hub = hub
         self.sessionmaker = sessionmaker
@@ -87,6 +93,7 @@ class Room:
         self._unsubscribe: Callable[[], Any] | None = None
         self._stale = False
         self._presence_task: asyncio.Task[None] | None = None
+        self.practice = False  # one user on both sides: see _actors
 
     # ------------------------------------------------------------------ loading and catching up
 
@@ -101,6 +108,7 @@ class Room:
                 "W": {"id": row.white.id, "name": row.white.name},
             }
             self.user_seats = {row.black.id: "B", row.white.id: "W"}
+            self.practice = row.black.id == row.white.id
             created = row.game.started_at.timestamp()
             self.authority = GameAuthority(game_config(row), created)
             await self._absorb(session)
@@ -261,11 +269,13 @@ class Room:
             ],
         )
         user = None if conn.user_id is None else {"id": conn.user_id, "name": conn.user_name}
+        role = "practice" if self.practice and seat is not None else conn.role
+        game["practice"] = self.practice
         return {
             "t": "snapshot",
             "v": self.v,
             "resync": resync,
-            "you": {"role": conn.role, "color": seat, "user": user},
+            "you": {"role": role, "color": seat, "user": user},
             "game": game,
         }
 
@@ -294,19 +304,16 @@ class Room:
                     return encode(Ack(id=client_id, v=self.seen[(uid, client_id)]))
                 assert self.authority is not None
                 now = self.clock()
-                before = len(self.authority.log)
                 try:
                     if action["t"] == "chat":
                         events = [self._chat_event(conn, action, now)]
                     else:
-                        events = self.authority.apply(actor, action, now, facts)
+                        events = self._apply(actor, action, now, facts)
                 except GameError as exc:
                     return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
                                                reason=getattr(exc, "reason", None)))
                 if not events:
                     return encode(Ack(id=client_id or "", v=self.v))
-                if len(self.authority.log) > before:
-                    events[0]["_action"] = self.authority.log[-1]
                 if client_id is not None:
                     events[0]["_cid"] = client_id
                     events[0]["_uid"] = uid
@@ -323,6 +330,7 @@ class Room:
                 first = self.v + 1
                 for event in events:
                     self._absorb_committed(event)
+                self._record(action, events, first)
                 await self._publish(events, first)
                 await self._update_deadline()
                 if client_id is not None:
@@ -331,6 +339,39 @@ class Room:
             await self._after_commit(events)
             return encode(Ack(id=client_id or "", v=ack_v))
         return encode(ErrorMessage(id=client_id, code="busy", message="the game is busy; try again"))
+
+    def _record(self, action: dict[str, Any], events: list[dict[str, Any]], first_v: int) -> None:
+        """Count and log committed events (their types and versions, never chat text)."""
+        if self.metrics is not None:
+            self.metrics.events_committed(events)
+        log.info("applied %s", action["t"], extra={"game_id": self.game_id, "action": action["t"], "v": first_v,
+                                                  "events": [event.get("t") for event in events]})
+
+    def _apply(self, actor: str | None, action: dict[str, Any], now: float, facts: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """Ask the authority; each applied action rides on its first event so that replay repeats it."""
+        assert self.authority is not None
+        events: list[dict[str, Any]] = []
+        for who in self._actors(actor, action):
+            before = len(self.authority.log)
+            try:
+                step = self.authority.apply(who, action, now, facts)
+            except GameError:
+                if events:
+                    break  # practice: what was already applied stands (e.g. one colour's acceptance)
+                raise
+            if step and len(self.authority.log) > before:
+                step[0]["_action"] = self.authority.log[-1]
+            events += step
+        return events
+
+    def _actors(self, actor: str | None, action: dict[str, Any]) -> list[str | None]:
+        """Practice mode (one user on both sides): the seat acts as the side to move, and accepts for both."""
+        assert self.authority is not None
+        if not self.practice or actor not in ("B", "W"):
+            return [actor]
+        if action["t"] == "accept_score":
+            return [c for c in ("B", "W") if not self.authority.accepted.get(c)] or [actor]
+        return [self.authority.game.to_move]
 
     def _chat_event(self, conn: Connection | None, action: dict[str, Any], now: float) -> dict[str, Any]:
         assert self.authority is not None and conn is not None

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.hub import Hub
 from app.live.room import Clock, Room
+from app.metrics import Metrics
 from app.protocol import ServerPing, encode
 
 log = logging.getLogger(__name__)
@@ -30,8 +31,10 @@ class RoomManager:
         sessionmaker: async_sessionmaker[AsyncSession],
         clock: Clock = time.time,
         on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.hub = hub
+        self.metrics = metrics
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.on_finished = on_finished
@@ -66,7 +69,7 @@ class RoomManager:
         async with lock:
             room = self.rooms.get(game_id)
             if room is None:
-                room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished)
+                room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished, self.metrics)
                 if not await room.load():
                     await room.close()
                     return None

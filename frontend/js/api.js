@@ -48,15 +48,16 @@ export const api = {
 
   // challenges
   challenges: () => request("GET", "/api/challenges"),
-  challenge: (id) => request("GET", `/api/challenges/${enc(id)}`),
+  challenge: (id, token) => request("GET", `/api/challenges/${enc(id)}${token ? `?token=${enc(token)}` : ""}`),
   createChallenge: (spec) => request("POST", "/api/challenges", spec),
   cancelChallenge: (id) => request("DELETE", `/api/challenges/${enc(id)}`),
-  acceptChallenge: (id) => request("POST", `/api/challenges/${enc(id)}/accept`),
+  acceptChallenge: (id, token) => request("POST", `/api/challenges/${enc(id)}/accept`, token ? { token } : undefined),
 
   // games
   liveGames: () => request("GET", "/api/games/live"),
   game: (id) => request("GET", `/api/games/${enc(id)}`),
-  myGames: (status) => request("GET", `/api/me/games?status=${enc(status)}`),
+  myActiveGames: () => request("GET", "/api/me/games/active"),
+  myHistory: () => request("GET", "/api/me/games/history"),
   sgfUrl: (id) => `/api/games/${enc(id)}/sgf`,
 
   // practice (rules page): one person plays both colours, not rated, not listed

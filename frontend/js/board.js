@@ -241,6 +241,7 @@ export class Board {
     }
     if (!this.legal(p)) {
       this.announce(t("board.illegal"));
+      if (this.opts.onIllegal) this.opts.onIllegal(p);
       return;
     }
     if (this.confirmMode) {

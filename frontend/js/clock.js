@@ -113,7 +113,7 @@ export const TIME_PRESETS = {
   blitz: { kind: "byoyomi", main: 180, periods: 3, period_time: 10 },
   rapid: { kind: "byoyomi", main: 600, periods: 5, period_time: 30 },
   classical: { kind: "byoyomi", main: 2400, periods: 5, period_time: 60 },
-  countdown: { kind: "chinese_countdown", main: 1200, periods: 3, period_time: 60 },
+  countdown: { kind: "chinese_countdown", main: 1200, periods: 3 },
   fischer: { kind: "fischer", main: 300, increment: 10, cap: 600 },
   none: { kind: "none" },
 };

@@ -158,6 +158,8 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
     accepted: (g.scoring && g.scoring.accepted) || g.accepted || { B: false, W: false },
     score: (g.scoring && g.scoring.score) || g.score || null,
     legal: Array.isArray(g.legal) ? new Set(g.legal.map(([x, y]) => `${x},${y}`)) : null,
+    ko: g.ko || null,
+    sealed: g.sealed || null,
     rated: Boolean(g.rated),
     practice: Boolean(g.practice) || roleOf(snap) === "both" || roleOf(snap) === "practice",
   };
@@ -177,16 +179,24 @@ export function myTurn(state) {
   return state.phase === "playing" && myColors(state).includes(state.toMove);
 }
 
-/** Obvious illegality only: occupied, suicide (unless the rules allow it), immediate ko recapture. */
-export function isObviouslyLegal(state, p) {
+/**
+ * Why a point is obviously illegal for the side to move ("occupied", "suicide", "ko"), or null. The server
+ * still decides (superko and anything subtler come back from it as an error with the same reasons).
+ */
+export function illegalReason(state, p) {
   const [x, y] = p;
-  if (state.board[y][x]) return false;
-  if (state.legal) return state.legal.has(`${x},${y}`);
+  if (state.board[y][x]) return "occupied";
+  if (state.legal) return state.legal.has(`${x},${y}`) ? null : "illegal_move";
   const { grid, suicide } = placeStone(state.board, p, state.toMove);
-  if (suicide && !state.rules.suicide_allowed && !state.rules.allow_suicide) return false;
+  if (suicide && !state.rules.multi_stone_suicide) return "suicide";
+  if (state.ko && state.ko[0] === x && state.ko[1] === y) return "ko";
   const pos = state.positions;
-  if (state.historyOk && pos.length >= 2 && sameGrid(grid, pos[pos.length - 2])) return false;
-  return true;
+  if (state.historyOk && pos.length >= 2 && sameGrid(grid, pos[pos.length - 2])) return "ko";
+  return null;
+}
+
+export function isObviouslyLegal(state, p) {
+  return illegalReason(state, p) === null;
 }
 
 function setClocks(state, ev, receivedAt) {
@@ -211,6 +221,7 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       for (const [cx, cy] of ev.captured || []) g[cy][cx] = null;
       state.board = g;
       state.moves.push({ color: ev.color, p: ev.p });
+      state.ko = ev.ko || null;
       if (state.historyOk) state.positions.push(g);
       else state.positions = [g];
       if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
@@ -222,6 +233,7 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
     }
     case "pass": {
       state.moves.push({ color: ev.color, p: null });
+      state.ko = null;
       if (state.historyOk) state.positions.push(state.board);
       else state.positions = [state.board];
       state.toMove = ev.to_move || other(ev.color);
@@ -236,14 +248,34 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       return "ok";
     case "phase":
       state.phase = ev.phase;
-      state.dead = ev.dead || [];
-      state.accepted = ev.accepted || { B: false, W: false };
-      state.score = ev.score || null;
-      if (ev.phase === "playing") {
+      if (ev.phase === "scoring") {
+        state.dead = ev.dead || [];
+        state.accepted = ev.accepted || { B: false, W: false };
+        state.score = ev.score || null;
+      } else {
         state.dead = [];
+        state.accepted = { B: false, W: false };
         state.score = null;
       }
+      if (ev.phase === "playing") state.sealed = null;
+      if (ev.offers) state.offers = normalizeOffers(ev.offers);
       if (ev.to_move) state.toMove = ev.to_move;
+      setClocks(state, ev, receivedAt);
+      return "ok";
+    case "dead_stones":
+      state.dead = ev.dead || [];
+      state.accepted = ev.accepted || { B: false, W: false };
+      state.score = ev.score || state.score;
+      return "ok";
+    case "score_accepted":
+      state.accepted = { ...state.accepted, ...(ev.accepted || { [ev.color]: true }) };
+      return "ok";
+    case "sealed":
+      state.sealed = { color: ev.color, p: ev.p };
+      setClocks(state, ev, receivedAt);
+      return "ok";
+    case "period_used":
+    case "clock_restart":
       setClocks(state, ev, receivedAt);
       return "ok";
     case "game_over":
@@ -261,50 +293,28 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
   }
 }
 
-const OFFER_KINDS = ["undo", "draw", "adjourn", "resume"];
-
 function applyOfferEvent(state, ev, receivedAt) {
   const t = ev.t;
-  const by = ev.color || ev.from_color || ev.by || (ev.from && ev.from.color) || true;
-  for (const kind of OFFER_KINDS) {
-    if (t === `${kind}_request` || t === `${kind}_offer` || (t === "offer" && ev.kind === kind)) {
-      state.offers[kind] = by;
-      setClocks(state, ev, receivedAt);
-      return "ok";
-    }
-    if (t === `${kind}_decline` || t === `${kind}_declined` || (t === "offer_declined" && ev.kind === kind)) {
-      delete state.offers[kind];
-      return "ok";
-    }
-  }
-  if (t === "adjourned" || t === "adjourn_accept") {
-    state.phase = "adjourned";
-    delete state.offers.adjourn;
+  if (t === "offer" || t === "offer_declined") {
+    if (ev.offers) state.offers = normalizeOffers(ev.offers);
+    else if (t === "offer") state.offers[ev.kind] = ev.by;
+    else delete state.offers[ev.kind];
     setClocks(state, ev, receivedAt);
     return "ok";
   }
-  if ((t === "resumed" || t === "resume_accept") && !ev.board) {
-    state.phase = "playing";
-    delete state.offers.resume;
+  if (t === "undo") {
+    // The authority sends the position after the undo, so the local copy never guesses.
+    const keep = ev.move_number;
+    if (!ev.board || keep === undefined || keep > state.moves.length) return "resync";
+    state.moves = state.moves.slice(0, keep);
+    state.board = parsePosition(ev.board, state.size);
+    state.positions = state.historyOk ? state.positions.slice(0, keep + 1) : [state.board];
+    if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
+    if (ev.to_move) state.toMove = ev.to_move;
+    state.offers = ev.offers ? normalizeOffers(ev.offers) : {};
+    state.legal = null;
     setClocks(state, ev, receivedAt);
     return "ok";
-  }
-  if (t === "undo" || t === "undo_accept" || t === "undone") {
-    // An undo removes the last move(s); follow it locally when the event says how far to go back.
-    const keep = ev.move_number ?? ev.moves_left ?? (ev.moves ? ev.moves.length : undefined);
-    if (keep !== undefined && state.historyOk && keep <= state.moves.length) {
-      state.moves = state.moves.slice(0, keep);
-      state.positions = state.positions.slice(0, keep + 1);
-      state.board = state.positions[keep];
-      if (ev.board) state.board = parsePosition(ev.board, state.size);
-      if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
-      state.toMove = ev.to_move || (state.moves.length ? other(state.moves[state.moves.length - 1].color) : "B");
-      state.legal = null;
-      delete state.offers.undo;
-      setClocks(state, ev, receivedAt);
-      return "ok";
-    }
-    return "resync";
   }
   return "resync";
 }

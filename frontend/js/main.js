@@ -4,6 +4,7 @@ import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js
 import { mountAccount } from "./account.js";
 import { loadMe } from "./session.js";
 import { unlockAudio } from "./sound.js";
+import { clearToasts } from "./ui.js";
 import * as lobby from "./pages/lobby.js";
 import * as game from "./pages/game.js";
 import * as rules from "./pages/rules.js";
@@ -12,7 +13,7 @@ import * as challenge from "./pages/challenge.js";
 const ROUTES = [
   [/^#?\/?$/, lobby],
   [/^#\/game\/([\w-]+)$/, game],
-  [/^#\/challenge\/([\w-]+)$/, challenge],
+  [/^#\/challenge\/([\w-]+)(?:\/([\w-]+))?$/, challenge],
   [/^#\/rules$/, rules],
 ];
 
@@ -59,6 +60,7 @@ function route() {
     cleanup = null;
   }
   replace(main);
+  clearToasts();
   for (const [pattern, page] of ROUTES) {
     const m = hash.match(pattern);
     if (m) {
@@ -79,6 +81,7 @@ export function start() {
   document.addEventListener("pointerdown", unlockAudio, { once: true });
   document.addEventListener("keydown", unlockAudio, { once: true });
   window.addEventListener("hashchange", route);
-  loadMe();
-  route();
+  // The first visit gets its guest session from /api/me: no other request (nor a game socket, which would
+  // seat us as a spectator) may go out before that cookie exists, or each would make a guest of its own.
+  loadMe().finally(route);
 }

@@ -6,7 +6,7 @@ const BACKOFF_MAX_MS = 15000;
 const PING_EVERY_MS = 10000;
 /** Close codes after which reconnecting cannot help (no such game, not allowed). */
 const FATAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404, 1008]);
-const FATAL_ERROR_CODES = new Set(["not_found", "game_not_found", "forbidden"]);
+const FATAL_ERROR_CODES = new Set(["not_found", "game_not_found", "no_such_game", "forbidden"]);
 
 export function wsUrl(path) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -26,7 +26,7 @@ export const CLIENT_ACTIONS = new Set([
   "draw_offer", "draw_accept", "draw_decline",
   "toggle_dead", "accept_score", "resume_play",
   "adjourn_offer", "adjourn_accept", "adjourn_decline", "seal",
-  "resume_offer", "resume_accept", "claim_victory",
+  "resume_offer", "resume_accept", "resume_decline", "claim_victory",
 ]);
 
 /** "black" | "white" | "spectator" (and "both" for practice games) -> the colours this client may play. */
@@ -226,6 +226,11 @@ export class GameSocket extends ReconnectingSocket {
 
   onMessage(msg) {
     const { t } = msg;
+    if (t === "ping") {
+      // The server measures our lag (credited to our clock): answer at once with the same id.
+      this.sendRaw({ t: "pong", id: msg.id });
+      return;
+    }
     if (t === "ack" || t === "pong") {
       const p = this.pending.get(msg.id);
       if (p) {

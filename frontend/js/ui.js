@@ -57,16 +57,22 @@ export function toast(key, params = {}, kind = "info") {
   setTimeout(() => el.remove(), 4500);
 }
 
+/** Remove every toast (they speak of the page being left). */
+export function clearToasts() {
+  if (toastBox) toastBox.replaceChildren();
+}
+
 /** Show an API/WebSocket error: a known code gets its translation, else the server's message. */
 export function errorToast(err) {
   const code = (err && err.code) || "error";
+  // The reason is the more precise explanation (illegal_move + "ko" -> "Ko: you cannot retake...").
+  if (err && err.reason && t(`error.${err.reason}`) !== `error.${err.reason}`) {
+    toast(`error.${err.reason}`, {}, "error");
+    return;
+  }
   const key = `error.${code}`;
   if (t(key) !== key) {
     toast(key, {}, "error");
-    return;
-  }
-  if (err && err.reason && t(`error.${err.reason}`) !== `error.${err.reason}`) {
-    toast(`error.${err.reason}`, {}, "error");
     return;
   }
   toast("error.generic", { message: (err && err.message) || code }, "error");

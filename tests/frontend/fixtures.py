@@ -133,10 +133,10 @@ def serve_api(page) -> list[dict]:
             _json(route, {"id": f"c-new-{len(created)}", "creator": ME, **spec}, 201)
         elif path == "games/live":
             _json(route, LIVE_GAMES)
-        elif path.startswith("me/games?status=unfinished"):
-            _json(route, [LIVE_GAMES[0]])
-        elif path.startswith("me/games?status=finished"):
-            _json(route, FINISHED)
+        elif path == "me/games/active":
+            _json(route, {"games": [LIVE_GAMES[0]]})
+        elif path == "me/games/history":
+            _json(route, {"games": FINISHED})
         else:
             _json(route, {"error": {"code": "not_found", "message": "no such thing"}}, 404)
 

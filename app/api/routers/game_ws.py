@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import time
 
+import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from app.api.deps import optional_user_ws
 from app.live.connection import CLOSE_FLOODING, Connection
 from app.live.room import Room
+from app.logs import bind_game
+from app.metrics import Metrics
 from app.protocol import Chat, ErrorMessage, Ping, Pong, PongReply, ProtocolError, encode, parse_client_message
 
 router = APIRouter()
@@ -28,10 +31,13 @@ def _since(raw: str | None) -> int | None:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    bind_game(game_id)  # this task serves one socket: every line it logs is about this game
+    metrics: Metrics = websocket.app.state.metrics
     user = await optional_user_ws(websocket)
     room = await websocket.app.state.rooms.open(game_id)
     await websocket.accept()
     if room is None:
+        metrics.error("no_such_game")
         await websocket.send_text(encode(ErrorMessage(code="no_such_game", message="no such game")).decode())
         await websocket.close(CLOSE_NO_GAME, "no such game")
         return
@@ -44,6 +50,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         seat=room.seat_of(user_id),
     )
     await room.attach(conn, _since(websocket.query_params.get("v")))
+    metrics.connected_sockets.inc()
     try:
         while not conn.closed.is_set():
             frame = await websocket.receive()
@@ -52,8 +59,10 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             raw = frame.get("text")
             if raw is None:
                 raw = frame.get("bytes") or b""
+            received = time.perf_counter()
             reply = await _handle(room, conn, raw)
             if reply is not None:
+                _observe(metrics, raw, reply, time.perf_counter() - received)
                 conn.push(reply.decode())
             if conn.refused > FLOOD_LIMIT:
                 conn.closed.set()
@@ -61,7 +70,23 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        metrics.connected_sockets.dec()
         await room.detach(conn)
+
+
+def _observe(metrics: Metrics, raw: str | bytes, reply: bytes, seconds: float) -> None:
+    """Count an error reply by its code; time an acknowledged move (receive -> ack)."""
+    if reply.startswith(b'{"t":"error"'):
+        metrics.error(str(orjson.loads(reply).get("code")))
+    elif reply.startswith(b'{"t":"ack"') and _is_move(raw):
+        metrics.move_latency.observe(seconds)
+
+
+def _is_move(raw: str | bytes) -> bool:
+    try:
+        return orjson.loads(raw).get("t") in ("play", "pass")
+    except (orjson.JSONDecodeError, AttributeError):
+        return False
 
 
 async def _handle(room: Room, conn: Connection, raw: str | bytes) -> bytes | None:

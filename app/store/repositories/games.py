@@ -294,9 +294,12 @@ async def chat(session: AsyncSession, game_id: str, channel: str | None = None) 
 
 
 async def list_live(session: AsyncSession, limit: int = 100) -> list[GameWithPlayers]:
-    """Games not yet finished, most recently started first."""
+    """Games not yet finished, most recently started first (practice games, one user on both sides, are not listed)."""
     return await _with_players(
-        session, lambda q: q.where(Game.status != FINISHED).order_by(Game.started_at.desc()).limit(limit)
+        session,
+        lambda q: q.where(Game.status != FINISHED, Game.black_id != Game.white_id)
+        .order_by(Game.started_at.desc())
+        .limit(limit),
     )
 
 

@@ -1,13 +1,13 @@
-// A challenge opened by link (#/challenge/<id>): show its terms and let the visitor accept it.
+// A challenge opened by link (#/challenge/<id>/<token>): show its terms and let the visitor accept it.
 import { h, replace } from "../dom.js";
 import { api } from "../api.js";
 import { errorToast } from "../ui.js";
 import { colorLabel, creatorOf, gameSummary, nameOf } from "./common.js";
 
-export function mount(container, id) {
+export function mount(container, id, token) {
   const card = h("section", { class: "card narrow" }, h("p", { class: "muted", i18n: "common.loading" }));
   container.append(card);
-  api.challenge(id).then(
+  api.challenge(id, token).then(
     (data) => {
       const ch = data.challenge || data;
       const accept = h("button", {
@@ -17,7 +17,7 @@ export function mount(container, id) {
         onclick: async () => {
           accept.disabled = true;
           try {
-            const res = await api.acceptChallenge(ch.id ?? id);
+            const res = await api.acceptChallenge(ch.id ?? id, token);
             location.hash = `#/game/${res.game_id || (res.game && res.game.id)}`;
           } catch (err) {
             errorToast(err);

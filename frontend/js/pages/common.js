@@ -18,7 +18,8 @@ export function playersOf(game) {
 
 /** "19×19 · Chinese · komi 7.5 · 10m + 5×30s · rated" */
 export function gameSummary(spec) {
-  const parts = [`${spec.size}×${spec.size}`];
+  const size = spec.board_size ?? spec.size;
+  const parts = [`${size}×${size}`];
   const rules = typeof spec.rules === "object" && spec.rules ? spec.rules.name : spec.rules;
   if (rules) parts.push(t(`ruleset.${rules}`) !== `ruleset.${rules}` ? t(`ruleset.${rules}`) : rules);
   const komi = spec.komi ?? (spec.rules && spec.rules.komi);
@@ -49,5 +50,6 @@ export function resultText(result) {
 
 export function shortResult(result) {
   if (!result) return "";
+  if (typeof result === "string") return result; // lists carry the record's text, e.g. "B+R", "W+3.5"
   return result.text || (result.winner ? `${result.winner}+${result.reason === "score" ? result.margin : "R"}` : "—");
 }

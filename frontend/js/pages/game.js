@@ -6,7 +6,7 @@ import { api } from "../api.js";
 import { Board } from "../board.js";
 import { gtp } from "../coords.js";
 import { GameSocket, normalizeClocks } from "../protocol.js";
-import { fromSnapshot, applyEvent, isObviouslyLegal, isPlayer, myColors, myTurn, placeStone } from "../gamestate.js";
+import { fromSnapshot, applyEvent, illegalReason, isObviouslyLegal, isPlayer, myColors, myTurn, placeStone } from "../gamestate.js";
 import { formatClock, tick, urgentSeconds, describeTimeControl } from "../clock.js";
 import { Countdown, playStoneSound } from "../sound.js";
 import { getSettings, setSetting } from "../settings.js";
@@ -141,6 +141,7 @@ export class GameView {
       size: s.size,
       onPlay: (p) => this.onBoardPlay(p),
       onPending: (p) => this.onPending(p),
+      onIllegal: (p) => this.onIllegal(p),
       isLegal: (p) => this.state && isObviouslyLegal(this.state, p),
       ghostColor: () => (this.state && myTurn(this.state) ? this.state.toMove : null),
       mode: "play",
@@ -210,6 +211,13 @@ export class GameView {
     }
     if (!myTurn(s)) return;
     this.sendMove(p);
+  }
+
+  /** A click the local copy already knows is illegal: nothing is sent, and the reason is shown. */
+  onIllegal(p) {
+    if (!this.state) return;
+    const reason = illegalReason(this.state, p) || "illegal_move";
+    errorToast({ code: "illegal_move", reason });
   }
 
   sendMove(p) {
@@ -320,7 +328,8 @@ export class GameView {
     for (const [slot, color] of Object.entries(seats)) {
       const card = this.cards[slot];
       const player = s.players[color];
-      const online = Boolean(s.presence[color]);
+      // A practice game has one person in both seats: either seat's presence is theirs.
+      const online = s.practice ? Boolean(s.presence.B || s.presence.W) : Boolean(s.presence[color]);
       const toMove = s.phase === "playing" && s.toMove === color;
       card.className = `player-card ${color === "B" ? "black" : "white"}${toMove ? " to-move" : ""}`;
       card.dataset.color = color;
@@ -420,8 +429,8 @@ export class GameView {
         const pass = btn("game.pass", "pass", { title: "confirm.pass_title", body: opponentPassed ? "confirm.pass_ends" : "confirm.pass_body", confirm: "game.pass" });
         pass.disabled = !myTurn(s);
         buttons.push(pass);
-        if (s.moves.length > 0) buttons.push(btn("game.undo", "undo_request"));
         if (!s.practice) {
+          if (s.moves.length > 0) buttons.push(btn("game.undo", "undo_request"));
           buttons.push(btn("game.draw", "draw_offer", { title: "confirm.draw_title", confirm: "game.draw" }));
           buttons.push(btn("game.adjourn", "adjourn_offer", { title: "confirm.adjourn_title", body: "confirm.adjourn_body", confirm: "game.adjourn" }));
           const myStones = s.moves.filter((m) => myColors(s).includes(m.color)).length;

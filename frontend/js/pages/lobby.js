@@ -86,7 +86,9 @@ function challengeForm(onCreated) {
     const kind = custom.kind.value;
     const tc = { kind, main: Math.round(Number(custom.main.value) * 60) };
     if (kind === "fischer") Object.assign(tc, { increment: Number(custom.increment.value), cap: tc.main * 2 });
-    if (kind === "byoyomi" || kind === "chinese_countdown") Object.assign(tc, { periods: Number(custom.periods.value), period_time: Number(custom.period_time.value) });
+    if (kind === "byoyomi") Object.assign(tc, { periods: Number(custom.periods.value), period_time: Number(custom.period_time.value) });
+    if (kind === "chinese_countdown") Object.assign(tc, { periods: Number(custom.periods.value) });
+    if (kind === "none") return { kind };
     if (kind === "canadian") Object.assign(tc, { stones: Number(custom.stones.value), period_time: Number(custom.period_time.value) });
     return tc;
   };
@@ -113,7 +115,7 @@ function challengeForm(onCreated) {
     ev.preventDefault();
     const data = new FormData(form);
     const spec = {
-      size: Number(data.get("size")),
+      board_size: Number(data.get("size")),
       rules: rules.value,
       komi: Number(komi.value),
       handicap: Number(handicap.value),
@@ -152,7 +154,8 @@ export function mount(container) {
     }
     renderLists();
     if (spec.private && ch && ch.id) {
-      const link = `${location.origin}${location.pathname}#/challenge/${ch.id}`;
+      const path = ch.invite_url || `/#/challenge/${ch.id}/${ch.token || ""}`;
+      const link = `${location.origin}${path}`;
       const input = h("input", { type: "text", readonly: true, value: link, i18nAria: "lobby.share_link", onfocus: (e) => e.target.select() });
       replace(
         shareBox,
@@ -225,7 +228,7 @@ export function mount(container) {
         ? h("span", { class: "muted small", i18n: "game.spectators_n", i18nParams: { n: g.spectators ?? 0 } })
         : kind === "finished"
           ? h("span", { class: "result-tag" }, shortResult(g.result))
-          : h("span", { class: "muted small", i18n: "game.move_n", i18nParams: { n: g.move_number ?? (g.moves ? g.moves.length : 0) } });
+          : h("span", { class: "muted small", i18n: "game.move_n", i18nParams: { n: g.move_count ?? g.move_number ?? 0 } });
     return h(
       "li",
       { class: "item" },
@@ -243,7 +246,7 @@ export function mount(container) {
   }
 
   async function refresh() {
-    const [ch, live, unf, fin] = await Promise.allSettled([api.challenges(), api.liveGames(), api.myGames("unfinished"), api.myGames("finished")]);
+    const [ch, live, unf, fin] = await Promise.allSettled([api.challenges(), api.liveGames(), api.myActiveGames(), api.myHistory()]);
     if (ch.status === "fulfilled") model.challenges = listOf(ch.value, "challenges");
     if (live.status === "fulfilled") model.live = listOf(live.value, "games");
     if (unf.status === "fulfilled") model.unfinished = listOf(unf.value, "games");
@@ -291,7 +294,13 @@ export function mount(container) {
   const socket = new LobbySocket({
     onReconnected: refresh,
     onMessage: (msg) => {
-      if (msg.t === "challenge_created" && msg.challenge) {
+      if (msg.t === "snapshot") {
+        model.challenges = listOf(msg, "challenges");
+        model.live = listOf(msg, "games");
+      } else if (msg.t === "resync") {
+        refresh();
+        return;
+      } else if (msg.t === "challenge_created" && msg.challenge) {
         if (!model.challenges.some((c) => c.id === msg.challenge.id)) model.challenges.unshift(msg.challenge);
       } else if (msg.t === "challenge_removed") {
         const id = msg.id ?? msg.challenge_id ?? (msg.challenge && msg.challenge.id);
@@ -302,6 +311,7 @@ export function mount(container) {
         const p = playersOf(g);
         if (msg.challenge_id !== undefined) model.challenges = model.challenges.filter((c) => c.id !== msg.challenge_id);
         if (sameUser(p.B, currentUser()) || sameUser(p.W, currentUser())) {
+          // Our challenge was accepted: go to the board.
           location.hash = `#/game/${g.id}`;
           return;
         }
@@ -311,7 +321,7 @@ export function mount(container) {
         const mine = model.unfinished.find((x) => x.id === id);
         if (mine) {
           model.unfinished = model.unfinished.filter((x) => x.id !== id);
-          model.finished.unshift({ ...mine, ...(msg.game || {}), result: msg.result || (msg.game && msg.game.result) });
+          model.finished.unshift({ ...mine, ...(msg.game || {}), status: "finished", result: msg.result || (msg.game && msg.game.result) });
         }
       } else if (msg.t === "spectators" || msg.t === "game_updated") {
         const id = msg.game_id ?? (msg.game && msg.game.id);

@@ -1,0 +1,61 @@
+"""``/healthz`` (the process answers), ``/readyz`` (its database and Redis answer) and ``/metrics``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from app.live.redis_hub import RedisHub
+
+router = APIRouter(tags=["health"])
+
+CHECK_TIMEOUT_SECONDS = 2.0
+
+
+@router.get("/healthz", summary="Liveness: the process is up and serving requests")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+async def _database(request: Request) -> None:
+    async with request.app.state.engine.connect() as connection:
+        await connection.execute(text("SELECT 1"))
+
+
+async def _redis(request: Request) -> bool:
+    """Ping Redis when this instance uses it; False when it runs the in-process hub."""
+    hub = request.app.state.hub
+    if not isinstance(hub, RedisHub):
+        return False
+    await hub.redis.ping()
+    return True
+
+
+@router.get("/readyz", summary="Readiness: the database and Redis (when configured) are reachable")
+async def readyz(request: Request) -> JSONResponse:
+    checks: dict[str, str] = {}
+    failed: list[str] = []
+    for name, check in (("database", _database), ("redis", _redis)):
+        try:
+            used = await asyncio.wait_for(check(request), CHECK_TIMEOUT_SECONDS)
+        except Exception:  # noqa: BLE001 - any failure (refused, timeout, auth) means not ready
+            checks[name] = "failed"
+            failed.append(name)
+        else:
+            checks[name] = "not_configured" if used is False else "ok"
+    if failed:
+        message = f"unreachable: {', '.join(failed)}"
+        return JSONResponse(
+            {"status": "unavailable", "checks": checks, "error": {"code": "not_ready", "message": message}},
+            status_code=503,
+        )
+    return JSONResponse({"status": "ready", "checks": checks})
+
+
+@router.get("/metrics", summary="Prometheus metrics of this instance", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    body, content_type = request.app.state.metrics.render()
+    return Response(body, media_type=content_type)

@@ -1,0 +1,45 @@
+"""``/api/practice``: a practice board where one person plays both colours under the server's rules.
+
+A practice game is an ordinary game whose black and white are the same user: never rated, never announced in
+the lobby, and left out of the live games list. The room lets that user act as the side to move.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict
+
+from app.api.deps import DB, CurrentUser
+from app.lobby import rules_presets
+from app.lobby.views import game_url
+from app.store.repositories import games
+
+router = APIRouter(prefix="/api/practice", tags=["practice"])
+
+PRACTICE_RULES = "chinese"
+
+
+class PracticeCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    size: Literal[9, 13, 19] = 9
+
+
+@router.post("", status_code=201, summary="Start a practice game: you play both colours (not rated, not listed)")
+async def create(db: DB, user: CurrentUser, body: PracticeCreate | None = None) -> dict:
+    size = (body or PracticeCreate()).size
+    game = await games.add(
+        db,
+        board_size=size,
+        rules=PRACTICE_RULES,
+        rules_params={"preset": PRACTICE_RULES, "practice": True},
+        komi=rules_presets.default_komi(PRACTICE_RULES),
+        handicap=0,
+        time_control={"kind": "none"},
+        rated=False,
+        black_id=user.id,
+        white_id=user.id,
+    )
+    await db.commit()
+    return {"game_id": game.id, "url": game_url(game.id)}
