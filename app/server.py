@@ -30,5 +30,8 @@ def serve(host: str | None = None, port: int | None = None) -> int:
         log_config=None,  # keep the handler configured above (JSON or text), access log included
         proxy_headers=True,
         ws="websockets-sansio",
+        # Game messages are a few hundred bytes: compressing them costs a zlib context per socket (tens of
+        # KB each) and CPU per recipient for almost no saving.
+        ws_per_message_deflate=False,
     )
     return 0

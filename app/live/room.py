@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
 SEEN_IDS_LIMIT = 5000
+PRESENCE_COALESCE_SECONDS = 0.1  # spectators arriving or leaving within this are announced together
 
 
 def game_config(row: GameWithPlayers) -> dict[str, Any]:
@@ -91,6 +92,7 @@ class Room:
         self.presence: dict[str, Any] = {"players": {"B": False, "W": False}, "spectators": 0}
         self._unsubscribe: Callable[[], Any] | None = None
         self._stale = False
+        self._presence_task: asyncio.Task[None] | None = None
         self.practice = False  # one user on both sides: see _actors
         self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
 
@@ -216,13 +218,32 @@ class Room:
             else:
                 conn.push_start(encode(self.snapshot_message(conn, resync=since_v is not None)).decode(), self.v)
         await self.hub.join(self.channel, conn.id, conn.seat or "spectator", conn.user_id)
-        await self.refresh_presence()
+        await self._presence_changed(conn)
 
     async def detach(self, conn: Connection) -> None:
         self.connections.discard(conn)
         await conn.stop()
         with contextlib.suppress(Exception):
             await self.hub.leave(self.channel, conn.id)
+            await self._presence_changed(conn)
+
+    async def _presence_changed(self, conn: Connection) -> None:
+        """Publish presence now when a player came or went; coalesce spectators' comings and goings.
+
+        A crowd joining a popular game would otherwise send every socket one presence message per arrival
+        (n arrivals, n squared messages); counted together, they cost one message per socket.
+        """
+        if conn.seat is not None:
+            await self.refresh_presence()
+        elif self._presence_task is None:
+            self._presence_task = asyncio.get_running_loop().create_task(self._coalesced_presence())
+
+    async def _coalesced_presence(self) -> None:
+        try:
+            await asyncio.sleep(PRESENCE_COALESCE_SECONDS)
+        finally:
+            self._presence_task = None
+        with contextlib.suppress(Exception):
             await self.refresh_presence()
 
     async def refresh_presence(self, publish: bool = True) -> None:
@@ -478,6 +499,9 @@ class Room:
             conn.push(text)
 
     async def close(self) -> None:
+        if self._presence_task is not None:
+            self._presence_task.cancel()
+            self._presence_task = None
         if self._unsubscribe is not None:
             await self._unsubscribe()
             self._unsubscribe = None

@@ -47,6 +47,10 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    # Enough kept-open connections for many games committing at once: an overflow connection is closed
+    # when it is returned, and opening one costs far more than the commit it was opened for.
+    kwargs.setdefault("pool_size", 20)
+    kwargs.setdefault("max_overflow", 20)
     return create_async_engine(url, **kwargs)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
@@ -143,6 +143,10 @@ async def append_events(
     now = utcnow()
     values["version"] = Game.version + len(events)
     values["updated_at"] = now
+    if session.bind is not None and session.bind.dialect.name == "postgresql" and not any(
+        event.drop_moves_from is not None for event in events
+    ):
+        return await _append_in_one_statement(session, game_id, expected_version, events, values, now)
     try:
         result = await session.execute(
             update(Game)
@@ -161,6 +165,67 @@ async def append_events(
     except IntegrityError as exc:
         await session.rollback()
         # The unique (game_id, v) index is the second line of defence against a lost race.
+        if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
+            raise VersionConflict(game_id, expected_version) from exc
+        raise
+    except BaseException:
+        await session.rollback()
+        raise
+    session.expire_all()
+    return expected_version + len(events)
+
+
+async def _append_in_one_statement(
+    session: AsyncSession, game_id: str, expected_version: int, events: list[NewEvent], values: dict[str, Any], now: Any
+) -> int:
+    """PostgreSQL: the whole append as one statement (one round trip), atomic on its own.
+
+    ``WITH gate AS (UPDATE games ... WHERE version = :expected RETURNING id), e1 AS (INSERT ... SELECT ...
+    FROM gate), ... SELECT count(*) FROM gate``: every insert selects from ``gate``, so nothing is written
+    unless the compare-and-set matched. Outside a transaction it runs in autocommit (no BEGIN/COMMIT trips).
+    """
+    games, game_events, moves_t, chat_t = Game.__table__, GameEvent.__table__, Move.__table__, ChatMessage.__table__
+    gate = (
+        update(games)
+        .where(games.c.id == game_id, games.c.version == expected_version)
+        .values(**values)
+        .returning(games.c.id)
+        .cte("gate")
+    )
+
+    def row(table, **columns: Any):  # type: ignore[no-untyped-def]
+        names = list(columns)
+        chosen = select(*(literal(columns[n], table.c[n].type).label(n) for n in names)).select_from(gate)
+        return insert(table).from_select(names, chosen)
+
+    writes = []
+    for offset, event in enumerate(events, start=1):
+        writes.append(row(game_events, game_id=game_id, v=expected_version + offset, type=event.type,
+                          payload=event.payload, created_at=now))
+        if event.move is not None:
+            move = event.move
+            x, y = move.point if move.point is not None else (None, None)
+            writes.append(row(moves_t, game_id=game_id, number=move.number, color=move.color, x=x, y=y,
+                              time_taken=move.time_taken, clock_after=move.clock_after, created_at=now))
+        if event.chat is not None:
+            chat = event.chat
+            writes.append(row(chat_t, game_id=game_id, channel=chat.channel, user_id=chat.user_id,
+                              text=chat.text, created_at=now))
+    statement = select(func.count()).select_from(gate).add_cte(
+        *(write.cte(f"w{i}") for i, write in enumerate(writes))
+    )
+    try:
+        if not session.in_transaction():
+            await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        matched = (await session.execute(statement)).scalar_one()
+        if matched != 1:
+            raise VersionConflict(game_id, expected_version)
+        await session.commit()
+    except VersionConflict:
+        await session.rollback()
+        raise
+    except IntegrityError as exc:
+        await session.rollback()
         if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
             raise VersionConflict(game_id, expected_version) from exc
         raise

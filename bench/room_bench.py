@@ -1,0 +1,459 @@
+"""Tengen's live rooms under load, against two floors measured in the same run on the same machine.
+
+Starts one Tengen server process (``tengen serve`` on a fresh PostgreSQL database, in-process hub) and two
+bare ``websockets`` floor servers (``floor_servers.py``), each in its own process.
+
+1. Fan-out and memory: one Tengen game gets ``--fanout-listeners`` spectator sockets and the broadcast floor
+   as many listeners; the server's RSS growth while they connect, per socket, is its memory per idle socket.
+   Then ``--fanout-moves`` moves alternate between the two, each timed from its send to its delivery to the
+   last listener.
+2. Round trips: ``--games`` concurrent games of random legal 19x19 moves between bot clients, each watched
+   by ``--spectators`` sockets and moving once per ``--interval`` seconds, alternate in ``--rounds`` rounds
+   with the persist-echo floor (a bare server committing one row per message to the same PostgreSQL before
+   acking it) driven through the same number of sockets at the same message rate.
+
+Prints p50/p99 move round trip (send -> ack), move -> last spectator delivery, memory per idle socket, and
+as its last line ``rtt_ratio=<Tengen p50 / floor p50> fanout_ratio=<Tengen p50 / floor p50>``.
+
+    /work/main/.venv/bin/python bench/room_bench.py [--games 100] [--spectators 5] [--moves 20]
+        [--interval 1.0] [--rounds 4] [--fanout-listeners 1000] [--fanout-moves 30] [--quick]
+
+Needs PostgreSQL (``TENGEN_BENCH_POSTGRES``, default postgresql://postgres@127.0.0.1:5432/postgres); creates
+the database ``tengen_bench_<hex>`` and drops it at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import asyncpg  # noqa: E402
+import httpx  # noqa: E402
+
+from app.rules import Game  # noqa: E402
+from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered  # noqa: E402
+
+ADMIN_DSN = os.environ.get("TENGEN_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+BOARD = 19
+
+
+# ---------------------------------------------------------------- processes
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def dsn_for(database: str) -> str:
+    base, _, _ = ADMIN_DSN.rpartition("/")
+    return f"{base}/{database}"
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def tail(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+
+
+def start_tengen(database: str, port: int, data_dir: Path) -> Server:
+    env = dict(os.environ)
+    env.update(
+        TENGEN_DATABASE_URL=dsn_for(database),
+        TENGEN_PORT=str(port),
+        TENGEN_HOST="127.0.0.1",
+        TENGEN_DATA_DIR=str(data_dir),
+        TENGEN_SECRET_KEY=uuid.uuid4().hex * 2,
+        TENGEN_LOG_LEVEL="warning",
+        TENGEN_REDIS_URL="",
+    )
+    log = data_dir / "tengen.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env,
+        stdout=log.open("wb"), stderr=subprocess.STDOUT,
+    )
+    return Server(process, log)
+
+
+def start_floor(kind: str, port: int, data_dir: Path, dsn: str = "") -> Server:
+    log = data_dir / f"{kind}.log"
+    args = [sys.executable, str(ROOT / "bench" / "floor_servers.py"), kind, "--port", str(port)]
+    if dsn:
+        args += ["--dsn", dsn]
+    process = subprocess.Popen(args, cwd=ROOT, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    return Server(process, log)
+
+
+async def wait_listening(server: Server, port: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"server exited early:\n{server.tail()}")
+        with contextlib.suppress(OSError):
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"server did not listen on {port}:\n{server.tail()}")
+
+
+# ---------------------------------------------------------------- Tengen bots
+
+
+class Bot:
+    """One player: a cookie jar over HTTP."""
+
+    def __init__(self, base: str) -> None:
+        self.http = httpx.AsyncClient(base_url=base, timeout=60)
+
+    async def visit(self) -> "Bot":
+        (await self.http.get("/api/me")).raise_for_status()
+        return self
+
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+
+
+async def start_game(black: Bot, white: Bot) -> str:
+    body = {"board_size": BOARD, "rules": "chinese", "color": "black", "time_control": {"kind": "none"}}
+    response = await black.http.post("/api/challenges", json=body)
+    response.raise_for_status()
+    data = response.json()
+    challenge_id = data.get("id") or data["challenge"]["id"]
+    accepted = await white.http.post(f"/api/challenges/{challenge_id}/accept")
+    accepted.raise_for_status()
+    data = accepted.json()
+    return data.get("game_id") or data["game"]["id"]
+
+
+def choose_move(game: Game, rng: random.Random) -> tuple[int, int] | None:
+    """A random legal point for the side to move that does not fill one of its own eyes."""
+    colour = game.to_move
+    empty = [(x, y) for x in range(game.size) for y in range(game.size) if game.stone_at((x, y)) is None]
+    rng.shuffle(empty)
+    for x, y in empty:
+        around = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                  if 0 <= x + dx < game.size and 0 <= y + dy < game.size]
+        if all(game.stone_at(p) == colour for p in around):
+            continue
+        if game.is_legal(colour, (x, y)):
+            return (x, y)
+    return None
+
+
+@dataclass
+class Table:
+    """One game being played by two bots and watched by spectators."""
+
+    base: str
+    black: Bot
+    white: Bot
+    spectator_count: int
+    game_id: str = ""
+    game: Game = field(default_factory=lambda: Game(BOARD))
+    sockets: dict[str, Probe] = field(default_factory=dict)
+    spectators: list[Probe] = field(default_factory=list)
+    sent: dict[int, float] = field(default_factory=dict)  # v -> send time of the move that made it
+    delivered: list[float] = field(default_factory=list)  # move -> last spectator, per finished game
+
+    async def open(self) -> None:
+        self.game_id = await start_game(self.black, self.white)
+        self.game = Game(BOARD)
+        self.sent = {}
+        ws = self.base.replace("http://", "ws://") + f"/ws/games/{self.game_id}"
+        self.sockets = {
+            "B": await Probe.open(ws, self.black.cookie),
+            "W": await Probe.open(ws, self.white.cookie),
+        }
+        self.spectators = await open_many(ws, self.spectator_count)
+
+    async def move(self, rng: random.Random) -> float | None:
+        """Play one random legal move; its round trip, or None when the board is full (a new game starts)."""
+        point = choose_move(self.game, rng)
+        if point is None:
+            await self.sockets[self.game.to_move].request({"t": "resign"})
+            await self.close()
+            await self.open()
+            return None
+        colour = self.game.to_move
+        answer, sent, acked = await self.sockets[colour].request({"t": "play", "p": list(point)})
+        if answer.get("t") != "ack":
+            raise RuntimeError(f"move refused: {answer}")
+        self.game.play(colour, point)
+        self.sent[answer["v"]] = sent
+        return acked - sent
+
+    def collect(self) -> None:
+        for v, sent in self.sent.items():
+            times = [s.arrivals.get(v) for s in self.spectators]
+            if times and all(t is not None for t in times):
+                self.delivered.append(max(times) - sent)  # type: ignore[type-var]
+        self.sent = {}
+
+    async def close(self) -> None:
+        self.collect()
+        for probe in [*self.sockets.values(), *self.spectators]:
+            await probe.close()
+        self.sockets, self.spectators = {}, []
+
+
+async def paced(count: int, interval: float, offset: float, step) -> list[float]:  # type: ignore[no-untyped-def]
+    """Call ``step()`` ``count`` times, one per ``interval`` from ``offset``; its non-None results."""
+    start = clock() + offset
+    out = []
+    for i in range(count):
+        delay = start + i * interval - clock()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        result = await step()
+        if result is not None:
+            out.append(result)
+    return out
+
+
+class TengenGames:
+    """``--games`` tables of two bots and ``--spectators`` spectators each, played in paced rounds."""
+
+    def __init__(self, base: str, args: argparse.Namespace, rng: random.Random) -> None:
+        self.base, self.args = base, args
+        self.rngs = [random.Random(rng.random()) for _ in range(args.games)]
+        self.bots: list[Bot] = []
+        self.tables: list[Table] = []
+        self.rtts: list[float] = []
+
+    async def open(self) -> None:
+        self.bots = [await Bot(self.base).visit() for _ in range(2 * self.args.games)]
+        self.tables = [Table(self.base, self.bots[2 * i], self.bots[2 * i + 1], self.args.spectators)
+                       for i in range(self.args.games)]
+        for table in self.tables:
+            await table.open()
+        await settle([p for t in self.tables for p in (*t.spectators, *t.sockets.values())], quiet=0.5)
+
+    async def round(self, moves: int) -> None:
+        interval = self.args.interval
+        results = await asyncio.gather(*(
+            paced(moves, interval, interval * i / len(self.tables), lambda t=t, r=r: t.move(r))
+            for i, (t, r) in enumerate(zip(self.tables, self.rngs))
+        ))
+        self.rtts.extend(r for rs in results for r in rs)
+        await asyncio.sleep(0.5)
+
+    async def close(self) -> list[float]:
+        for table in self.tables:
+            await table.close()
+        for bot in self.bots:
+            await bot.http.aclose()
+        return [d for t in self.tables for d in t.delivered]
+
+
+class PersistFloor:
+    """As many sockets as ``TengenGames`` on the persist-echo floor, pairs of them sending at the same rate."""
+
+    def __init__(self, port: int, args: argparse.Namespace) -> None:
+        self.url, self.args = f"ws://127.0.0.1:{port}/", args
+        self.players: list[Probe] = []
+        self.idle: list[Probe] = []
+        self.rtts: list[float] = []
+        self.n = 0
+
+    async def open(self) -> None:
+        self.players = await open_many(self.url, 2 * self.args.games)
+        self.idle = await open_many(self.url, self.args.games * self.args.spectators)
+
+    async def _step(self, pair: tuple[Probe, Probe]) -> float:
+        self.n += 1
+        x, y = divmod(self.n % (BOARD * BOARD), BOARD)
+        answer, sent, acked = await pair[self.n % 2].request({"t": "play", "p": [x, y]})
+        assert answer.get("t") == "ack", answer
+        return acked - sent
+
+    async def round(self, moves: int) -> None:
+        interval = self.args.interval
+        pairs = [(self.players[2 * i], self.players[2 * i + 1]) for i in range(self.args.games)]
+        results = await asyncio.gather(*(
+            paced(moves, interval, interval * i / len(pairs), lambda p=p: self._step(p))
+            for i, p in enumerate(pairs)
+        ))
+        self.rtts.extend(r for rs in results for r in rs)
+        await asyncio.sleep(0.5)
+
+    async def close(self) -> None:
+        for probe in self.players + self.idle:
+            await probe.close()
+
+
+async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args: argparse.Namespace,
+                     rng: random.Random) -> tuple[list[float], list[float], float, float]:
+    """One Tengen game and the broadcast floor, each with ``--fanout-listeners`` listeners, moves alternating.
+
+    Also the memory per idle socket of both servers: RSS growth while the listeners connect, per listener.
+    """
+    black, white = await Bot(base).visit(), await Bot(base).visit()
+    table = Table(base, black, white, 0)
+    await table.open()
+    await settle(list(table.sockets.values()), quiet=0.5)
+    before = rss_kb(pid)
+    ws = base.replace("http://", "ws://") + f"/ws/games/{table.game_id}"
+    listeners = await open_many(ws, args.fanout_listeners)
+    await settle(listeners, quiet=1.0)
+    per_socket = (rss_kb(pid) - before) * 1024 / args.fanout_listeners
+
+    floor_url = f"ws://127.0.0.1:{floor_port}/"
+    sender = await Probe.open(floor_url)
+    await asyncio.sleep(0.2)
+    floor_before = rss_kb(floor_pid)
+    floor_listeners = await open_many(floor_url, args.fanout_listeners)
+    await asyncio.sleep(1.0)
+    floor_per_socket = (rss_kb(floor_pid) - floor_before) * 1024 / args.fanout_listeners
+
+    times, floor_times = [], []
+    for i in range(args.fanout_moves):
+        colour = table.game.to_move
+        point = choose_move(table.game, rng)
+        assert point is not None
+        answer, sent, _ = await table.sockets[colour].request({"t": "play", "p": list(point)})
+        if answer.get("t") != "ack":
+            raise RuntimeError(f"move refused: {answer}")
+        table.game.play(colour, point)
+        times.append(await wait_delivered(listeners, answer["v"]) - sent)
+        await asyncio.sleep(0.05)
+        answer, sent, _ = await sender.request({"t": "play", "p": [i % BOARD, i // BOARD % BOARD]})
+        floor_times.append(await wait_delivered(floor_listeners, answer["v"]) - sent)
+        await asyncio.sleep(0.05)
+    for probe in [*listeners, sender, *floor_listeners]:
+        await probe.close()
+    await table.close()
+    await black.http.aclose()
+    await white.http.aclose()
+    return times, floor_times, per_socket, floor_per_socket
+
+
+async def run_round_trips(base: str, persist_port: int, args: argparse.Namespace,
+                          rng: random.Random) -> tuple[list[float], list[float], list[float]]:
+    """Tengen's games and the persist-echo floor in alternating rounds, so both see the same machine load."""
+    games, floor = TengenGames(base, args, rng), PersistFloor(persist_port, args)
+    await games.open()
+    await floor.open()
+    done = 0
+    for r in range(args.rounds):
+        moves = (args.moves - done) // (args.rounds - r)
+        done += moves
+        await games.round(moves)
+        await floor.round(moves)
+    await floor.close()
+    delivered = await games.close()
+    return games.rtts, delivered, floor.rtts
+
+
+# ---------------------------------------------------------------- report
+
+
+def ms(values: list[float]) -> str:
+    return f"p50={percentile(values, 50) * 1000:.2f} ms p99={percentile(values, 99) * 1000:.2f} ms (n={len(values)})"
+
+
+async def run(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    database = f"tengen_bench_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(ADMIN_DSN)
+    await admin.execute(f'CREATE DATABASE "{database}"')
+    servers: list[Server] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="tengen-bench-") as tmp:
+            data_dir = Path(tmp)
+            port, persist_port, broadcast_port = free_port(), free_port(), free_port()
+            tengen = start_tengen(database, port, data_dir)
+            persist = start_floor("persist-echo", persist_port, data_dir, dsn_for(database))
+            broadcast = start_floor("broadcast", broadcast_port, data_dir)
+            servers = [tengen, persist, broadcast]
+            for server, p in zip(servers, (port, persist_port, broadcast_port)):
+                await wait_listening(server, p)
+            base = f"http://127.0.0.1:{port}"
+            print(f"machine: {os.cpu_count()} cores; games={args.games} spectators={args.spectators} "
+                  f"moves={args.moves} interval={args.interval}s fanout_listeners={args.fanout_listeners} "
+                  f"fanout_moves={args.fanout_moves}", flush=True)
+            try:
+                fanout, floor_fanout, tengen_mem, floor_mem = await run_fanout(
+                    base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng)
+                rtts, delivered, floor_rtts = await run_round_trips(base, persist_port, args, rng)
+            except Exception:
+                print(tengen.tail(), file=sys.stderr)
+                raise
+            rate = args.games / args.interval
+            print(f"tengen move round trip (send -> ack), {args.games} games at {rate:.0f} moves/s: {ms(rtts)}")
+            print(f"floor  persist-echo round trip, same sockets and rate: {ms(floor_rtts)}")
+            print(f"tengen move -> last of {args.spectators} spectators, same games: {ms(delivered)}")
+            print(f"tengen move -> last of {args.fanout_listeners} spectators: {ms(fanout)}")
+            print(f"floor  broadcast() -> last of {args.fanout_listeners} listeners: {ms(floor_fanout)}")
+            print(f"tengen memory per idle socket: {tengen_mem / 1024:.1f} KB "
+                  f"(bare websockets server: {floor_mem / 1024:.1f} KB)")
+            rtt_ratio = percentile(rtts, 50) / percentile(floor_rtts, 50)
+            fanout_ratio = percentile(fanout, 50) / percentile(floor_fanout, 50)
+            print(f"rtt_ratio={rtt_ratio:.2f} fanout_ratio={fanout_ratio:.2f}", flush=True)
+    finally:
+        for server in servers:
+            server.stop()
+        with contextlib.suppress(Exception):
+            await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        await admin.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
+    parser.add_argument("--spectators", type=int, default=5, help="spectators per game (default 5)")
+    parser.add_argument("--moves", type=int, default=20, help="moves per game (default 20)")
+    parser.add_argument("--interval", type=float, default=1.0, help="seconds between two moves of a game")
+    parser.add_argument("--fanout-listeners", type=int, default=1000, help="spectators of the fan-out game")
+    parser.add_argument("--fanout-moves", type=int, default=30, help="moves timed in the fan-out game")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="alternating rounds of Tengen and persist-echo moves (default 4)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, 5 moves")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 6, 0.2, 2
+        args.fanout_listeners, args.fanout_moves = 50, 5
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
