@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -147,7 +149,7 @@ async def append_events(
         event.drop_moves_from is not None for event in events
     ):
         return await _append_in_one_statement(session, game_id, expected_version, events, values, now)
-    try:
+    async with _rolled_back_on_failure(session, game_id, expected_version):
         result = await session.execute(
             update(Game)
             .where(Game.id == game_id, Game.version == expected_version)
@@ -159,18 +161,6 @@ async def append_events(
         for offset, event in enumerate(events, start=1):
             await _insert_event_rows(session, game_id, expected_version + offset, event, now)
         await session.commit()
-    except VersionConflict:
-        await session.rollback()
-        raise
-    except IntegrityError as exc:
-        await session.rollback()
-        # The unique (game_id, v) index is the second line of defence against a lost race.
-        if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
-            raise VersionConflict(game_id, expected_version) from exc
-        raise
-    except BaseException:
-        await session.rollback()
-        raise
     session.expire_all()
     return expected_version + len(events)
 
@@ -214,16 +204,23 @@ async def _append_in_one_statement(
     statement = select(func.count()).select_from(gate).add_cte(
         *(write.cte(f"w{i}") for i, write in enumerate(writes))
     )
-    try:
+    async with _rolled_back_on_failure(session, game_id, expected_version):
         if not session.in_transaction():
             await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
         matched = (await session.execute(statement)).scalar_one()
         if matched != 1:
             raise VersionConflict(game_id, expected_version)
         await session.commit()
-    except VersionConflict:
-        await session.rollback()
-        raise
+    session.expire_all()
+    return expected_version + len(events)
+
+
+@asynccontextmanager
+async def _rolled_back_on_failure(session: AsyncSession, game_id: str, expected_version: int) -> AsyncIterator[None]:
+    """Roll back on any failure; a clash on the unique ``(game_id, v)`` index is a ``VersionConflict`` too
+    (the second line of defence against a lost race)."""
+    try:
+        yield
     except IntegrityError as exc:
         await session.rollback()
         if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
@@ -232,8 +229,6 @@ async def _append_in_one_statement(
     except BaseException:
         await session.rollback()
         raise
-    session.expire_all()
-    return expected_version + len(events)
 
 
 async def _insert_event_rows(session: AsyncSession, game_id: str, v: int, event: NewEvent, now: Any) -> None:
