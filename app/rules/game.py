@@ -142,9 +142,7 @@ class Game:
         if self.over:
             raise IllegalMove("game_over")
         if color != self.to_move:
-            if color not in ("B", "W"):
-                raise ValueError(f"colour must be 'B' or 'W', not {color!r}")
-            raise IllegalMove("not_your_turn", f"it is {self.to_move}'s turn, not {color}'s")
+            raise self._wrong_turn(color)
         p = self._index(point)
         c = _CODE[color]
         try:
@@ -167,9 +165,7 @@ class Game:
         if self._over:
             raise IllegalMove("game_over")
         if color != self.to_move:
-            if color not in ("B", "W"):
-                raise ValueError(f"colour must be 'B' or 'W', not {color!r}")
-            raise IllegalMove("not_your_turn", f"it is {self.to_move}'s turn, not {color}'s")
+            raise self._wrong_turn(color)
         board = self._board
         try:
             x, y = point
@@ -207,13 +203,16 @@ class Game:
                 self.no_result = True
                 self._over = True
 
+    def _wrong_turn(self, color: str) -> Exception:
+        if color not in ("B", "W"):
+            return ValueError(f"colour must be 'B' or 'W', not {color!r}")
+        return IllegalMove("not_your_turn", f"it is {self.to_move}'s turn, not {color}'s")
+
     def pass_turn(self, color: str) -> None:
         if self.over:
             raise IllegalMove("game_over")
         if color != self.to_move:
-            if color not in ("B", "W"):
-                raise ValueError(f"colour must be 'B' or 'W', not {color!r}")
-            raise IllegalMove("not_your_turn", f"it is {self.to_move}'s turn, not {color}'s")
+            raise self._wrong_turn(color)
         board = self._board
         board.ko = NO_POINT
         self.to_move = opponent(color)
