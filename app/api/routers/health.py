@@ -6,9 +6,9 @@ import asyncio
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
 
 from app.live.redis_hub import RedisHub
+from app.store.repositories import health as health_repo
 
 router = APIRouter(tags=["health"])
 
@@ -21,8 +21,7 @@ async def healthz() -> dict[str, str]:
 
 
 async def _database(request: Request) -> None:
-    async with request.app.state.engine.connect() as connection:
-        await connection.execute(text("SELECT 1"))
+    await health_repo.ping(request.app.state.engine)
 
 
 async def _redis(request: Request) -> bool:
