@@ -209,6 +209,17 @@ class Board:
                     s = lsum[h]
                     if n * lsq[h] == s * s:
                         slow = True
+        if not empty and not slow:
+            # no empty neighbour and no capture: legal when an own neighbour chain has a liberty
+            # besides p (its one distinct liberty would be p); then the fast path below applies
+            for q in nbrs:
+                if color[q] == c:
+                    h = head[q]
+                    n = libs[h]
+                    s = lsum[h]
+                    if n * lsq[h] != s * s:
+                        empty = True
+                        break
         seen = self.seen
         if slow or not empty:
             captures, suicide, new_hash = self.analyse(p, c, self.multi)
@@ -218,7 +229,7 @@ class Board:
                     raise BoardError("superko")
                 seen.add(key)
             return self.place(p, c, captures, suicide)
-        # fast path: an empty neighbour and nothing to capture
+        # fast path: nothing to capture and a liberty left (an empty neighbour or via an own chain)
         new_hash = self.hash ^ self.keys[c][p]
         if seen is not None:
             key = new_hash ^ self.key_xor[c]
