@@ -208,7 +208,8 @@ class Board:
         nbrs = self.nbrs[p]
         pp = p * p
         n = s = sq = 0
-        own = False
+        own = 0  # the head of an own neighbour chain (heads are never 0)
+        more = False  # whether there is a second own chain
         for q in nbrs:
             cq = color[q]
             if not cq:
@@ -218,7 +219,10 @@ class Board:
             elif cq != 3:
                 h = head[q]
                 if cq == c:
-                    own = True
+                    if not own:
+                        own = h
+                    elif h != own:
+                        more = True
                 else:
                     m = libs[h]
                     if m < 5:  # more than 4 pseudo-liberties cannot all be one point
@@ -242,14 +246,26 @@ class Board:
         self.hash = new_hash
         self.ko = -1
         color[p] = c
-        count[p] = 1
-        head[p] = p
-        nxt[p] = p
         if not own:
+            head[p] = p
+            nxt[p] = p
+            count[p] = 1
             libs[p] = n
             lsum[p] = s
             lsq[p] = sq
             return []
+        if not more:  # join the one own chain
+            head[p] = own
+            nxt[p] = nxt[own]
+            nxt[own] = p
+            count[own] += 1
+            libs[own] += n
+            lsum[own] += s
+            lsq[own] += sq
+            return []
+        head[p] = p
+        nxt[p] = p
+        count[p] = 1
         libs[p] = lsum[p] = lsq[p] = 0
         hp = p
         for q in nbrs:
