@@ -208,7 +208,7 @@ class Game:
         if self._tracking:
             self._track(nxt)
         if not removed:
-            return []
+            return removed  # a fresh empty list from the board
         # after a (legal, multi-stone) suicide the played point is empty again
         self.prisoners[nxt if board.color[p] == 0 else color] += len(removed)
         xy = board.xy
