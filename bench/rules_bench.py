@@ -2,6 +2,8 @@
 
 Ours runs with positional superko and suicide checks (Chinese rules) through the public Game.play;
 sgfmill checks neither. Prints both moves-per-second figures, then ``ratio=<ours/sgfmill>`` last.
+Times are this process's CPU time (other jobs on the machine then matter less), and the engines take
+turns over several rounds, each keeping its best.
 
     /work/main/.venv/bin/python bench/rules_bench.py [--games 40] [--moves 300] [--seed 1] [--rounds 7]
 """
@@ -42,7 +44,7 @@ def random_game(rng: random.Random, size: int, moves: int) -> list[tuple[str, tu
 
 
 def run_ours(games, size):
-    start = time.perf_counter()
+    start = time.process_time()
     n = 0
     for moves in games:
         g = Game(size)
@@ -50,11 +52,11 @@ def run_ours(games, size):
         for colour, p in moves:
             play(colour, p)
         n += len(moves)
-    return n / (time.perf_counter() - start)
+    return n / (time.process_time() - start)
 
 
 def run_sgfmill(games, size):
-    start = time.perf_counter()
+    start = time.process_time()
     n = 0
     for moves in games:
         b = boards.Board(size)
@@ -62,7 +64,7 @@ def run_sgfmill(games, size):
         for colour, (x, y) in moves:
             play(size - 1 - y, x, colour.lower())
         n += len(moves)
-    return n / (time.perf_counter() - start)
+    return n / (time.process_time() - start)
 
 
 def main() -> int:
