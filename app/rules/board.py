@@ -190,69 +190,26 @@ class Board:
 
         With ``self.seen`` set, a move whose resulting ``hash ^ key_xor[c]`` is in it is refused as
         superko, and that key is added after the move. Raises BoardError; changes nothing then.
+
+        One pass over the neighbours both checks and updates their chains' liberties. Whatever needs
+        more (a capture, no liberty left, a key already seen) is put back and goes through
+        :meth:`play_checked`.
         """
         color, head, nxt, libs, lsum, lsq, count = self.arrays
         if color[p]:
             raise BoardError("occupied")
-        nbrs = self.nbrs[p]
-        empty = own = slow = False
-        for q in nbrs:
-            cq = color[q]
-            if not cq:
-                empty = True
-            elif cq == c:
-                own = True
-            elif cq != 3:
-                h = head[q]
-                n = libs[h]
-                if n < 5:  # more than 4 pseudo-liberties cannot all be one point
-                    s = lsum[h]
-                    if n * lsq[h] == s * s:
-                        slow = True
-        seen = self.seen
-        if slow or not empty:
-            captures, suicide, new_hash = self.analyse(p, c, self.multi)
-            if seen is not None:
-                key = new_hash ^ self.key_xor[c]
-                if key in seen:
-                    raise BoardError("superko")
-                seen.add(key)
-            return self.place(p, c, captures, suicide)
-        # fast path: an empty neighbour and nothing to capture
         new_hash = self.hash ^ self.keys[c][p]
+        seen = self.seen
+        key = 0
         if seen is not None:
             key = new_hash ^ self.key_xor[c]
-            if key in seen:
-                raise BoardError("superko")
-            seen.add(key)
-        self.hash = new_hash
-        self.ko = -1
-        color[p] = c
-        count[p] = 1
+            if key in seen:  # a repetition unless the move captures
+                return self.play_checked(p, c)
+        nbrs = self.nbrs[p]
         pp = p * p
         n = s = sq = 0
-        if not own:
-            for q in nbrs:
-                cq = color[q]
-                if not cq:
-                    n += 1
-                    s += q
-                    sq += q * q
-                elif cq != 3:
-                    h = head[q]
-                    libs[h] -= 1
-                    lsum[h] -= p
-                    lsq[h] -= pp
-            head[p] = p
-            nxt[p] = p
-            libs[p] = n
-            lsum[p] = s
-            lsq[p] = sq
-            return []
-        head[p] = p
-        nxt[p] = p
-        libs[p] = lsum[p] = lsq[p] = 0
-        hp = p
+        own = 0  # the head of an own neighbour chain (heads are never 0)
+        more = False  # whether there is a second own chain
         for q in nbrs:
             cq = color[q]
             if not cq:
@@ -261,10 +218,61 @@ class Board:
                 sq += q * q
             elif cq != 3:
                 h = head[q]
+                if cq == c:
+                    if not own:
+                        own = h
+                    elif h != own:
+                        more = True
+                else:
+                    m = libs[h]
+                    if m < 5:  # more than 4 pseudo-liberties cannot all be one point
+                        t = lsum[h]
+                        if m * lsq[h] == t * t:  # its one liberty is p: a capture
+                            self._give_back(p, q)
+                            return self.play_checked(p, c)
                 libs[h] -= 1
                 lsum[h] -= p
                 lsq[h] -= pp
-                if cq == c and h != hp:
+        if not n:
+            # no empty neighbour: legal here only when an own chain keeps a liberty besides p
+            for q in nbrs:
+                if color[q] == c and libs[head[q]]:
+                    break
+            else:
+                self._give_back(p, -1)
+                return self.play_checked(p, c)
+        if seen is not None:
+            seen.add(key)
+        self.hash = new_hash
+        self.ko = -1
+        color[p] = c
+        if not own:
+            head[p] = p
+            nxt[p] = p
+            count[p] = 1
+            libs[p] = n
+            lsum[p] = s
+            lsq[p] = sq
+            return []
+        if not more:  # join the one own chain
+            head[p] = own
+            nxt[p] = nxt[own]
+            nxt[own] = p
+            count[own] += 1
+            libs[own] += n
+            lsum[own] += s
+            lsq[own] += sq
+            return []
+        head[p] = p
+        nxt[p] = p
+        count[p] = 1
+        libs[p] = lsum[p] = lsq[p] = 0
+        hp = p
+        for q in nbrs:
+            if color[q] == c:
+                h = head[q]
+                if h != hp:
+                    # merge the smaller chain into the larger
                     if count[h] < count[hp]:
                         big, small = hp, h
                     else:
@@ -285,6 +293,31 @@ class Board:
         lsum[hp] += s
         lsq[hp] += sq
         return []
+
+    def _give_back(self, p: int, stop: int) -> None:
+        """Undo the liberty updates :meth:`play` made for the neighbours of ``p`` before ``stop``."""
+        color, head, _, libs, lsum, lsq, _ = self.arrays
+        pp = p * p
+        for q in self.nbrs[p]:
+            if q == stop:
+                return
+            cq = color[q]
+            if cq and cq != 3:
+                h = head[q]
+                libs[h] += 1
+                lsum[h] += p
+                lsq[h] += pp
+
+    def play_checked(self, p: int, c: int) -> list[int]:
+        """:meth:`analyse`, the superko check, then :meth:`place` (captures, suicides, repetitions)."""
+        captures, suicide, new_hash = self.analyse(p, c, self.multi)
+        seen = self.seen
+        if seen is not None:
+            key = new_hash ^ self.key_xor[c]
+            if key in seen:
+                raise BoardError("superko")
+            seen.add(key)
+        return self.place(p, c, captures, suicide)
 
     def place(self, p: int, c: int, captures: list[int], suicide: bool) -> list[int]:
         """Apply a move already checked by :meth:`analyse`; returns the removed stones."""

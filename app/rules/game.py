@@ -28,7 +28,24 @@ class Move(NamedTuple):
     point: Point | None  # None for a pass
 
 
-_new_move = tuple.__new__
+_NEXT = {"B": "W", "W": "B"}
+_ENTRIES: dict[int, dict[str, dict[Point, tuple[int, Move]]]] = {}
+
+
+def _entries(size: int) -> dict[str, dict[Point, tuple[int, Move]]]:
+    """Per colour, each point -> (its board index, the Move that records it); one shared table per size.
+
+    A dict lookup with the point then checks it and converts it in one step, and moves share these
+    (immutable) Move values.
+    """
+    table = _ENTRIES.get(size)
+    if table is None:
+        stride = size + 2
+        table = _ENTRIES[size] = {
+            color: {(x, y): ((y + 1) * stride + x + 1, Move(color, (x, y))) for y in range(size) for x in range(size)}
+            for color in ("B", "W")
+        }
+    return table
 
 
 class Game:
@@ -65,6 +82,7 @@ class Game:
         self.handicap_points: list[Point] = points
         self.handicap = len(points)
         self._board = Board(size)
+        self._entries = _entries(size)
         board = self._board
         for x, y in points:
             board.setup(board.index(x, y), BLACK)
@@ -143,7 +161,7 @@ class Game:
             raise IllegalMove("game_over")
         if color != self.to_move:
             raise self._wrong_turn(color)
-        p = self._index(point)
+        p = self._lookup(color, point)[0]
         c = _CODE[color]
         try:
             captures, suicide, new_hash = self._board.analyse(p, c, self._multi)
@@ -157,6 +175,15 @@ class Game:
                 raise IllegalMove("superko")
         return p, c, captures, suicide, new_hash
 
+    def _lookup(self, color: str, point) -> tuple[int, Move]:
+        """(board index, Move) for a point given as any pair of ints; raises IllegalMove("off_board")."""
+        try:
+            return self._entries[color][point]
+        except (KeyError, TypeError):
+            pass
+        p = self._index(point)  # raises off_board unless it is two ints on the board (e.g. a list)
+        return self._entries[color][self._board.xy(p)]
+
     def play(self, color: str, point: Point) -> list[Point]:
         """Play a stone; returns the captured points (the mover's own stones for a legal multi-stone suicide).
 
@@ -166,27 +193,22 @@ class Game:
             raise IllegalMove("game_over")
         if color != self.to_move:
             raise self._wrong_turn(color)
+        try:
+            p, move = self._entries[color][point]
+        except (KeyError, TypeError):
+            p, move = self._lookup(color, point)
         board = self._board
         try:
-            x, y = point
-            size = self.size
-            if not (0 <= x < size and 0 <= y < size):
-                raise TypeError
-            p = (y + 1) * board.stride + x + 1
-            removed = board.play(p, 1 if color == "B" else 2)
-        except TypeError:
-            raise IllegalMove("off_board", f"point {point!r} is off the {self.size}x{self.size} board") from None
-        except ValueError:
-            raise IllegalMove("off_board", f"not a board point: {point!r}") from None
+            removed = board.play(p, _CODE[color])
         except BoardError as exc:
             raise IllegalMove(exc.reason) from None
-        nxt = self.to_move = "W" if color == "B" else "B"
-        self.moves.append(_new_move(Move, (color, point if type(point) is tuple else (x, y))))
+        nxt = self.to_move = _NEXT[color]
+        self.moves.append(move)
         self.consecutive_passes = 0
         if self._tracking:
             self._track(nxt)
         if not removed:
-            return []
+            return removed  # a fresh empty list from the board
         # after a (legal, multi-stone) suicide the played point is empty again
         self.prisoners[nxt if board.color[p] == 0 else color] += len(removed)
         xy = board.xy

@@ -41,6 +41,22 @@ def test_illegal_moves_change_nothing():
         assert g.state() == before
 
 
+def test_point_forms():
+    g = Game(5)
+    g.play("B", [1, 2])  # a JSON-style list is a point too; the move records a tuple
+    assert g.moves == [Move("B", (1, 2))] and type(g.moves[0].point) is tuple
+    assert g.stone_at((1, 2)) == "B"
+    before = g.state()
+    for point in [(1, 2, 3), (1,), "ab", None, 7, [5, 0], (0, 5), ("1", "2"), {1: 2}, [[1], 2]]:
+        with pytest.raises(IllegalMove) as info:
+            g.play("W", point)
+        assert info.value.reason == "off_board"
+        assert g.illegal_reason("W", point) == "off_board"
+        assert g.state() == before
+    g.play("W", (4, 4))
+    assert g.moves[-1] == Move("W", (4, 4)) and g.moves[-1].color == "W" and g.moves[-1].point == (4, 4)
+
+
 def test_single_stone_suicide_is_illegal_everywhere():
     for name in ("chinese", "new_zealand", "ing", "japanese"):
         g = Game(5, rules_for(name))

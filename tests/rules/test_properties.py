@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules import Game, rules_for
+from app.rules import Game, IllegalMove, rules_for
 from app.rules.board import BLACK, WHITE
 
 RULES = ["chinese", "japanese", "aga", "new_zealand", "ing"]
@@ -41,6 +41,9 @@ def test_invariants_every_move(data, size, name):
                 pseudo = [q for s in stones for q in b.nbrs[s] if b.color[q] == 0]
                 assert b.libs[h] == len(pseudo)
                 assert b.lsum[h] == sum(pseudo)
+                assert b.lsq[h] == sum(q * q for q in pseudo)
+                assert b.count[h] == len(stones)
+                assert all(b.head[s] == h and b.color[s] == b.color[p] for s in stones)
         on_board = sum(row.count("X") + row.count("O") for row in g.board_rows())
         assert on_board + g.prisoners["B"] + g.prisoners["W"] == played
         assert b.hash == b.recompute_hash()
@@ -59,3 +62,28 @@ def test_undo_restores_exact_state(data, size, name):
         states.pop()
         g_final.undo()
         assert g_final.state() == states[-1]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from([3, 4, 5]), st.sampled_from(RULES))
+def test_play_agrees_with_the_full_check_everywhere(data, size, name):
+    """Game.play (one-pass board update) refuses exactly what the separate check refuses, with the same
+    reason, and a refused move changes nothing."""
+    for g, _ in random_game(data, size, name, 30):
+        if g.over:
+            return
+        before = g.state()
+        color = g.to_move
+        for x in range(size):
+            for y in range(size):
+                reason = g.illegal_reason(color, (x, y))
+                trial = g.copy()
+                try:
+                    trial.play(color, (x, y))
+                except IllegalMove as exc:
+                    assert exc.reason == reason
+                    assert trial.state() == before
+                else:
+                    assert reason is None
+                    assert trial._board.hash == trial._board.recompute_hash()
+        assert g.state() == before
