@@ -118,26 +118,28 @@ async def _seat(client: httpx.AsyncClient, url: str, game_id: str) -> Seat:
     return seat
 
 
-async def _run_clients(urls: list[str], games: list[int], placement: str, start_at: float, warmup: float,
-                       seconds: float) -> dict:
-    """One client process: its share of the games. Wall-clock ``start_at`` lines every process up."""
-    await asyncio.sleep(max(0.0, start_at - time.time()))
-    measure_from, end = start_at + warmup, start_at + warmup + seconds
-    out: dict = {"rtts": [], "acked_at": [], "errors": 0, "timeouts": 0, "paced": 0, "cpu": 0.0}
-    cpu_marks: list[float] = []
+async def _run_clients(urls: list[str], games: list[int], placement: str, ready, go) -> dict:  # type: ignore[no-untyped-def]
+    """One client process: its share of the games.
 
-    async def cpu_meter() -> None:  # this process's own CPU seconds over the measured window
-        await asyncio.sleep(max(0.0, measure_from - time.time()))
-        cpu_marks.append(time.process_time())
-        await asyncio.sleep(max(0.0, end - time.time()))
-        cpu_marks.append(time.process_time())
+    Every game is set up and has a first move acknowledged before anything is measured: this process then
+    puts its setup time on ``ready`` and waits for the window (from, end) on ``go``, the same for all.
+    """
+    begun = time.time()
+    window = {"from": float("inf"), "end": float("inf")}
+    out: dict = {"rtts": [], "acked_at": [], "errors": 0, "timeouts": 0, "paced": 0, "cpu": 0.0, "codes": {},
+                 "setup_s": 0.0}
+    cpu_marks: list[float] = []
+    set_up = 0
+    all_set_up = asyncio.Event()
 
     async def table(index: int) -> None:
+        nonlocal set_up
         black_url = urls[index % len(urls)]
         white_url = urls[(index + 1) % len(urls)] if placement == "spread" else black_url
         black, white = await _user(black_url), await _user(white_url)
+        first = True
         try:
-            while time.time() < end:
+            while time.time() < window["end"]:
                 body = {"board_size": SIZE, "rules": "chinese", "color": "black", "time_control": {"kind": "none"}}
                 offered = (await black.post("/api/challenges", json=body)).json()
                 challenge_id = offered.get("id") or offered["challenge"]["id"]
@@ -145,18 +147,25 @@ async def _run_clients(urls: list[str], games: list[int], placement: str, start_
                 game_id = accepted.get("game_id") or accepted["game"]["id"]
                 seats = [await _seat(black, black_url, game_id), await _seat(white, white_url, game_id)]
                 for move in range(1, MOVES_PER_GAME + 1):
-                    if time.time() >= end:
+                    if time.time() >= window["end"]:
                         break
                     points = BLACK_POINTS if move % 2 else WHITE_POINTS
                     sent = time.time()
                     reply = await seats[(move + 1) % 2].act({"t": "play", "p": points[(move - 1) // 2]})
                     done = time.time()
+                    if first:
+                        first, set_up = False, set_up + 1
+                        if set_up == len(games):
+                            all_set_up.set()
                     if reply.get("t") == "timeout":
                         out["timeouts"] += 1
                         break  # this game's alternation is lost: start another
                     if reply.get("t") != "ack":
                         out["errors"] += 1
-                    elif sent >= measure_from and done <= end:
+                        code = str(reply.get("code"))
+                        out["codes"][code] = out["codes"].get(code, 0) + 1
+                        break  # refused: this game's alternation is lost, start another
+                    if sent >= window["from"] and done <= window["end"]:
                         out["rtts"].append(done - sent)
                         out["acked_at"].append(done)
                 for seat in seats:
@@ -166,13 +175,23 @@ async def _run_clients(urls: list[str], games: list[int], placement: str, start_
             await black.aclose()
             await white.aclose()
 
-    await asyncio.gather(cpu_meter(), *(table(i) for i in games))
+    async def conductor() -> None:
+        await all_set_up.wait()
+        out["setup_s"] = time.time() - begun
+        ready.put(out["setup_s"])
+        window["from"], window["end"] = await asyncio.to_thread(go.get)
+        await asyncio.sleep(max(0.0, window["from"] - time.time()))
+        cpu_marks.append(time.process_time())  # this process's own CPU seconds over the measured window
+        await asyncio.sleep(max(0.0, window["end"] - time.time()))
+        cpu_marks.append(time.process_time())
+
+    await asyncio.gather(conductor(), *(table(i) for i in games))
     out["cpu"] = cpu_marks[1] - cpu_marks[0] if len(cpu_marks) == 2 else float("nan")
     return out
 
 
-def _client_process(args: tuple) -> dict:
-    return asyncio.run(_run_clients(*args))
+def _client_process(args: tuple, ready, go, results) -> None:  # type: ignore[no-untyped-def]
+    results.put(asyncio.run(_run_clients(*args, ready, go)))
 
 
 # ---- CPU accounting from /proc: who used the cores during a phase's measured window ----
@@ -212,7 +231,9 @@ def _cpu_split(before: tuple, after: tuple, servers: list[int], database: str, c
     (procs0, busy0), (procs1, busy1) = before, after
 
     def used(pid: int) -> float:
-        return procs1[pid][2] - procs0[pid][2] if pid in procs0 and pid in procs1 else 0.0
+        if pid not in procs1:
+            return 0.0  # ended inside the window: its last share is lost (a pooled connection rarely ends)
+        return procs1[pid][2] - (procs0[pid][2] if pid in procs0 else 0.0)
 
     postgres = sum(used(pid) for pid, (name, cmd, _) in procs1.items() if name == "postgres" and database in cmd)
     redis = sum(used(pid) for pid, (name, _, _) in procs1.items() if name == "redis-server")
@@ -233,17 +254,26 @@ def run_phase(instances: int, group: Instances, opts: argparse.Namespace, databa
             subprocess.run(["taskset", "-pc", str(core % os.cpu_count()), str(pid)], check=True,
                            stdout=subprocess.DEVNULL)
     shares = [list(range(p, opts.games, opts.client_procs)) for p in range(opts.client_procs)]
-    start_at = time.time() + 3.0  # time for the client processes to start and import
-    measure_from = start_at + opts.warmup
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(opts.client_procs) as pool:
-        pending = pool.map_async(_client_process, [(urls, share, opts.placement, start_at, opts.warmup,
-                                                    opts.seconds) for share in shares])
-        time.sleep(max(0.0, measure_from - time.time()))
-        before = (_processes(), _machine_busy())
-        time.sleep(max(0.0, measure_from + opts.seconds - time.time()))
-        after = (_processes(), _machine_busy())
-        results = pending.get()
+    ready, results = ctx.Queue(), ctx.Queue()
+    gos = [ctx.Queue() for _ in shares]
+    processes = [ctx.Process(target=_client_process, args=((urls, share, opts.placement), ready, go, results))
+                 for share, go in zip(shares, gos)]
+    for process in processes:
+        process.start()
+    # Measuring starts once every game is set up and has a move acknowledged, however long a cold server
+    # on a busy machine takes for that (``setup_s``), then after ``--warmup`` more seconds of play.
+    setup_s = max(ready.get(timeout=300) for _ in processes)
+    measure_from = time.time() + opts.warmup
+    for go in gos:
+        go.put((measure_from, measure_from + opts.seconds))
+    time.sleep(max(0.0, measure_from - time.time()))
+    before = (_processes(), _machine_busy())
+    time.sleep(max(0.0, measure_from + opts.seconds - time.time()))
+    after = (_processes(), _machine_busy())
+    results = [results.get(timeout=120) for _ in processes]
+    for process in processes:
+        process.join(30)
     for instance in started:
         instance.stop()
     rtts = sorted(r for result in results for r in result["rtts"])
@@ -255,7 +285,8 @@ def run_phase(instances: int, group: Instances, opts: argparse.Namespace, databa
             # the longest stretch of the window in which no move at all was acknowledged
             "longest_gap_ms": max(b - a for a, b in zip(acked, acked[1:])) * 1000,
             "errors": sum(r["errors"] for r in results), "timeouts": sum(r["timeouts"] for r in results),
-            "paced": sum(r["paced"] for r in results),
+            "paced": sum(r["paced"] for r in results), "setup_s": setup_s,
+            "codes": {c: sum(r["codes"].get(c, 0) for r in results) for r in results for c in r["codes"]},
             "cpu": _cpu_split(before, after, servers, database, sum(r["cpu"] for r in results), opts.seconds)}
 
 
@@ -302,11 +333,18 @@ def main() -> int:
                     print(f"instances={count} moves_per_s={f['moves_per_s']:.1f} p50_ms={f['p50_ms']:.1f} "
                           f"p99_ms={f['p99_ms']:.1f} max_ms={f['max_ms']:.1f} "
                           f"longest_gap_ms={f['longest_gap_ms']:.1f} moves={f['moves']} errors={f['errors']} "
-                          f"timeouts={f['timeouts']} paced={f['paced']}")
+                          f"timeouts={f['timeouts']} paced={f['paced']} setup_s={f['setup_s']:.1f}"
+                          + "".join(f" error_{code}={n}" for code, n in sorted(f["codes"].items())))
                     servers = ",".join(f"{c:.2f}" for c in cpu["servers"])
                     print(f"  cpu_cores servers=[{servers}] clients={cpu['clients']:.2f} "
                           f"postgres={cpu['postgres']:.2f} redis={cpu['redis']:.2f} other={cpu['other']:.2f} "
                           f"machine={cpu['machine']:.2f}/{os.cpu_count()}")
+                    # What one core of server buys: if it stays flat from one instance to two, the instances
+                    # share no bottleneck and throughput follows the cores they are given.
+                    per_move = {k: 1000 * cpu[k] / f["moves_per_s"] for k in ("clients", "postgres", "redis")}
+                    print(f"  moves_per_server_core_s={f['moves_per_s'] / sum(cpu['servers']):.0f} "
+                          f"cpu_ms_per_move servers={1000 * sum(cpu['servers']) / f['moves_per_s']:.2f} "
+                          + " ".join(f"{k}={v:.2f}" for k, v in per_move.items()))
             finally:
                 group.stop_all()
     finally:
