@@ -225,6 +225,18 @@ def _machine_busy() -> float:
     return (sum(values) - values[3] - values[4]) / TICKS
 
 
+def _runqueue_waits(pids: list[int]) -> list[float]:
+    """Seconds each process's main thread has spent runnable but waiting for a core (``/proc/<pid>/schedstat``)."""
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/schedstat") as f:
+                out.append(int(f.read().split()[1]) / 1e9)
+        except (OSError, IndexError, ValueError):
+            out.append(float("nan"))
+    return out
+
+
 def _cpu_split(before: tuple, after: tuple, servers: list[int], database: str, clients_cpu: float,
                seconds: float) -> dict[str, object]:
     """Cores used over the window: each server, the clients, PostgreSQL for this database, Redis, the rest."""
@@ -269,8 +281,10 @@ def run_phase(instances: int, group: Instances, opts: argparse.Namespace, databa
         go.put((measure_from, measure_from + opts.seconds))
     time.sleep(max(0.0, measure_from - time.time()))
     before = (_processes(), _machine_busy())
+    waits_before = _runqueue_waits(servers)
     time.sleep(max(0.0, measure_from + opts.seconds - time.time()))
     after = (_processes(), _machine_busy())
+    waits = [(b - a) / opts.seconds for a, b in zip(waits_before, _runqueue_waits(servers))]
     results = [results.get(timeout=120) for _ in processes]
     for process in processes:
         process.join(30)
@@ -287,6 +301,7 @@ def run_phase(instances: int, group: Instances, opts: argparse.Namespace, databa
             "errors": sum(r["errors"] for r in results), "timeouts": sum(r["timeouts"] for r in results),
             "paced": sum(r["paced"] for r in results), "setup_s": setup_s,
             "codes": {c: sum(r["codes"].get(c, 0) for r in results) for r in results for c in r["codes"]},
+            "server_waits": waits,
             "cpu": _cpu_split(before, after, servers, database, sum(r["cpu"] for r in results), opts.seconds)}
 
 
@@ -339,6 +354,9 @@ def main() -> int:
                     print(f"  cpu_cores servers=[{servers}] clients={cpu['clients']:.2f} "
                           f"postgres={cpu['postgres']:.2f} redis={cpu['redis']:.2f} other={cpu['other']:.2f} "
                           f"machine={cpu['machine']:.2f}/{os.cpu_count()}")
+                    waits = ",".join(f"{w:.2f}" for w in f["server_waits"])
+                    print(f"  server_runqueue_wait=[{waits}] (share of the window each server was ready to run "
+                          f"but waited for a core)")
                     # What one core of server buys: if it stays flat from one instance to two, the instances
                     # share no bottleneck and throughput follows the cores they are given.
                     per_move = {k: 1000 * cpu[k] / f["moves_per_s"] for k in ("clients", "postgres", "redis")}
