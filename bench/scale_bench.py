@@ -2,18 +2,22 @@
 
 Each instance is a real ``python -m app.cli serve`` process; all share one PostgreSQL database (created for
 the run and dropped afterwards) and one Redis key prefix (deleted afterwards). Clients run in their own
-processes (``--client-procs``): every game has two players, each on a WebSocket, alternating moves on a
-19x19 board and waiting for each acknowledgement before the next move (a new game starts when one fills up).
-A socket may send 10 messages a second (the server's rate limit), so one game tops out near 20 moves/s: use
-enough games that the servers, not that limit, are what is measured (refusals are counted as ``errors``).
-With two instances, each game is routed to one instance (``--placement game``, as a load balancer hashing
-the ``/ws/games/<id>`` path does) or its two players are put on different instances (``--placement spread``,
-the worst case: every event crosses the hub).
+processes (``--client-procs``): every game has two players, each on a WebSocket, alternating precomputed
+moves on a 19x19 board and waiting for each acknowledgement before the next move (a new game starts when one
+fills up), so ``--games`` moves are in flight. Each socket stays just under the server's rate limit (10
+messages a second); ``paced`` counts the sends that waited for it. With two instances, each game is routed to
+one instance (``--placement game``, as a load balancer hashing the ``/ws/games/<id>`` path does) or its two
+players are put on different instances (``--placement spread``, the worst case: every event crosses the hub).
+Measuring starts once every game is set up and has a move acknowledged, plus ``--warmup`` seconds.
 
-Prints, for each phase, moves per second and the p50/p99 round trip (send -> ack), then ``scale_ratio=<two/one>``
-last. Everything (servers, PostgreSQL, Redis, clients) shares this machine's cores: see ``os.cpu_count()``.
+Prints, for each phase, moves per second, the p50/p99/max round trip (send -> ack), the longest stretch with
+no ack at all, then the CPU split over the measured window read from ``/proc`` (each server, the clients,
+PostgreSQL for this database, Redis, everything else on the machine), how long each server waited for a core,
+and CPU milliseconds per move; ``scale_ratio=<two/one>`` comes last. Everything (servers, PostgreSQL, Redis,
+clients and whatever else runs) shares this machine's cores: see ``os.cpu_count()``.
 
     /work/main/.venv/bin/python bench/scale_bench.py [--games 40] [--seconds 15] [--client-procs 2]
+        [--placement game|spread] [--pin-servers]
 """
 
 from __future__ import annotations
