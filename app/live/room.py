@@ -28,6 +28,7 @@ from app.live.game_rows import rows_for
 from app.live.hub import Hub, game_channel
 from app.metrics import Metrics
 from app.protocol import Ack, ClockTick, ErrorMessage, encode
+from app.store.db import is_connection_lost
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import GameWithPlayers, NewEvent, VersionConflict
 
@@ -433,8 +434,16 @@ class Room:
 
     async def _commit(self, events: list[dict[str, Any]]) -> None:
         new = [NewEvent(type=e["t"], payload=e, **rows_for(e)) for e in events]
-        async with self.sessionmaker() as session:
-            await games_repo.append_events(session, self.game_id, self.v, new)
+        try:
+            async with self.sessionmaker() as session:
+                await games_repo.append_events(session, self.game_id, self.v, new)
+        except Exception as exc:
+            if not is_connection_lost(exc):
+                raise
+            # A pooled connection had died unnoticed (the pool has been invalidated since): once more on a
+            # fresh one. Safe even if the first attempt did commit: the compare-and-set then refuses this one.
+            async with self.sessionmaker() as session:
+                await games_repo.append_events(session, self.game_id, self.v, new)
 
     def _absorb_committed(self, event: dict[str, Any]) -> None:
         self.v += 1
