@@ -114,6 +114,20 @@ class Connection:
         """Queue a message; versioned ones are ordered and de-duplicated by the writer."""
         self._enqueue((v, text, False))
 
+    async def reply(self, text: str) -> None:
+        """Answer this socket's own message (an ack or an error): at once when nothing is queued for it.
+
+        An answer carries no version, so only its place behind what is already queued matters. Sent inline it
+        does not wait behind the writers of every other socket the same move is being delivered to.
+        """
+        if self._queue is not None or self.closed:
+            self.push(text)
+            return
+        try:
+            await self._send(text)
+        except Exception:  # noqa: BLE001 - the socket went away; the endpoint notices and cleans up
+            self.closed = True
+
     def push_start(self, text: str | None, v: int) -> None:
         """Queue the start of this connection's stream: a snapshot at ``v`` (or, with no text, a replay base)."""
         self._enqueue((v, text or "", True))

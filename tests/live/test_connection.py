@@ -104,3 +104,18 @@ async def test_a_failing_socket_marks_the_connection_closed() -> None:
     conn.push_start("snap", 0)
     await _drained(conn)
     assert conn.closed
+
+
+async def test_a_reply_goes_out_at_once_when_nothing_is_queued_and_behind_the_queue_otherwise() -> None:
+    socket = Socket()
+    conn = _conn(socket)
+    conn.start(_no_gaps)
+    await conn.reply("ack 1")
+    assert socket.sent == ["ack 1"] and not conn.busy
+    conn.push_start("snap", 0)
+    conn.push("tick")
+    await conn.reply("ack 2")
+    assert socket.sent == ["ack 1"]  # queued behind the snapshot and the tick
+    await _drained(conn)
+    assert socket.sent == ["ack 1", "snap", "tick", "ack 2"]
+    await conn.stop()

@@ -63,7 +63,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             reply = await _handle(room, conn, raw)
             if reply is not None:
                 _observe(metrics, raw, reply, time.perf_counter() - received)
-                conn.push(reply.decode())
+                await conn.reply(reply.decode())
             if conn.refused > FLOOD_LIMIT:
                 conn.closed = True
                 await websocket.close(CLOSE_FLOODING, "too many messages: slow down and reconnect")
