@@ -1,7 +1,8 @@
 """One WebSocket in a game room: its seat, its outgoing queue, and its flood limits.
 
 Everything sent to a socket goes through its queue and one writer task, so a slow client delays only
-itself. Versioned texts are sent in order with no gaps and no repeats: the writer remembers the last ``v``
+itself. The queue and the task exist only while there is something to send: an idle socket (most spectators,
+most of the time) holds neither. Versioned texts are sent in order with no gaps and no repeats: the writer remembers the last ``v``
 it sent, drops anything at or below it, and fills a gap from the room (the hub's log or the database)
 before going on.
 """
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import itertools
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -22,7 +24,7 @@ CLOSE_FLOODING = 4029
 _ids = itertools.count(1)
 
 
-@dataclass
+@dataclass(slots=True)
 class TokenBucket:
     """``rate`` tokens a second up to ``burst``; ``take`` says whether one was available."""
 
@@ -52,6 +54,9 @@ GapFiller = Callable[[int, int], Awaitable[list[tuple[int, str]]]]
 class Connection:
     """A socket's place in a room. ``send`` is the socket's ``send_text``."""
 
+    __slots__ = ("id", "user_id", "user_name", "seat", "_send", "_close", "_queue", "last_v", "messages", "chat",
+                 "refused", "_pings", "lag", "fill_gap", "_writer", "closed")
+
     def __init__(
         self,
         send: Callable[[str], Awaitable[None]],
@@ -67,29 +72,36 @@ class Connection:
         self.seat = seat  # "B", "W", or None for a spectator
         self._send = send
         self._close = close
-        self._queue: asyncio.Queue[tuple[int | None, str, bool]] = asyncio.Queue()
+        self._queue: deque[tuple[int | None, str, bool]] | None = None  # made when there is something to send
         self.last_v: int | None = None  # None until the first snapshot or replay start is queued
         self.messages = TokenBucket(rate=10.0, burst=30.0)
         self.chat = TokenBucket(rate=0.5, burst=5.0)
         self.refused = 0
-        self._pings: dict[str, float] = {}
+        self._pings: dict[str, float] | None = None
         self.lag: float | None = None  # one-way lag estimate from the server's ping round trips
         self.fill_gap: GapFiller | None = None
-        self._writer: asyncio.Task[None] | None = None
-        self.closed = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None  # running only while the queue has items
+        self.closed = False  # no more sending: the socket went away, was too slow, or flooded
 
     @property
     def role(self) -> str:
         return {"B": "black", "W": "white"}.get(self.seat or "", "spectator")
 
+    @property
+    def busy(self) -> bool:
+        """Whether a writer is sending queued messages right now."""
+        return self._writer is not None
+
     def ping_sent(self, ping_id: str, at: float) -> None:
+        if self._pings is None:
+            self._pings = {}
         self._pings[ping_id] = at
         while len(self._pings) > 8:
             self._pings.pop(next(iter(self._pings)))
 
     def pong_received(self, ping_id: str, at: float) -> None:
         """A round trip measured by the server: the lag estimate is a smoothed half of it."""
-        sent = self._pings.pop(ping_id, None)
+        sent = None if self._pings is None else self._pings.pop(ping_id, None)
         if sent is None:
             return
         one_way = max(0.0, at - sent) / 2
@@ -97,31 +109,52 @@ class Connection:
 
     def start(self, fill_gap: GapFiller) -> None:
         self.fill_gap = fill_gap
-        self._writer = asyncio.create_task(self._write_loop())
 
     def push(self, text: str, v: int | None = None) -> None:
         """Queue a message; versioned ones are ordered and de-duplicated by the writer."""
         self._enqueue((v, text, False))
+
+    async def reply(self, text: str) -> None:
+        """Answer this socket's own message (an ack or an error): at once when nothing is queued for it.
+
+        An answer carries no version, so only its place behind what is already queued matters. Sent inline it
+        does not wait behind the writers of every other socket the same move is being delivered to.
+        """
+        if self._queue is not None or self.closed:
+            self.push(text)
+            return
+        try:
+            await self._send(text)
+        except Exception:  # noqa: BLE001 - the socket went away; the endpoint notices and cleans up
+            self.closed = True
 
     def push_start(self, text: str | None, v: int) -> None:
         """Queue the start of this connection's stream: a snapshot at ``v`` (or, with no text, a replay base)."""
         self._enqueue((v, text or "", True))
 
     def _enqueue(self, item: tuple[int | None, str, bool]) -> None:
-        if self.closed.is_set():
+        if self.closed:
             return
-        if self._queue.qsize() >= QUEUE_LIMIT:
-            self.closed.set()
+        queue = self._queue
+        if queue is None:
+            queue = self._queue = deque()
+        elif len(queue) >= QUEUE_LIMIT:
+            self.closed = True
             asyncio.get_running_loop().create_task(
                 self._close(CLOSE_TOO_SLOW, "too slow to keep up: reconnect with ?v= to catch up")
             )
             return
-        self._queue.put_nowait(item)
+        queue.append(item)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
 
     async def _write_loop(self) -> None:
+        """Send everything queued, then end (the next push starts a new writer)."""
+        queue = self._queue
+        assert queue is not None
         try:
-            while True:
-                v, text, start = await self._queue.get()
+            while queue:
+                v, text, start = queue.popleft()
                 if start:
                     self.last_v = v
                     if text:
@@ -142,11 +175,17 @@ class Connection:
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the socket went away; the endpoint notices and cleans up
-            self.closed.set()
+            self.closed = True
+        finally:
+            # Nothing is awaited between the last look at the queue and this: a push after it starts a new writer.
+            self._writer = None
+            if not queue:
+                self._queue = None
 
     async def stop(self) -> None:
-        self.closed.set()
-        if self._writer is not None:
-            self._writer.cancel()
+        self.closed = True
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._writer
+                await writer

@@ -27,7 +27,8 @@ from app.live.envelope import pack, unpack
 from app.live.game_rows import rows_for
 from app.live.hub import Hub, game_channel
 from app.metrics import Metrics
-from app.protocol import Ack, ClockTick, ErrorMessage, encode
+from app.protocol import ClockTick, ErrorMessage, encode
+from app.store.db import is_connection_lost
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import GameWithPlayers, NewEvent, VersionConflict
 
@@ -48,6 +49,11 @@ def game_config(row: GameWithPlayers) -> dict[str, Any]:
         "handicap": game.handicap if game.handicap >= 2 else 0,
         "time_control": game.time_control,
     }
+
+
+def _ack(client_id: str, v: int) -> bytes:
+    """An ``Ack`` (see app/protocol.py), serialised directly: one per move, so no model is built for it."""
+    return orjson.dumps({"t": "ack", "id": client_id, "v": v})
 
 
 def public(event: dict[str, Any], v: int) -> dict[str, Any]:
@@ -317,7 +323,7 @@ class Room:
                     log.warning("game %s: cannot read the database", self.game_id, exc_info=True)
                     return self._unavailable(client_id)
                 if client_id is not None and (uid, client_id) in self.seen:
-                    return encode(Ack(id=client_id, v=self.seen[(uid, client_id)]))
+                    return _ack(client_id, self.seen[(uid, client_id)])
                 assert self.authority is not None
                 now = self.clock()
                 try:
@@ -337,7 +343,7 @@ class Room:
                     return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
                                                reason=getattr(exc, "reason", None)))
                 if not events:
-                    return encode(Ack(id=client_id or "", v=self.v))
+                    return _ack(client_id or "", self.v)
                 if client_id is not None:
                     events[0]["_cid"] = client_id
                     events[0]["_uid"] = uid
@@ -370,15 +376,16 @@ class Room:
                     self.seen[(uid, client_id)] = self.v
                 ack_v = self.v
             await self._after_commit(events)
-            return encode(Ack(id=client_id or "", v=ack_v))
+            return _ack(client_id or "", ack_v)
         return encode(ErrorMessage(id=client_id, code="busy", message="the game is busy; try again"))
 
     def _record(self, action: dict[str, Any], events: list[dict[str, Any]], first_v: int) -> None:
         """Count and log committed events (their types and versions, never chat text)."""
         if self.metrics is not None:
             self.metrics.events_committed(events)
-        log.info("applied %s", action["t"], extra={"game_id": self.game_id, "action": action["t"], "v": first_v,
-                                                  "events": [event.get("t") for event in events]})
+        if log.isEnabledFor(logging.INFO):
+            log.info("applied %s", action["t"], extra={"game_id": self.game_id, "action": action["t"], "v": first_v,
+                                                      "events": [event.get("t") for event in events]})
 
     def _apply(self, actor: str | None, action: dict[str, Any], now: float, facts: dict[str, Any] | None) -> list[dict[str, Any]]:
         """Ask the authority; each applied action rides on its first event so that replay repeats it."""
@@ -433,8 +440,16 @@ class Room:
 
     async def _commit(self, events: list[dict[str, Any]]) -> None:
         new = [NewEvent(type=e["t"], payload=e, **rows_for(e)) for e in events]
-        async with self.sessionmaker() as session:
-            await games_repo.append_events(session, self.game_id, self.v, new)
+        try:
+            async with self.sessionmaker() as session:
+                await games_repo.append_events(session, self.game_id, self.v, new)
+        except Exception as exc:
+            if not is_connection_lost(exc):
+                raise
+            # A pooled connection had died unnoticed (the pool has been invalidated since): once more on a
+            # fresh one. Safe even if the first attempt did commit: the compare-and-set then refuses this one.
+            async with self.sessionmaker() as session:
+                await games_repo.append_events(session, self.game_id, self.v, new)
 
     def _absorb_committed(self, event: dict[str, Any]) -> None:
         self.v += 1

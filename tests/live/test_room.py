@@ -224,3 +224,32 @@ async def test_an_unknown_game_is_refused(make_player):  # type: ignore[no-untyp
         await asyncio.wait_for(sock.connection.recv(), 5)
 
 
+
+
+async def test_moves_are_acknowledged_after_the_database_drops_every_connection(database_url, make_player):  # type: ignore[no-untyped-def]
+    if not database_url.startswith("postgres"):
+        pytest.skip("the server's pooled PostgreSQL connections are what this cuts")
+    import asyncpg
+
+    from tests.support.services import POSTGRES_URL
+
+    black, white, game_id = await _seated(make_player)
+    b, w = await black.socket(game_id), await white.socket(game_id)
+    await b.of_type("snapshot")
+    await w.of_type("snapshot")
+    assert (await b.act({"t": "play", "p": [2, 2]}))["v"] == 1
+    database = database_url.rpartition("/")[2]
+    admin = await asyncpg.connect(POSTGRES_URL.replace("+asyncpg", ""))
+    try:
+        pids = [r["pid"] for r in await admin.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", database)]
+        assert pids
+        for pid in pids:
+            await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+    finally:
+        await admin.close()
+    # No pool ping: the dead pooled connections are replaced at checkout or by one retry of the commit.
+    assert (await w.act({"t": "play", "p": [6, 6]}))["v"] == 2
+    assert (await b.act({"t": "play", "p": [2, 6]}))["v"] == 3
+    await w.until(lambda m: m.get("t") == "move" and m.get("v") == 3)
+    for sock in (b, w):
+        await sock.close()

@@ -52,7 +52,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     await room.attach(conn, _since(websocket.query_params.get("v")))
     metrics.connected_sockets.inc()
     try:
-        while not conn.closed.is_set():
+        while not conn.closed:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
@@ -63,9 +63,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             reply = await _handle(room, conn, raw)
             if reply is not None:
                 _observe(metrics, raw, reply, time.perf_counter() - received)
-                conn.push(reply.decode())
+                await conn.reply(reply.decode())
             if conn.refused > FLOOD_LIMIT:
-                conn.closed.set()
+                conn.closed = True
                 await websocket.close(CLOSE_FLOODING, "too many messages: slow down and reconnect")
     except (WebSocketDisconnect, RuntimeError):
         pass

@@ -1,0 +1,121 @@
+"""A socket's queue and writer: ordered, gap-filled sending, with nothing held while the socket is idle."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.live.connection import CLOSE_TOO_SLOW, QUEUE_LIMIT, Connection
+
+
+class Socket:
+    def __init__(self, delay: float = 0.0) -> None:
+        self.sent: list[str] = []
+        self.closes: list[int] = []
+        self.delay = delay
+
+    async def send(self, text: str) -> None:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        self.sent.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closes.append(code)
+
+
+def _conn(socket: Socket) -> Connection:
+    return Connection(socket.send, socket.close, user_id=None, user_name=None, seat=None)
+
+
+async def _drained(conn: Connection) -> None:
+    for _ in range(100):
+        if not conn.busy:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the writer never finished")
+
+
+async def test_an_idle_connection_holds_no_queue_and_no_task() -> None:
+    socket = Socket()
+    conn = _conn(socket)
+    tasks = len(asyncio.all_tasks())
+    conn.start(_no_gaps)
+    conn.push_start("snapshot", 0)
+    assert conn.busy
+    await _drained(conn)
+    assert socket.sent == ["snapshot"]
+    assert len(asyncio.all_tasks()) == tasks
+    conn.push("tick")
+    conn.push("move 1", 1)
+    await _drained(conn)
+    assert socket.sent == ["snapshot", "tick", "move 1"]
+    await conn.stop()
+
+
+async def _no_gaps(after: int, upto: int) -> list[tuple[int, str]]:
+    raise AssertionError(f"no gap expected ({after}, {upto}]")
+
+
+async def test_versions_are_sent_once_in_order_and_gaps_are_filled() -> None:
+    socket = Socket()
+    conn = _conn(socket)
+    asked: list[tuple[int, int]] = []
+
+    async def fill(after: int, upto: int) -> list[tuple[int, str]]:
+        asked.append((after, upto))
+        return [(v, f"v{v}") for v in range(after + 1, upto + 1)]
+
+    conn.start(fill)
+    conn.push("before the start", 1)  # before the snapshot: dropped
+    conn.push_start("snap@1", 1)
+    conn.push("v1", 1)  # already in the snapshot
+    conn.push("v2", 2)
+    conn.push("v5", 5)  # 3 and 4 missed
+    conn.push("v4", 4)  # already sent by the gap filling
+    await _drained(conn)
+    conn.push("v6", 6)
+    await _drained(conn)
+    assert socket.sent == ["snap@1", "v2", "v3", "v4", "v5", "v6"]
+    assert asked == [(2, 4)]
+    await conn.stop()
+
+
+async def test_a_client_too_slow_to_keep_up_is_closed() -> None:
+    socket = Socket(delay=0.05)
+    conn = _conn(socket)
+    conn.start(_no_gaps)
+    conn.push_start("snap", 0)
+    for i in range(QUEUE_LIMIT + 1):
+        conn.push(f"m{i}")
+    await asyncio.sleep(0)
+    assert conn.closed
+    assert socket.closes == [CLOSE_TOO_SLOW]
+    conn.push("after")  # ignored
+    await conn.stop()
+    assert not conn.busy
+    assert "after" not in socket.sent
+
+
+async def test_a_failing_socket_marks_the_connection_closed() -> None:
+    async def broken(text: str) -> None:
+        raise ConnectionError("gone")
+
+    conn = Connection(broken, Socket().close, user_id=None, user_name=None, seat=None)
+    conn.start(_no_gaps)
+    conn.push_start("snap", 0)
+    await _drained(conn)
+    assert conn.closed
+
+
+async def test_a_reply_goes_out_at_once_when_nothing_is_queued_and_behind_the_queue_otherwise() -> None:
+    socket = Socket()
+    conn = _conn(socket)
+    conn.start(_no_gaps)
+    await conn.reply("ack 1")
+    assert socket.sent == ["ack 1"] and not conn.busy
+    conn.push_start("snap", 0)
+    conn.push("tick")
+    await conn.reply("ack 2")
+    assert socket.sent == ["ack 1"]  # queued behind the snapshot and the tick
+    await _drained(conn)
+    assert socket.sent == ["ack 1", "snap", "tick", "ack 2"]
+    await conn.stop()
