@@ -22,11 +22,17 @@ async def _seated(make_player) -> tuple[Player, Player, str]:  # type: ignore[no
     return black, white, game_id
 
 
-async def test_two_players_and_a_spectator_see_the_same_sequence(make_player):  # type: ignore[no-untyped-def]
+async def _watched(make_player):  # type: ignore[no-untyped-def]
+    """A new game with black, white and a spectator connected: (players, game id, sockets, snapshots)."""
     black, white, game_id = await _seated(make_player)
     watcher = await make_player()
-    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
-    snapshots = [await sock.of_type("snapshot") for sock in (b, w, s)]
+    sockets = (await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id))
+    snapshots = [await sock.of_type("snapshot") for sock in sockets]
+    return (black, white), game_id, sockets, snapshots
+
+
+async def test_two_players_and_a_spectator_see_the_same_sequence(make_player):  # type: ignore[no-untyped-def]
+    _, game_id, (b, w, s), snapshots = await _watched(make_player)
     assert [snap["you"]["role"] for snap in snapshots] == ["black", "white", "spectator"]
     assert all(snap["v"] == 0 and snap["game"]["to_move"] == "B" for snap in snapshots)
 
@@ -124,11 +130,7 @@ async def test_the_game_survives_a_server_restart(servers, make_player):  # type
 
 
 async def test_spectator_chat_never_reaches_a_player_during_play(make_player):  # type: ignore[no-untyped-def]
-    black, white, game_id = await _seated(make_player)
-    watcher = await make_player()
-    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
-    for sock in (b, w, s):
-        await sock.of_type("snapshot")
+    (black, _), game_id, (b, w, s), _ = await _watched(make_player)
     ack = await s.act({"t": "chat", "channel": "spectators", "text": "black should play tengen"})
     assert ack["t"] == "ack" and ack["v"] == 1
     await b.act({"t": "chat", "channel": "players", "text": "hello"})
@@ -152,11 +154,7 @@ async def test_spectator_chat_never_reaches_a_player_during_play(make_player):  
 
 
 async def test_bad_input_gets_an_error_and_changes_nothing(make_player):  # type: ignore[no-untyped-def]
-    black, white, game_id = await _seated(make_player)
-    watcher = await make_player()
-    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
-    for sock in (b, w, s):
-        await sock.of_type("snapshot")
+    _, game_id, (b, w, s), _ = await _watched(make_player)
     await b.send_raw("{not json")
     assert (await b.of_type("error"))["code"] == "bad_json"
     await b.send_raw('{"t":"teleport","id":"x"}')
