@@ -231,6 +231,59 @@ async def test_redis_emptied_and_connections_cut_mid_game(cluster: Instances, re
         await table.white.close()
 
 
+@pytest.fixture
+def redis_proxied_instance(database_url: str, redis_cluster_prefix: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """An instance that reaches Redis directly and one that reaches it only through a proxy the test can cut."""
+    from urllib.parse import urlparse
+
+    target = urlparse(REDIS_URL)
+    proxy = TcpProxy(target.hostname or "127.0.0.1", target.port or 6379).start()
+    proxied_url = REDIS_URL.replace(target.netloc, f"127.0.0.1:{proxy.port}")
+    assert proxied_url != REDIS_URL
+    direct = Instances(database_url, REDIS_URL, redis_cluster_prefix, tmp_path / "direct")
+    proxied = Instances(database_url, proxied_url, redis_cluster_prefix, tmp_path / "proxied")
+    for group in (direct, proxied):
+        (group.workdir).mkdir()
+    yield direct.start(1)[0], proxied.start(1)[0], proxy
+    proxied.stop_all()
+    direct.stop_all()
+    proxy.close()
+
+
+async def test_the_last_move_missed_while_an_instance_was_cut_from_redis_arrives_when_it_reconnects(
+    redis_proxied_instance,  # type: ignore[no-untyped-def]
+) -> None:
+    """No later move comes to reveal the gap: the reconnect itself must hand the sockets what they missed."""
+    one, two, proxy = redis_proxied_instance
+    table = await _table(one.url)
+    try:
+        black = await table.black.socket(table.game_id, base_url=one.url)
+        white = await table.white.socket(table.game_id, base_url=two.url)
+        for sock in (black, white):
+            await sock.of_type("snapshot")
+        assert (await black.act({"t": "play", "p": next_point(1)}))["v"] == 1
+        assert (await white.act({"t": "play", "p": next_point(2)}))["v"] == 2
+        for sock in (black, white):
+            await sock.event(2)
+
+        proxy.down()  # instance two loses Redis: its Pub/Sub connection drops and cannot come back yet
+        try:
+            assert (await black.act({"t": "play", "p": next_point(3)}))["v"] == 3  # published, two cannot hear
+            await black.event(3)
+        finally:
+            proxy.up()
+        missed = await white.event(3, timeout=30)
+        assert missed["t"] == "move" and missed["p"] == next_point(3)
+        assert (await white.act({"t": "play", "p": next_point(4)}))["v"] == 4
+        for sock in (black, white):
+            await sock.event(4, timeout=30)
+            assert [(m["v"], m["p"]) for m in sock.versioned()] == [(v, next_point(v)) for v in range(1, 5)]
+            await sock.close()
+    finally:
+        await table.black.close()
+        await table.white.close()
+
+
 # ---------------------------------------------------------------------------------------------- PostgreSQL loss
 
 
