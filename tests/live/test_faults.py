@@ -314,7 +314,8 @@ async def test_moves_during_a_database_outage_are_refused_then_play_resumes(prox
         assert (await black.act({"t": "play", "p": next_point(1)}))["v"] == 1
         assert (await white.act({"t": "play", "p": next_point(2)}))["v"] == 2
 
-        await black.event(2)
+        for sock in (black, white):
+            await sock.event(2)
         await asyncio.sleep(0.5)  # black's instance has caught up: its next move reaches the commit itself
         proxy.down()  # every database connection drops; new ones are refused
         try:
@@ -343,6 +344,7 @@ async def test_moves_during_a_database_outage_are_refused_then_play_resumes(prox
         detail = (await table.black.http.get(f"{two.url}/api/games/{table.game_id}")).json()
         assert detail["version"] == 4
         assert [m["p"] for m in detail["moves"]] == [next_point(v) for v in range(1, 5)]
+        await white.event(4)  # its ack may come before the event
         for sock in (black, white):
             await sock.drain(0.2)
             assert [m["v"] for m in sock.versioned()] == [1, 2, 3, 4]

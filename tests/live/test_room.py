@@ -69,6 +69,7 @@ async def test_reconnect_with_v_receives_exactly_the_missed_events(make_player):
     assert [(m["v"], m["t"]) for m in missed] == [(2, "chat"), (3, "offer")]
     assert missed[0]["text"] == "are you there?"
     assert (await w2.act({"t": "undo_decline"}))["v"] == 4
+    await w2.event(4)  # the ack may come before the event: wait for it, then for anything more
     await w2.drain()
     assert not any(m.get("t") == "snapshot" for m in w2.received)
     assert [m["v"] for m in w2.versioned()] == [2, 3, 4]
@@ -97,6 +98,7 @@ async def test_a_resent_move_id_is_applied_once(make_player):  # type: ignore[no
     b2 = await black.socket(game_id, v=0)
     again = await b2.act({"t": "play", "p": [4, 4], "id": "move-1"})
     assert first["t"] == again["t"] == "ack" and first["v"] == again["v"] == 1
+    await b2.event(1)
     await b2.drain()
     assert [m["v"] for m in b2.versioned()] == [1]
     detail = (await black.http.get(f"/api/games/{game_id}")).json()
@@ -219,6 +221,6 @@ async def test_an_unknown_game_is_refused(make_player):  # type: ignore[no-untyp
     error = await sock.of_type("error")
     assert error["code"] == "no_such_game"
     with pytest.raises(websockets.ConnectionClosed):
-        await asyncio.wait_for(sock.connection.recv(), 5)
+        await asyncio.wait_for(sock.connection.recv(), 10)
 
 
