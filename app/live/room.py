@@ -351,8 +351,11 @@ class Room:
                     # may still be on its way through the hub), re-read and decide again.
                     if not rechecked:
                         rechecked, known = True, self.v
-                        with contextlib.suppress(Exception):
+                        try:
                             await self.sync()
+                        except Exception:  # noqa: BLE001 - a refusal not checked against the store may be wrong
+                            log.warning("game %s: cannot re-read the database", self.game_id, exc_info=True)
+                            return self._unavailable(client_id)
                         if self.v != known:
                             continue
                     return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
