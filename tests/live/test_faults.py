@@ -88,6 +88,19 @@ async def _taken(sock: GameSocket, message: dict, timeout: float = 60) -> dict:
     return reply
 
 
+async def _two_moves_in(table: Table, black_on: Instance, white_on: Instance) -> tuple[GameSocket, GameSocket]:
+    """Black and white connected through their instances, both having seen the first two moves."""
+    black = await table.black.socket(table.game_id, base_url=black_on.url)
+    white = await table.white.socket(table.game_id, base_url=white_on.url)
+    for sock in (black, white):
+        await sock.of_type("snapshot")
+    assert (await _taken(black, {"t": "play", "p": next_point(1)}))["v"] == 1
+    assert (await _taken(white, {"t": "play", "p": next_point(2)}))["v"] == 2
+    for sock in (black, white):
+        await sock.event(2)
+    return black, white
+
+
 def _last_seen(sock: GameSocket) -> int:
     versions = [m["v"] for m in sock.received if "v" in m and m.get("t") != "ack"]
     return max(versions, default=0)
@@ -273,14 +286,7 @@ async def test_the_last_move_missed_while_an_instance_was_cut_from_redis_arrives
     one, two, proxy = redis_proxied_instance
     table = await _table(one.url)
     try:
-        black = await table.black.socket(table.game_id, base_url=one.url)
-        white = await table.white.socket(table.game_id, base_url=two.url)
-        for sock in (black, white):
-            await sock.of_type("snapshot")
-        assert (await _taken(black, {"t": "play", "p": next_point(1)}))["v"] == 1
-        assert (await _taken(white, {"t": "play", "p": next_point(2)}))["v"] == 2
-        for sock in (black, white):
-            await sock.event(2)
+        black, white = await _two_moves_in(table, one, two)
 
         proxy.down()  # instance two loses Redis: its Pub/Sub connection drops and cannot come back yet
         try:
@@ -323,15 +329,7 @@ async def test_moves_during_a_database_outage_are_refused_then_play_resumes(prox
     one, two = group.start(2)
     table = await _table(one.url)
     try:
-        black = await table.black.socket(table.game_id, base_url=one.url)
-        white = await table.white.socket(table.game_id, base_url=two.url)
-        for sock in (black, white):
-            await sock.of_type("snapshot")
-        assert (await _taken(black, {"t": "play", "p": next_point(1)}))["v"] == 1
-        assert (await _taken(white, {"t": "play", "p": next_point(2)}))["v"] == 2
-
-        for sock in (black, white):
-            await sock.event(2)
+        black, white = await _two_moves_in(table, one, two)
         await asyncio.sleep(0.5)  # black's instance has caught up: its next move reaches the commit itself
         proxy.down()  # every database connection drops; new ones are refused
         try:
