@@ -18,6 +18,7 @@ import asyncio  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
 import threading  # noqa: E402
+import time  # noqa: E402
 import uuid  # noqa: E402
 from collections.abc import AsyncIterator, Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -28,6 +29,7 @@ import pytest  # noqa: E402
 from tests.support.services import POSTGRES_URL, need_postgres  # noqa: E402
 
 DATABASES = ["sqlite", "postgres"]
+START_TIMEOUT = 30.0  # seconds a test server may take to start (a loaded 2-core machine is slow)
 
 
 # ---- PostgreSQL administration (each test gets its own database) ----
@@ -232,7 +234,8 @@ class LiveServer:
 
     def start(self) -> None:
         self.thread.start()
-        for _ in range(1000):
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
             if self.server.started or not self.thread.is_alive():
                 break
             threading.Event().wait(0.01)

@@ -158,7 +158,7 @@ class GameAuthority:
         except Exception:
             self._restore(saved)
             raise
-        if kind == "tick" and not events:
+        if kind in _SYSTEM_ACTIONS and not events:
             return []  # nothing happened: nothing to log
         self.last_now = max(self.last_now, now)
         self.log.append({"actor": actor, "action": parsed, "now": now, "facts": facts})
@@ -182,7 +182,11 @@ class GameAuthority:
         return min(times) if times else None
 
     def server_restart(self, down_from: float, now: float) -> list[dict]:
-        """After downtime: the running clock was charged up to ``down_from`` and restarts at ``now``."""
+        """After downtime: the running clock was charged up to ``down_from`` and restarts at ``now``.
+
+        A scoring deadline moves later by the downtime. Nothing happens (no event) when no clock ran and no
+        scoring timer waited.
+        """
         return self.apply(SYSTEM, {"t": "server_restart", "down_from": down_from}, now)
 
     def player_left(self, color: str, now: float) -> None:
@@ -445,9 +449,16 @@ class GameAuthority:
         events = self._settle(down_from)  # what was due before the downtime still happened
         if self.phase == "finished":
             return events
+        fields: dict[str, Any] = {}
+        if self.phase == "scoring" and self.scoring_deadline is not None:
+            # the scoring timer, like the clocks, is not charged with the downtime
+            self.scoring_deadline += now - down_from
+            fields["deadline"] = self.scoring_deadline
+        elif not (self.clock.timed and self.clock.running):
+            return events  # no clock ran and no timer waited: the downtime changed nothing
         self.clock.pause(down_from, "server")
         self.clock.resume(now, "server")
-        return events + [self._base("clock_restart", now, down_from=down_from, clocks=self._clocks(now))]
+        return events + [self._base("clock_restart", now, down_from=down_from, clocks=self._clocks(now), **fields)]
 
     # ================================================================= offers
     def _offer(self, kind: str, actor: str, now: float) -> list[dict]:

@@ -169,8 +169,29 @@ class Room:
             conn.push(envelope.text_for(conn.seat), envelope.v)
 
     async def _on_reset(self) -> None:
+        # The hub may have dropped messages (a reconnect, a subscriber that fell behind): catch up, then hand
+        # every socket the latest event. No later event may come to reveal the gap to them.
         self._stale = True
         await self._catch_up()
+        await self._redeliver_latest()
+
+    async def _redeliver_latest(self) -> None:
+        """Push each socket the latest committed event: it skips it if already sent, else first fills its gap."""
+        latest = self.v
+        if latest == 0:
+            return
+        texts: dict[str | None, str | None] = {}
+        for conn in list(self.connections):
+            if conn.seat not in texts:
+                try:
+                    found = await self.texts_since(conn.seat, latest - 1, latest)
+                except Exception:  # noqa: BLE001 - the socket fills the gap with the next event instead
+                    log.warning("game %s: re-delivery after a hub reset failed", self.game_id, exc_info=True)
+                    return
+                texts[conn.seat] = found[-1][1] if found and found[-1][0] == latest else None
+            text = texts[conn.seat]
+            if text is not None:
+                conn.push(text, latest)
 
     async def _catch_up(self) -> None:
         async with self.lock:
@@ -336,8 +357,11 @@ class Room:
                     # may still be on its way through the hub), re-read and decide again.
                     if not rechecked:
                         rechecked, known = True, self.v
-                        with contextlib.suppress(Exception):
+                        try:
                             await self.sync()
+                        except Exception:  # noqa: BLE001 - a refusal not checked against the store may be wrong
+                            log.warning("game %s: cannot re-read the database", self.game_id, exc_info=True)
+                            return self._unavailable(client_id)
                         if self.v != known:
                             continue
                     return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,

@@ -341,6 +341,63 @@ def test_server_restart_does_not_charge_downtime():
     assert info.value.code == "bad_request"
 
 
+def test_server_restart_pushes_the_scoring_deadline_back_by_the_downtime():
+    a = make(time_control=ABS, scoring_timeout=60)
+    play_all(a, SCORING_GAME)  # scoring from 6.0: auto-acceptance due at 66.0
+    act(a, "B", "toggle_dead", 30.0, p=[6, 6])  # due at 90.0
+    clocks = a.snapshot(None, 40.0)["clocks"]
+    ev = a.server_restart(down_from=40.0, now=1000.0)  # 50 s of the timer were left when the servers stopped
+    assert [e["t"] for e in ev] == ["clock_restart"]
+    assert ev[0]["down_from"] == 40.0 and ev[0]["deadline"] == 1050.0 and ev[0]["clocks"] == clocks
+    assert a.deadline() == 1050.0 and a.snapshot(None, 1000.0)["scoring"]["deadline"] == 1050.0
+    assert a.tick(1049.0) == [] and a.phase == "scoring"
+    assert a.tick(1050.0)[0]["auto_accepted"] is True
+    replayed = GameAuthority.from_state(json.loads(json.dumps(a.to_state())))
+    assert replayed.snapshot(None, 2000.0) == a.snapshot(None, 2000.0)
+
+
+def test_server_restart_settles_a_scoring_timeout_that_fell_due_before_the_downtime():
+    a = make(scoring_timeout=60)
+    play_all(a, SCORING_GAME)  # due at 66.0
+    ev = a.server_restart(down_from=70.0, now=1000.0)
+    assert [e["t"] for e in ev] == ["game_over"]
+    assert ev[0]["auto_accepted"] is True and ev[0]["server_time"] == 70.0
+
+
+def test_server_restart_of_an_untimed_game_in_scoring_moves_only_the_timer():
+    a = make(scoring_timeout=60)
+    play_all(a, SCORING_GAME)  # due at 66.0
+    ev = a.server_restart(down_from=10.0, now=500.0)
+    assert [(e["t"], e["deadline"], e["clocks"]) for e in ev] == [("clock_restart", 556.0, None)]
+    assert a.deadline() == 556.0
+
+
+def _untimed_in_play():
+    a = make()
+    act(a, "B", "play", 10.0, p=[4, 4])
+    return a
+
+
+def _timed_with_a_sealed_move():
+    a = make(time_control=ABS)
+    play_all(a, [("B", (4, 4)), ("W", (3, 3))])
+    act(a, "W", "adjourn_offer", 3.0)
+    act(a, "B", "adjourn_accept", 4.0)
+    act(a, "B", "seal", 10.0, p=[5, 5])
+    return a
+
+
+@pytest.mark.parametrize("build", [_untimed_in_play, _timed_with_a_sealed_move])
+def test_server_restart_without_a_running_clock_or_timer_changes_nothing(build):
+    a = build()
+    log = list(a.log)
+    before = {v: a.snapshot(v, 20.0) for v in ("B", "W", None)}
+    assert a.server_restart(down_from=20.0, now=900.0) == []
+    assert a.log == log  # nothing happened: nothing to log, store or broadcast
+    assert {v: a.snapshot(v, 20.0) for v in ("B", "W", None)} == before
+    assert a.deadline() is None
+
+
 # ================================================================= adjournment
 def test_adjournment_with_sealed_move_hidden_until_resume():
     a = make(time_control=ABS)

@@ -1,5 +1,6 @@
-"""Clocks across a server restart, on a fake server clock: the downtime is charged to nobody, and a flag
-that fell before the servers stopped is settled as a timeout when they start again.
+"""Clocks across a server restart, on a fake server clock: the downtime is charged to nobody (neither the
+clocks nor the scoring timer), a flag that fell before the servers stopped is settled as a timeout when they
+start again, and a game the downtime changed nothing in gets no event.
 
 Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 """
@@ -63,3 +64,43 @@ async def test_a_flag_that_fell_before_the_servers_stopped_is_settled_on_start(s
     snap = await b2.of_type("snapshot")
     assert snap["game"]["phase"] == "finished" and snap["game"]["result"]["text"] == "W+T"
     await b2.close()
+
+
+async def test_downtime_is_not_charged_to_the_scoring_timer(servers, make_player, clock):  # type: ignore[no-untyped-def]
+    black, white = await make_player(), await make_player()
+    game_id, b, w = await begin(black, white, clock)  # untimed: only the scoring timer runs
+    assert (await b.act({"t": "pass"}))["v"] == 1
+    clock.advance(2)
+    assert (await w.act({"t": "pass"}))["v"] == 3  # the pass (2) and the scoring phase (3)
+    scoring = await w.until(lambda m: m.get("t") == "phase" and m.get("phase") == "scoring")
+    await b.close()
+    await w.close()
+    servers.stop_all()
+
+    clock.advance(1000)
+    move_to(servers.start().url, black, white)
+    w2 = await white.socket(game_id, v=scoring["v"])
+    restart = await w2.next_event()
+    assert restart["t"] == "clock_restart" and restart["v"] == scoring["v"] + 1 and restart["clocks"] is None
+    assert restart["deadline"] == scoring["deadline"] + 1000
+    b2 = await black.socket(game_id)
+    snap = await b2.of_type("snapshot")
+    assert snap["game"]["phase"] == "scoring" and snap["game"]["scoring"]["deadline"] == restart["deadline"]
+    await b2.close()
+    await w2.close()
+
+
+async def test_an_untimed_game_in_play_gets_no_event_for_downtime(servers, make_player, clock):  # type: ignore[no-untyped-def]
+    black, white = await make_player(), await make_player()
+    game_id, b, w = await begin(black, white, clock)
+    assert (await b.act({"t": "play", "p": [2, 2]}))["v"] == 1
+    await b.close()
+    await w.close()
+    servers.stop_all()
+
+    clock.advance(1000)
+    move_to(servers.start().url, black, white)
+    w2 = await white.socket(game_id, v=1)
+    assert (await w2.act({"t": "play", "p": [6, 6]}))["v"] == 2  # nothing was added during the restart
+    assert (await w2.next_event())["t"] == "move"
+    await w2.close()

@@ -8,6 +8,7 @@ its own Redis key prefix (emptying Redis means deleting every key under that pre
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import time
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from tests.support.tcp_proxy import TcpProxy
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(150)]
 
 GAMES = int(os.environ.get("TENGEN_FAULT_GAMES", "50"))
+_ids = itertools.count(1)
 CLOCK = {"kind": "fischer", "main": 300, "increment": 5}
 BLACK_POINTS = [[x, y] for y in (0, 1, 2, 3) for x in range(9)]
 WHITE_POINTS = [[x, y] for y in (8, 7, 6, 5) for x in range(9)]
@@ -74,6 +76,31 @@ async def _answer(sock: GameSocket, message: dict, timeout: float = 60) -> dict:
     return await asyncio.wait_for(wait(), timeout)
 
 
+async def _taken(sock: GameSocket, message: dict, timeout: float = 60) -> dict:
+    """Send an action until the server takes it, as a client does: ``unavailable`` (the game could not be
+    stored, e.g. PostgreSQL out of connection slots on a busy machine) means send the same id again."""
+    message = {"id": f"m{next(_ids)}", **message}
+    for _ in range(40):
+        reply = await _answer(sock, message, timeout)
+        if reply["t"] != "error" or reply["code"] != "unavailable":
+            return reply
+        await asyncio.sleep(0.25)
+    return reply
+
+
+async def _two_moves_in(table: Table, black_on: Instance, white_on: Instance) -> tuple[GameSocket, GameSocket]:
+    """Black and white connected through their instances, both having seen the first two moves."""
+    black = await table.black.socket(table.game_id, base_url=black_on.url)
+    white = await table.white.socket(table.game_id, base_url=white_on.url)
+    for sock in (black, white):
+        await sock.of_type("snapshot")
+    assert (await _taken(black, {"t": "play", "p": next_point(1)}))["v"] == 1
+    assert (await _taken(white, {"t": "play", "p": next_point(2)}))["v"] == 2
+    for sock in (black, white):
+        await sock.event(2)
+    return black, white
+
+
 def _last_seen(sock: GameSocket) -> int:
     versions = [m["v"] for m in sock.received if "v" in m and m.get("t") != "ack"]
     return max(versions, default=0)
@@ -98,7 +125,7 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move_and_every_game_resumes
             while move <= 60:
                 color = "B" if move % 2 else "W"
                 point = next_point(move)
-                reply = await table.sockets[color].act({"t": "play", "p": point}, timeout=15)
+                reply = await _taken(table.sockets[color], {"t": "play", "p": point}, timeout=15)
                 assert reply["t"] == "ack" and reply["v"] == move, reply
                 table.acked.append((reply["v"], point))
                 move += 1
@@ -136,7 +163,7 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move_and_every_game_resumes
             assert [m["v"] for m in back.versioned()] == list(range(seen + 1, version + 1))
             # Play resumes: whoever is to move plays, and both sides see it.
             mover = back if (version + 1) % 2 == 1 else table.sockets["W"]
-            reply = await mover.act({"t": "play", "p": next_point(version + 1)}, timeout=30)
+            reply = await _taken(mover, {"t": "play", "p": next_point(version + 1)}, timeout=30)
             assert reply["t"] == "ack" and reply["v"] == version + 1, reply
             for sock in (back, table.sockets["W"]):
                 await sock.event(version + 1, timeout=30)
@@ -159,7 +186,9 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move_and_every_game_resumes
         for batch in range(0, GAMES, 10):
             await asyncio.gather(*(resume(t) for t in tables[batch:batch + 10]))
     finally:
-        for table in tables:
+        for table in tables:  # closed even after a failure, so no socket is left to a later test's teardown
+            for sock in table.sockets.values():
+                await sock.close()
             await table.black.close()
             await table.white.close()
 
@@ -188,7 +217,7 @@ async def test_redis_emptied_and_connections_cut_mid_game(cluster: Instances, re
 
         async def play(first: int, last: int) -> None:
             for move in range(first, last + 1):
-                reply = await sockets["B" if move % 2 else "W"].act({"t": "play", "p": next_point(move)})
+                reply = await _taken(sockets["B" if move % 2 else "W"], {"t": "play", "p": next_point(move)})
                 assert reply["t"] == "ack" and reply["v"] == move, reply
 
         await play(1, 4)
@@ -231,6 +260,52 @@ async def test_redis_emptied_and_connections_cut_mid_game(cluster: Instances, re
         await table.white.close()
 
 
+@pytest.fixture
+def redis_proxied_instance(database_url: str, redis_cluster_prefix: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """An instance that reaches Redis directly and one that reaches it only through a proxy the test can cut."""
+    from urllib.parse import urlparse
+
+    target = urlparse(REDIS_URL)
+    proxy = TcpProxy(target.hostname or "127.0.0.1", target.port or 6379).start()
+    proxied_url = REDIS_URL.replace(target.netloc, f"127.0.0.1:{proxy.port}")
+    assert proxied_url != REDIS_URL
+    direct = Instances(database_url, REDIS_URL, redis_cluster_prefix, tmp_path / "direct")
+    proxied = Instances(database_url, proxied_url, redis_cluster_prefix, tmp_path / "proxied")
+    for group in (direct, proxied):
+        (group.workdir).mkdir()
+    yield direct.start(1)[0], proxied.start(1)[0], proxy
+    proxied.stop_all()
+    direct.stop_all()
+    proxy.close()
+
+
+async def test_the_last_move_missed_while_an_instance_was_cut_from_redis_arrives_when_it_reconnects(
+    redis_proxied_instance,  # type: ignore[no-untyped-def]
+) -> None:
+    """No later move comes to reveal the gap: the reconnect itself must hand the sockets what they missed."""
+    one, two, proxy = redis_proxied_instance
+    table = await _table(one.url)
+    try:
+        black, white = await _two_moves_in(table, one, two)
+
+        proxy.down()  # instance two loses Redis: its Pub/Sub connection drops and cannot come back yet
+        try:
+            assert (await _taken(black, {"t": "play", "p": next_point(3)}))["v"] == 3  # published, two cannot hear
+            await black.event(3)
+        finally:
+            proxy.up()
+        missed = await white.event(3, timeout=30)
+        assert missed["t"] == "move" and missed["p"] == next_point(3)
+        assert (await _taken(white, {"t": "play", "p": next_point(4)}))["v"] == 4
+        for sock in (black, white):
+            await sock.event(4, timeout=30)
+            assert [(m["v"], m["p"]) for m in sock.versioned()] == [(v, next_point(v)) for v in range(1, 5)]
+            await sock.close()
+    finally:
+        await table.black.close()
+        await table.white.close()
+
+
 # ---------------------------------------------------------------------------------------------- PostgreSQL loss
 
 
@@ -254,14 +329,7 @@ async def test_moves_during_a_database_outage_are_refused_then_play_resumes(prox
     one, two = group.start(2)
     table = await _table(one.url)
     try:
-        black = await table.black.socket(table.game_id, base_url=one.url)
-        white = await table.white.socket(table.game_id, base_url=two.url)
-        for sock in (black, white):
-            await sock.of_type("snapshot")
-        assert (await black.act({"t": "play", "p": next_point(1)}))["v"] == 1
-        assert (await white.act({"t": "play", "p": next_point(2)}))["v"] == 2
-
-        await black.event(2)
+        black, white = await _two_moves_in(table, one, two)
         await asyncio.sleep(0.5)  # black's instance has caught up: its next move reaches the commit itself
         proxy.down()  # every database connection drops; new ones are refused
         try:
@@ -277,19 +345,15 @@ async def test_moves_during_a_database_outage_are_refused_then_play_resumes(prox
         assert [m["v"] for m in white.versioned()] == [1, 2]  # nothing was broadcast
 
         # The client sends the same move again until it is taken: it is applied exactly once.
-        for _ in range(40):
-            reply = await _answer(black, move)
-            if reply["t"] == "ack":
-                break
-            assert reply["code"] == "unavailable", reply
-            await asyncio.sleep(0.25)
+        reply = await _taken(black, move)
         assert reply["t"] == "ack" and reply["v"] == 3, reply
         await white.event(3)
-        assert (await white.act({"t": "play", "p": next_point(4)}))["v"] == 4
+        assert (await _taken(white, {"t": "play", "p": next_point(4)}))["v"] == 4
         await black.event(4)
         detail = (await table.black.http.get(f"{two.url}/api/games/{table.game_id}")).json()
         assert detail["version"] == 4
         assert [m["p"] for m in detail["moves"]] == [next_point(v) for v in range(1, 5)]
+        await white.event(4)  # its ack may come before the event
         for sock in (black, white):
             await sock.drain(0.2)
             assert [m["v"] for m in sock.versioned()] == [1, 2, 3, 4]

@@ -9,7 +9,7 @@ import pytest
 from app.live.codec import decode, encode
 from app.live.hub import LOBBY_CHANNEL, game_channel
 from app.live.presence import Presence
-from tests.live.collect import RESET, Collector
+from tests.live.collect import RESET, WAIT, Collector
 
 CH = game_channel(7)
 
@@ -101,11 +101,12 @@ async def test_sync_callbacks_and_failing_callbacks_do_not_stop_delivery(hub):
     for i in range(3):
         await hub.publish(CH, ev(i + 1), v=i + 1)
     await done.wait_count(3)
-    await asyncio.sleep(0)
-    for _ in range(50):  # let the other workers drain their queues
-        if len(got) == 3 and calls == 3:
-            break
-        await asyncio.sleep(0.01)
+
+    async def others_drained() -> None:  # each subscriber has its own worker: let the others finish too
+        while not (len(got) == 3 and calls == 3):
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(others_drained(), WAIT)
     assert got == [ev(1), ev(2), ev(3)]
     assert calls == 3
 

@@ -88,6 +88,7 @@ async def test_the_same_move_id_sent_to_two_instances_at_once_is_applied_once(cl
             detail = (await black.http.get(f"{b.url}/api/games/{game_id}")).json()
             assert detail["version"] == 1 and [m["p"] for m in detail["moves"]] == [[4, 4]]
             for sock in (on_a, on_b):
+                await sock.event(1)
                 await sock.drain(0.2)
                 assert [m["v"] for m in sock.versioned()] == [1]
                 await sock.close()

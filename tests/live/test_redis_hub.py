@@ -19,7 +19,7 @@ from tests.support.services import REDIS_URL
 
 REPO = Path(__file__).resolve().parents[2]
 CH = game_channel(42)
-TTL = 0.6  # presence expiry in these tests: heartbeats every 0.2 s
+TTL = 1.5  # presence expiry in these tests: heartbeats every 0.5 s, so a stall of up to 1 s is survived
 
 CHILD = """
 import asyncio, sys

@@ -22,11 +22,17 @@ async def _seated(make_player) -> tuple[Player, Player, str]:  # type: ignore[no
     return black, white, game_id
 
 
-async def test_two_players_and_a_spectator_see_the_same_sequence(make_player):  # type: ignore[no-untyped-def]
+async def _watched(make_player):  # type: ignore[no-untyped-def]
+    """A new game with black, white and a spectator connected: (players, game id, sockets, snapshots)."""
     black, white, game_id = await _seated(make_player)
     watcher = await make_player()
-    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
-    snapshots = [await sock.of_type("snapshot") for sock in (b, w, s)]
+    sockets = (await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id))
+    snapshots = [await sock.of_type("snapshot") for sock in sockets]
+    return (black, white), game_id, sockets, snapshots
+
+
+async def test_two_players_and_a_spectator_see_the_same_sequence(make_player):  # type: ignore[no-untyped-def]
+    _, game_id, (b, w, s), snapshots = await _watched(make_player)
     assert [snap["you"]["role"] for snap in snapshots] == ["black", "white", "spectator"]
     assert all(snap["v"] == 0 and snap["game"]["to_move"] == "B" for snap in snapshots)
 
@@ -63,6 +69,7 @@ async def test_reconnect_with_v_receives_exactly_the_missed_events(make_player):
     assert [(m["v"], m["t"]) for m in missed] == [(2, "chat"), (3, "offer")]
     assert missed[0]["text"] == "are you there?"
     assert (await w2.act({"t": "undo_decline"}))["v"] == 4
+    await w2.event(4)  # the ack may come before the event: wait for it, then for anything more
     await w2.drain()
     assert not any(m.get("t") == "snapshot" for m in w2.received)
     assert [m["v"] for m in w2.versioned()] == [2, 3, 4]
@@ -91,6 +98,7 @@ async def test_a_resent_move_id_is_applied_once(make_player):  # type: ignore[no
     b2 = await black.socket(game_id, v=0)
     again = await b2.act({"t": "play", "p": [4, 4], "id": "move-1"})
     assert first["t"] == again["t"] == "ack" and first["v"] == again["v"] == 1
+    await b2.event(1)
     await b2.drain()
     assert [m["v"] for m in b2.versioned()] == [1]
     detail = (await black.http.get(f"/api/games/{game_id}")).json()
@@ -124,11 +132,7 @@ async def test_the_game_survives_a_server_restart(servers, make_player):  # type
 
 
 async def test_spectator_chat_never_reaches_a_player_during_play(make_player):  # type: ignore[no-untyped-def]
-    black, white, game_id = await _seated(make_player)
-    watcher = await make_player()
-    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
-    for sock in (b, w, s):
-        await sock.of_type("snapshot")
+    (black, _), game_id, (b, w, s), _ = await _watched(make_player)
     ack = await s.act({"t": "chat", "channel": "spectators", "text": "black should play tengen"})
     assert ack["t"] == "ack" and ack["v"] == 1
     await b.act({"t": "chat", "channel": "players", "text": "hello"})
@@ -152,11 +156,7 @@ async def test_spectator_chat_never_reaches_a_player_during_play(make_player):  
 
 
 async def test_bad_input_gets_an_error_and_changes_nothing(make_player):  # type: ignore[no-untyped-def]
-    black, white, game_id = await _seated(make_player)
-    watcher = await make_player()
-    b, w, s = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
-    for sock in (b, w, s):
-        await sock.of_type("snapshot")
+    _, game_id, (b, w, s), _ = await _watched(make_player)
     await b.send_raw("{not json")
     assert (await b.of_type("error"))["code"] == "bad_json"
     await b.send_raw('{"t":"teleport","id":"x"}')
@@ -221,7 +221,7 @@ async def test_an_unknown_game_is_refused(make_player):  # type: ignore[no-untyp
     error = await sock.of_type("error")
     assert error["code"] == "no_such_game"
     with pytest.raises(websockets.ConnectionClosed):
-        await asyncio.wait_for(sock.connection.recv(), 5)
+        await asyncio.wait_for(sock.connection.recv(), 10)
 
 
 

@@ -1,25 +1,12 @@
 import pytest
 
 from app.rules import Game, IllegalMove, Move, rules_for
-
-
-def setup(game, black=(), white=()):
-    """Alternate real moves (with passes as filler) to reach a position."""
-    black, white = list(black), list(white)
-    while black or white:
-        if black:
-            game.play("B", black.pop(0))
-        else:
-            game.pass_turn("B")
-        if white:
-            game.play("W", white.pop(0))
-        elif black:
-            game.pass_turn("W")
+from tests.rules.positions import place_stones
 
 
 def test_play_capture_and_prisoners():
     g = Game(9)
-    setup(g, black=[(1, 0), (0, 1), (8, 8)], white=[(0, 0)])
+    place_stones(g, black=[(1, 0), (0, 1), (8, 8)], white=[(0, 0)])
     assert g.stone_at((0, 0)) is None
     assert g.prisoners == {"B": 1, "W": 0}
     assert g.board_rows()[0] == ".X......."
@@ -60,7 +47,7 @@ def test_point_forms():
 def test_single_stone_suicide_is_illegal_everywhere():
     for name in ("chinese", "new_zealand", "ing", "japanese"):
         g = Game(5, rules_for(name))
-        setup(g, black=[(1, 0), (0, 1)], white=[(4, 4)])
+        place_stones(g, black=[(1, 0), (0, 1)], white=[(4, 4)])
         with pytest.raises(IllegalMove) as info:
             g.play("W", (0, 0))
         assert info.value.reason == "suicide"
@@ -70,7 +57,7 @@ def test_single_stone_suicide_is_illegal_everywhere():
 def test_ko_recapture_after_threat():
     g = Game(5)
     # Black: (1,0) (0,1) (1,2); White: (2,0) (3,1) (2,2) (1,1) — Black takes at (2,1)
-    setup(g, black=[(1, 0), (0, 1), (1, 2), (4, 4)], white=[(2, 0), (3, 1), (2, 2), (1, 1)])
+    place_stones(g, black=[(1, 0), (0, 1), (1, 2), (4, 4)], white=[(2, 0), (3, 1), (2, 2), (1, 1)])
     assert g.play("B", (2, 1)) == [(1, 1)]
     with pytest.raises(IllegalMove) as info:
         g.play("W", (1, 1))
@@ -85,7 +72,7 @@ def test_ko_recapture_after_threat():
 
 def test_undo_restores_exactly():
     g = Game(5)
-    setup(g, black=[(1, 0), (0, 1), (1, 2), (4, 4)], white=[(2, 0), (3, 1), (2, 2), (1, 1)])
+    place_stones(g, black=[(1, 0), (0, 1), (1, 2), (4, 4)], white=[(2, 0), (3, 1), (2, 2), (1, 1)])
     before = g.state()
     g.play("B", (2, 1))
     assert g.undo() == Move("B", (2, 1))

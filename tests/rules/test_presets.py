@@ -1,6 +1,7 @@
 import pytest
 
 from app.rules import PRESETS, Game, IllegalMove, RuleSet, rules_for
+from tests.rules.positions import place_stones
 
 
 def play_all(game, moves):
@@ -109,17 +110,8 @@ SEKI_ROWS = [
 
 def game_from_rows(rows, rules):
     g = Game(len(rows), rules)
-    black = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"]
-    white = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"]
-    while black or white:
-        if black:
-            g.play("B", black.pop(0))
-        else:
-            g.pass_turn("B")
-        if white:
-            g.play("W", white.pop(0))
-        elif black:
-            g.pass_turn("W")
+    place_stones(g, black=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"],
+                 white=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"])
     assert g.board_rows() == rows
     return g
 
