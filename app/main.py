@@ -24,7 +24,7 @@ from app.live.lobby import MemoryLobbyBroadcaster
 from app.lobby.views import no_spectators
 from app.metrics import Metrics
 from app.settings import Settings, get_settings
-from app.store.db import create_engine, create_sessionmaker
+from app.store.db import create_engine, create_sessionmaker, is_sqlite
 
 
 def create_app(settings: Settings | None = None, clock: Callable[[], float] | None = None) -> FastAPI:
@@ -35,7 +35,10 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Migrations are not run here: `tengen serve` (app.server) runs them before starting.
-        engine = create_engine(settings.effective_database_url)
+        pool = {} if is_sqlite(settings.effective_database_url) else {
+            "pool_size": settings.db_pool_size, "max_overflow": settings.db_max_overflow
+        }
+        engine = create_engine(settings.effective_database_url, **pool)
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         hub = make_hub(settings)

@@ -19,6 +19,8 @@ class Settings(BaseSettings):
     env: Literal["development", "production", "test"] = "development"
     data_dir: Path = REPO_ROOT / "data"
     database_url: str = ""  # empty: a SQLite file in data_dir
+    db_pool_size: int = 20  # PostgreSQL connections kept open per instance
+    db_max_overflow: int = 20  # extra connections opened under bursts, closed when returned
     redis_url: str = ""  # empty: the in-process hub
     redis_prefix: str = "tengen:"  # every Redis key this deployment uses starts with it
     secret_key: str = ""  # empty: generated once and kept in data_dir (not allowed in production)

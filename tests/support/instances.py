@@ -99,6 +99,9 @@ class Instances:
             "TENGEN_DATA_DIR": str(workdir / "data"),
             "TENGEN_FRONTEND_DIR": str(workdir / "no-frontend"),
             "TENGEN_LOG_LEVEL": "warning",
+            # Several instances share one test PostgreSQL (100 connections): keep each instance's pool small.
+            "TENGEN_DB_POOL_SIZE": "5",
+            "TENGEN_DB_MAX_OVERFLOW": "5",
         }
         self.all: list[Instance] = []
 
