@@ -7,6 +7,7 @@ from http import HTTPStatus
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import ServiceError
@@ -58,7 +59,18 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, _counted(request, "invalid_request"), _describe_validation(exc))
 
 
+async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    """The database could not be reached or refused a connection: retryable, and said so."""
+    return error_response(
+        503, _counted(request, "unavailable"), "The service cannot reach its database right now; try again shortly.",
+        headers={"Retry-After": "2"},
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(OperationalError, _store_unavailable)
+    app.add_exception_handler(InterfaceError, _store_unavailable)
+    app.add_exception_handler(ConnectionError, _store_unavailable)
