@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
+from sqlalchemy.util import greenlet_spawn
 
 from app.store.ids import short_id
 from app.store.models import ChatMessage, Game, GameEvent, Move, User
@@ -179,10 +180,14 @@ async def append_events_direct(
     sql, params = _one_statement(engine.dialect, game_id, expected_version, events, _updates_of(events), utcnow())
     autocommit = _AUTOCOMMIT.get(engine)
     if autocommit is None:
-        autocommit = _AUTOCOMMIT[engine] = engine.execution_options(isolation_level="AUTOCOMMIT")
+        autocommit = _AUTOCOMMIT[engine] = engine.sync_engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def run() -> Any:  # checkout, statement and return to the pool in one switch into SQLAlchemy's sync layer
+        with autocommit.connect() as connection:
+            return connection.exec_driver_sql(sql, params).scalar_one()
+
     try:
-        async with autocommit.connect() as connection:
-            matched = (await connection.exec_driver_sql(sql, params)).scalar_one()
+        matched = await greenlet_spawn(run)
     except IntegrityError as exc:
         if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
             raise VersionConflict(game_id, expected_version) from exc
