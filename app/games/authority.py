@@ -306,8 +306,15 @@ class GameAuthority:
 
     # ================================================================= helpers
     def _save(self) -> dict:
+        """What :meth:`_restore` needs to undo a refused action.
+
+        The rules engine's game is not copied: it changes only by appending to its move list (a move or a
+        pass), by ending and by an undo (which replaces the list), so the list as it was and the ended flags
+        are enough to rebuild it exactly, and in the usual case (nothing changed) to keep it as it is.
+        """
+        game = self.game
         return {
-            "game": self.game.copy(),
+            "game": (game, game.moves, len(game.moves), game._ended, game._over, game.no_result),
             "clock": self.clock.copy(),
             "phase": self.phase,
             "offers": dict(self.offers),
@@ -321,7 +328,15 @@ class GameAuthority:
         }
 
     def _restore(self, saved: dict) -> None:
+        game, moves, count, ended, over, no_result = saved.pop("game")
         self.__dict__.update(saved)
+        self.game = game
+        if (game.moves is not moves or len(moves) != count or game._ended != ended or game._over != over
+                or game.no_result != no_result):
+            fresh = game._replay(moves[:count])
+            if ended:
+                fresh.end()
+            game.__dict__.update(fresh.__dict__)
 
     def _base(self, t: str, now: float, **fields) -> dict:
         ev = {"t": t, **fields}

@@ -22,6 +22,7 @@ credited, so nothing is decided before it has had its chance (see :meth:`GameClo
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -349,4 +350,9 @@ class GameClock:
         return clock
 
     def copy(self) -> "GameClock":
-        return GameClock.from_dict(self.to_dict())
+        """An independent copy (the time control and lag policy are immutable and shared)."""
+        clock = GameClock.__new__(GameClock)
+        clock.__dict__.update(self.__dict__)
+        clock.players = {c: dataclasses.replace(p) for c, p in self.players.items()}
+        clock.paused = set(self.paused)
+        return clock

@@ -465,15 +465,13 @@ class Room:
     async def _commit(self, events: list[dict[str, Any]]) -> None:
         new = [NewEvent(type=e["t"], payload=e, **rows_for(e)) for e in events]
         try:
-            async with self.sessionmaker() as session:
-                await games_repo.append_events(session, self.game_id, self.v, new)
+            await games_repo.append_events_direct(self.sessionmaker, self.game_id, self.v, new)
         except Exception as exc:
             if not is_connection_lost(exc):
                 raise
             # A pooled connection had died unnoticed (the pool has been invalidated since): once more on a
             # fresh one. Safe even if the first attempt did commit: the compare-and-set then refuses this one.
-            async with self.sessionmaker() as session:
-                await games_repo.append_events(session, self.game_id, self.v, new)
+            await games_repo.append_events_direct(self.sessionmaker, self.game_id, self.v, new)
 
     def _absorb_committed(self, event: dict[str, Any]) -> None:
         self.v += 1

@@ -586,3 +586,14 @@ def test_snapshot_defaults_to_the_time_of_the_last_action():
     act(a, "B", "play", 10.0, p=[4, 4])
     assert a.snapshot("W") == a.snapshot("W", 10.0)
     assert a.snapshot(None)["clocks"]["W"]["main"] == 600.0
+
+
+def test_a_refusal_after_the_game_ended_in_the_same_step_leaves_the_engine_as_it_was():
+    a = make(time_control={"kind": "absolute", "main": 30})
+    play_all(a, [("B", (4, 4)), ("W", (3, 3))], start=1.0)
+    state = a.game.state()
+    refused(a, "B", "play", 40.0, "game_over", p=[5, 5])  # the flag fell first: the game ended, then was restored
+    assert a.game.state() == state and not a.game.over
+    assert a.phase == "playing" and a.result is None
+    assert [e["t"] for e in a.tick(40.0)] == ["game_over"]
+    assert a.game.over

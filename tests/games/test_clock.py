@@ -227,3 +227,14 @@ def test_state_round_trips_through_json_and_downtime_is_free():
     same = GameClock.from_dict(json.loads(json.dumps(c.to_dict())))
     assert same.to_dict() == c.to_dict()
     assert same.flag_deadline() == c.flag_deadline()
+
+
+def test_copy_is_independent_of_the_original():
+    c = clock({"kind": "byoyomi", "main": 10, "periods": 3, "period_time": 5})
+    copy = c.copy()
+    assert copy.to_dict() == c.to_dict()
+    c.press("B", 12.0)
+    c.pause(13.0, "server")
+    assert copy.to_dict() != c.to_dict()
+    assert copy.players["B"].main == 10.0 and copy.turn == "B" and not copy.paused
+    assert copy.press("B", 4.0).charged == 4.0 and c.players["B"].periods == 3

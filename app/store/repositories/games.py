@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
+from sqlalchemy.util import greenlet_spawn
 
 from app.store.ids import short_id
 from app.store.models import ChatMessage, Game, GameEvent, Move, User
@@ -134,14 +136,7 @@ async def append_events(
     delete the moves numbered ``drop_moves_from`` and later (an undo), and insert the move and chat rows.
     Raises ``VersionConflict`` (after rolling back) when the game was not at ``expected_version``.
     """
-    updates: dict[str, Any] = {}
-    for event in events:
-        updates.update(event.updates or {})
-        if event.move is not None:
-            updates["move_count"] = event.move.number
-    unknown = set(updates) - UPDATABLE
-    if unknown:
-        raise ValueError(f"append_events cannot update {sorted(unknown)}")
+    updates = _updates_of(events)
     now = utcnow()
     if session.bind is not None and session.bind.dialect.name == "postgresql" and not any(
         event.drop_moves_from is not None for event in events
@@ -164,9 +159,81 @@ async def append_events(
     return expected_version + len(events)
 
 
+async def append_events_direct(
+    sessionmaker: Any, game_id: str, expected_version: int, events: list[NewEvent]
+) -> int:
+    """``append_events`` in a session of its own, made by ``sessionmaker``: the same rows and the same result.
+
+    On PostgreSQL, an append that deletes no moves is the one statement of ``append_events``, and it runs on
+    a pooled connection in autocommit without a session around it (no session to build, commit and close on
+    the path of every move). Errors are SQLAlchemy's, as through a session (a lost connection invalidates the
+    pool the same way).
+    """
+    engine = sessionmaker.kw.get("bind")
+    if (
+        engine is None
+        or engine.dialect.name != "postgresql"
+        or any(event.drop_moves_from is not None for event in events)
+    ):
+        async with sessionmaker() as session:
+            return await append_events(session, game_id, expected_version, events)
+    sql, params = _one_statement(engine.dialect, game_id, expected_version, events, _updates_of(events), utcnow())
+    autocommit = _AUTOCOMMIT.get(engine)
+    if autocommit is None:
+        autocommit = _AUTOCOMMIT[engine] = engine.sync_engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def run() -> Any:  # checkout, statement and return to the pool in one switch into SQLAlchemy's sync layer
+        with autocommit.connect() as connection:
+            return connection.exec_driver_sql(sql, params).scalar_one()
+
+    try:
+        matched = await greenlet_spawn(run)
+    except IntegrityError as exc:
+        if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
+            raise VersionConflict(game_id, expected_version) from exc
+        raise
+    if matched != 1:
+        raise VersionConflict(game_id, expected_version)
+    return expected_version + len(events)
+
+
+_AUTOCOMMIT: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+
+
+def _updates_of(events: list[NewEvent]) -> dict[str, Any]:
+    updates: dict[str, Any] = {}
+    for event in events:
+        updates.update(event.updates or {})
+        if event.move is not None:
+            updates["move_count"] = event.move.number
+    unknown = set(updates) - UPDATABLE
+    if unknown:
+        raise ValueError(f"append_events cannot update {sorted(unknown)}")
+    return updates
+
+
 async def _append_in_one_statement(
     session: AsyncSession, game_id: str, expected_version: int, events: list[NewEvent], updates: dict[str, Any], now: Any
 ) -> int:
+    """PostgreSQL: the whole append as one statement (see ``_one_statement``), atomic on its own. Outside a
+    transaction it runs in autocommit (no BEGIN/COMMIT trips)."""
+    sql, params = _one_statement(session.bind.dialect, game_id, expected_version, events, updates, now)  # type: ignore[union-attr]
+    async with _rolled_back_on_failure(session, game_id, expected_version):
+        if session.in_transaction():
+            connection = await session.connection()
+        else:
+            connection = await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        matched = (await connection.exec_driver_sql(sql, params)).scalar_one()
+        if matched != 1:
+            raise VersionConflict(game_id, expected_version)
+        await session.commit()
+    session.expire_all()
+    return expected_version + len(events)
+
+
+def _one_statement(
+    dialect: Any, game_id: str, expected_version: int, events: list[NewEvent], updates: dict[str, Any], now: Any
+) -> tuple[str, tuple[Any, ...]]:
     """PostgreSQL: the whole append as one statement (one round trip), atomic on its own.
 
     ``WITH gate AS (UPDATE games ... WHERE version = $n RETURNING id), w0 AS (INSERT ... SELECT ... FROM gate),
@@ -177,7 +244,6 @@ async def _append_in_one_statement(
     and compiling an equivalent SQLAlchemy construct cost more CPU than the round trip. Values pass through
     the columns' own bind processors (JSON, UTC timestamps), and the driver keeps the statement prepared.
     """
-    dialect = session.bind.dialect  # type: ignore[union-attr]
     games, game_events, moves_t, chat_t = Game.__table__, GameEvent.__table__, Move.__table__, ChatMessage.__table__
     params: list[Any] = []
 
@@ -207,18 +273,7 @@ async def _append_in_one_statement(
         if event.chat is not None:
             chat = event.chat
             row(chat_t, game_id=game_id, channel=chat.channel, user_id=chat.user_id, text=chat.text, created_at=now)
-    sql = f"WITH {', '.join(ctes)} SELECT count(*) FROM gate"
-    async with _rolled_back_on_failure(session, game_id, expected_version):
-        if session.in_transaction():
-            connection = await session.connection()
-        else:
-            connection = await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-        matched = (await connection.exec_driver_sql(sql, tuple(params))).scalar_one()
-        if matched != 1:
-            raise VersionConflict(game_id, expected_version)
-        await session.commit()
-    session.expire_all()
-    return expected_version + len(events)
+    return f"WITH {', '.join(ctes)} SELECT count(*) FROM gate", tuple(params)
 
 
 _BINDINGS: dict[tuple[str, str, str], tuple[str, Any]] = {}

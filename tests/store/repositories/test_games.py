@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from app.store.repositories import games, users
-from app.store.repositories.games import NewChat, NewMove, VersionConflict
+from app.store.repositories.games import NewChat, NewEvent, NewMove, VersionConflict
 
 
 async def _new_game(sessionmaker):  # type: ignore[no-untyped-def]
@@ -111,6 +111,26 @@ async def test_concurrent_appends_with_the_same_version_exactly_one_wins(db_sess
         events = await games.events_after(session, game_id, 0)
         assert [e.v for e in events] == [1, 2, 3, 4, 5]
         assert (await games.get(session, game_id)).version == 5  # type: ignore[union-attr]
+
+
+async def test_append_events_direct_writes_the_same_rows_and_refuses_a_stale_version(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    game_id, black_id, _ = await _new_game(db_sessionmaker)
+    move = NewEvent("move", {"p": [2, 3]}, move=NewMove(1, "B", (2, 3), time_taken=1.5, clock_after={"main": 9.0}))
+    chat = NewEvent("chat", {"text": "hi"}, chat=NewChat("players", black_id, "hi"), updates={"state": {"n": 2}})
+    assert await games.append_events_direct(db_sessionmaker, game_id, 0, [move, chat]) == 2
+    with pytest.raises(VersionConflict):
+        await games.append_events_direct(db_sessionmaker, game_id, 1, [NewEvent("pass", {}, move=NewMove(2, "W", None))])
+    undo = NewEvent("undo", {}, updates={"move_count": 0}, drop_moves_from=1)
+    assert await games.append_events_direct(db_sessionmaker, game_id, 2, [undo]) == 3
+    async with db_sessionmaker() as session:
+        game = await games.get(session, game_id)
+        assert game is not None and game.version == 3 and game.move_count == 0 and game.state == {"n": 2}
+        events = await games.events_after(session, game_id, 0)
+        assert [(e.v, e.type, e.payload) for e in events] == [
+            (1, "move", {"p": [2, 3]}), (2, "chat", {"text": "hi"}), (3, "undo", {})
+        ]
+        assert await games.moves(session, game_id) == []
+        assert [(c.channel, c.user_id, c.text) for c in await games.chat(session, game_id)] == [("players", black_id, "hi")]
 
 
 async def test_lists_live_and_per_user(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
