@@ -39,6 +39,12 @@ class Metrics:
             "tengen_move_latency_seconds", "Server time from receiving a move to sending its ack.",
             buckets=MOVE_LATENCY_BUCKETS, registry=self.registry,
         )
+        self.catchup_reads = Counter(
+            "tengen_room_catchup_reads",
+            "Times a room re-read a game's events from the database: another instance committed and the hub "
+            "did not carry the events in order (a gap, a hub reset), or a commit failed.",
+            registry=self.registry,
+        )
         self.errors = Counter(
             "tengen_errors", "Errors answered to clients (WebSocket and HTTP), by error code.", ["code"],
             registry=self.registry,

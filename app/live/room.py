@@ -97,7 +97,9 @@ class Room:
         self.connections: set[Connection] = set()
         self.presence: dict[str, Any] = {"players": {"B": False, "W": False}, "spectators": 0}
         self._unsubscribe: Callable[[], Any] | None = None
-        self._stale = False
+        self._stale = False  # the hub may have dropped events: read the database before deciding anything
+        self._heard = 0  # the newest version the hub announced
+        self._carried: dict[int, dict[str, Any]] = {}  # committed elsewhere, as the hub carried them, by version
         self._presence_task: asyncio.Task[None] | None = None
         self.practice = False  # one user on both sides: see _actors
         self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
@@ -145,16 +147,49 @@ class Room:
 
     async def sync(self) -> None:
         """Catch up with the database. Call with the lock held."""
+        self._count_read()
         async with self.sessionmaker() as session:
             await self._absorb(session)
         self._stale = False
+        self._drop_carried()
 
-    async def _ensure_current(self) -> None:
-        """Make the in-memory state match the database (raises when the database cannot be read)."""
+    def _absorb_carried(self) -> None:
+        """Apply the events other instances committed, as the hub carried them, while they follow on."""
+        while self._carried:
+            payload = self._carried.pop(self.v + 1, None)
+            if payload is None:
+                break
+            self._absorb_one(self.v + 1, payload)
+        self._drop_carried()
+
+    def _drop_carried(self) -> None:
+        for v in [v for v in self._carried if v <= self.v]:
+            del self._carried[v]
+
+    @property
+    def _behind(self) -> bool:
+        """Whether events committed elsewhere are known and not yet applied here."""
+        return self._stale or self._heard > self.v
+
+    async def _ensure_current(self) -> bool:
+        """Make the in-memory state match the database (raises when the database cannot be read).
+
+        Events the hub carried in order are applied as they are; only a gap (or a hub reset) costs a read of
+        the database. Returns whether the database was read.
+        """
         if self._broken:
             await self._rebuild()
-        elif self._stale:
+            return True
+        if self._carried:
+            self._absorb_carried()
+        if self._behind:
             await self.sync()
+            return True
+        return False
+
+    def _count_read(self) -> None:
+        if self.metrics is not None:
+            self.metrics.catchup_reads.inc()
 
     # ------------------------------------------------------------------ hub delivery
 
@@ -163,7 +198,11 @@ class Room:
         if envelope.vis == "presence":
             self._apply_presence(orjson.loads(envelope.visible))
         if envelope.v is not None and envelope.v > self.v:
-            self._stale = True  # committed elsewhere: catch up before the next decision
+            # Committed elsewhere: catch up before the next decision, from the carried payload when it has one.
+            self._heard = max(self._heard, envelope.v)
+            payload = envelope.committed_payload()
+            if payload is not None and len(self._carried) < SEEN_IDS_LIMIT:
+                self._carried[envelope.v] = payload
             asyncio.get_running_loop().create_task(self._catch_up())
         for conn in list(self.connections):
             conn.push(envelope.text_for(conn.seat), envelope.v)
@@ -195,10 +234,10 @@ class Room:
 
     async def _catch_up(self) -> None:
         async with self.lock:
-            if self._stale or self._broken:
+            if self._behind or self._broken or self._carried:
                 try:
-                    await self._ensure_current()
-                    await self._update_deadline()
+                    if await self._ensure_current():
+                        await self._update_deadline()  # the instance that committed may have died before it did
                 except Exception:  # noqa: BLE001 - still stale: the next action or event tries again
                     log.warning("game %s: catching up failed", self.game_id, exc_info=True)
 
@@ -480,6 +519,7 @@ class Room:
 
     async def _rebuild(self) -> None:
         """Forget the in-memory state and replay the database (after a lost race or a failed commit)."""
+        self._count_read()
         async with self.sessionmaker() as session:
             row = await games_repo.get_with_players(session, self.game_id)
             assert row is not None
@@ -490,14 +530,16 @@ class Room:
         self._apply_presence(dict(self.presence))
         self._stale = False
         self._broken = False
+        self._drop_carried()
 
     async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
         for offset, event in enumerate(events):
             v = first_v + offset
             visibility = event.get("visibility", "all")
             others = b"" if visibility == "all" else orjson.dumps(redacted(event, v))
+            private = {k: val for k, val in event.items() if k.startswith("_") or k == "others"}
             await self.hub.publish(self.channel, pack(orjson.dumps(public(event, v)), v=v, vis=visibility,
-                                                      others=others), v=v)
+                                                      others=others, private=private), v=v)
 
     async def _after_commit(self, events: list[dict[str, Any]]) -> None:
         for event in events:

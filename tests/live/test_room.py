@@ -7,8 +7,14 @@ from __future__ import annotations
 
 import asyncio
 
+import orjson
 import pytest
 import websockets
+
+from app.live.connection import Connection
+from app.live.memory_hub import MemoryHub
+from app.live.room import Room
+from app.metrics import Metrics
 
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
 from tests.support.players import Player, start_game
@@ -253,3 +259,70 @@ async def test_moves_are_acknowledged_after_the_database_drops_every_connection(
     await w.until(lambda m: m.get("t") == "move" and m.get("v") == 3)
     for sock in (b, w):
         await sock.close()
+
+
+async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(make_player, db_sessionmaker):  # type: ignore[no-untyped-def]
+    """Two rooms of one game (two instances) share a hub: neither reads back what the other committed.
+
+    Only a gap in what the hub carried costs a read of the database; a third room that never publishes on
+    the shared hub makes one.
+    """
+    black, white, game_id = await _seated(make_player)
+
+    async def nothing(*_args) -> None:  # type: ignore[no-untyped-def]
+        return None
+
+    def seat(color: str) -> Connection:
+        user = (black if color == "B" else white).user
+        return Connection(nothing, nothing, user_id=user["id"], user_name=user["name"], seat=color)
+
+    hub, lone_hub = MemoryHub(), MemoryHub()
+    await hub.start()
+    await lone_hub.start()
+    metrics = [Metrics(), Metrics(), Metrics()]
+    rooms = [Room(game_id, hub, db_sessionmaker, metrics=metrics[0]), Room(game_id, hub, db_sessionmaker, metrics=metrics[1]),
+             Room(game_id, lone_hub, db_sessionmaker, metrics=metrics[2])]
+
+    async def caught_up(room: Room, v: int) -> None:
+        """Wait for ``room`` to apply version ``v`` (a client acts after the hub delivered the move to it)."""
+        for _ in range(500):
+            if room.v >= v:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"room stuck at v={room.v}, expected {v}")
+
+    def reads() -> list[float | None]:
+        return [m.registry.get_sample_value("tengen_room_catchup_reads_total") for m in metrics]
+
+    try:
+        for room in rooms:
+            assert await room.load()
+        first, second, lone = rooms
+        for turn in range(6):
+            room, color = (first, "B") if turn % 2 == 0 else (second, "W")
+            reply = orjson.loads(await room.act(seat(color), f"m{turn}", {"t": "play", "p": [turn, 3 + turn % 2]}))
+            assert reply == {"t": "ack", "id": f"m{turn}", "v": turn + 1}
+            await caught_up(second if room is first else first, turn + 1)
+        chat = orjson.loads(await second.act(seat("W"), "hello", {"t": "chat", "channel": "players", "text": "hi"}))
+        assert chat["v"] == 7
+        await caught_up(first, 7)
+        assert reads() == [0.0, 0.0, 0.0]
+        # What the hub carried is what the database holds: the same game, the same chat, the same seen ids.
+        now = first.clock()
+        assert first.authority.snapshot(None, now) == second.authority.snapshot(None, now)  # type: ignore[union-attr]
+        assert [c["text"] for c in first.chat] == ["hi"]
+        again = orjson.loads(await first.act(seat("W"), "m5", {"t": "play", "p": [5, 4]}))
+        assert again == {"t": "ack", "id": "m5", "v": 6}  # a resent id, applied once, known from the hub
+        # The lone room commits without publishing where the others listen: the next carried event leaves a
+        # gap, and only then does a room read the database.
+        assert b'"v":8' in await lone.act(seat("B"), "m7", {"t": "play", "p": [7, 7]})
+        assert b'"v":9' in await second.act(seat("W"), "m8", {"t": "play", "p": [8, 8]})
+        await caught_up(first, 9)
+        assert reads()[0] == 1.0  # the gap at 8
+        assert reads()[1] == 1.0  # refused on what it knew (not its turn), it checked the database once
+        assert [len(room.authority.game.moves) for room in (first, second)] == [8, 8]  # type: ignore[union-attr]
+    finally:
+        for room in rooms:
+            await room.close()
+        await hub.close()
+        await lone_hub.close()
