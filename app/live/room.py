@@ -508,8 +508,8 @@ class Room:
         except Exception as exc:
             if not is_connection_lost(exc):
                 raise
-            # A pooled connection had died unnoticed (the pool has been invalidated since): once more on a
-            # fresh one. Safe even if the first attempt did commit: the compare-and-set then refuses this one.
+            # A pooled connection had died unnoticed (it has been invalidated since): once more on another
+            # one (a pooled connection already closed is replaced at checkout). Safe even if the first attempt did commit: the compare-and-set then refuses this one.
             await games_repo.append_events_direct(self.sessionmaker, self.game_id, self.v, new)
 
     def _absorb_committed(self, event: dict[str, Any]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
@@ -44,6 +45,7 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     if is_sqlite(url):
         _prepare_sqlite_file(url)
         kwargs.setdefault("connect_args", {"timeout": 30})
+        kwargs.setdefault("json_serializer", _json_text)
         engine = create_async_engine(url, **kwargs)
         event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
         return engine
@@ -53,11 +55,17 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     # invalidates the whole pool, and the commit path retries once (``is_connection_lost``).
     # Enough kept-open connections for many games committing at once: an overflow connection is closed
     # when it is returned, and opening one costs far more than the commit it was opened for.
+    kwargs.setdefault("json_serializer", _json_text)
     kwargs.setdefault("pool_size", 20)
     kwargs.setdefault("max_overflow", 20)
     engine = create_async_engine(url, **kwargs)
     event.listen(engine.sync_engine.pool, "checkout", _refuse_closed)
     return engine
+
+
+def _json_text(value: Any) -> str:
+    """JSON columns are written with orjson: every move stores a JSON payload."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _refuse_closed(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
@@ -67,10 +75,14 @@ def _refuse_closed(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
         raise DisconnectionError("pooled connection was closed")
 
 
+class ConnectionLost(Exception):
+    """A statement sent straight to the driver failed because its connection died (it has been invalidated)."""
+
+
 def is_connection_lost(exc: BaseException) -> bool:
-    """True when ``exc`` is a statement failing because its connection died (the pool has been invalidated,
-    so the same work on a new session gets a fresh connection)."""
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+    """True when ``exc`` is a statement failing because its connection died (the connection, or through a
+    session the whole pool, has been invalidated, so the same work again gets a fresh connection)."""
+    return isinstance(exc, ConnectionLost) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

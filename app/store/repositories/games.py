@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import asyncpg
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
-from sqlalchemy.util import greenlet_spawn
+from sqlalchemy.util import await_only, greenlet_spawn
 
+from app.store.db import ConnectionLost
 from app.store.ids import short_id
 from app.store.models import ChatMessage, Game, GameEvent, Move, User
 from app.store.types import utcnow
@@ -164,10 +167,12 @@ async def append_events_direct(
 ) -> int:
     """``append_events`` in a session of its own, made by ``sessionmaker``: the same rows and the same result.
 
-    On PostgreSQL, an append that deletes no moves is the one statement of ``append_events``, and it runs on
-    a pooled connection in autocommit without a session around it (no session to build, commit and close on
-    the path of every move). Errors are SQLAlchemy's, as through a session (a lost connection invalidates the
-    pool the same way).
+    On PostgreSQL, an append that deletes no moves is the one statement of ``append_events``, and it goes
+    straight to the driver (asyncpg's ``fetchval``, statement prepared once per connection) on a connection
+    checked out of SQLAlchemy's pool in autocommit: no session to build, commit and close, and none of
+    SQLAlchemy's statement, cursor and result layers on the path of every move. A lost connection is
+    invalidated and raised as ``ConnectionLost`` (the caller may retry once on a fresh one); a clash on the
+    ``(game_id, v)`` index is a ``VersionConflict``; other driver errors pass through as asyncpg's.
     """
     engine = sessionmaker.kw.get("bind")
     if (
@@ -184,12 +189,19 @@ async def append_events_direct(
 
     def run() -> Any:  # checkout, statement and return to the pool in one switch into SQLAlchemy's sync layer
         with autocommit.connect() as connection:
-            return connection.exec_driver_sql(sql, params).scalar_one()
+            driver = connection.connection.driver_connection
+            try:
+                return await_only(driver.fetchval(sql, *params))
+            except Exception as exc:
+                if driver.is_closed():  # SQLAlchemy's own test for a lost asyncpg connection
+                    connection.invalidate(exc)
+                    raise ConnectionLost(str(exc)) from exc
+                raise
 
     try:
         matched = await greenlet_spawn(run)
-    except IntegrityError as exc:
-        if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
+    except asyncpg.UniqueViolationError as exc:
+        if "game_events" in str(exc) or exc.constraint_name == "uq_game_events_game_id_v":
             raise VersionConflict(game_id, expected_version) from exc
         raise
     if matched != 1:
@@ -241,39 +253,61 @@ def _one_statement(
     compare-and-set matched. Outside a transaction it runs in autocommit (no BEGIN/COMMIT trips).
 
     This is the path every move takes, so the SQL is written out directly and sent as driver SQL: building
-    and compiling an equivalent SQLAlchemy construct cost more CPU than the round trip. Values pass through
-    the columns' own bind processors (JSON, UTC timestamps), and the driver keeps the statement prepared.
+    and compiling an equivalent SQLAlchemy construct cost more CPU than the round trip. The text depends only
+    on the statement's shape (which rows, which columns), so it is written once per shape; values pass
+    through the columns' own bind processors (JSON, UTC timestamps), and the driver keeps the statement
+    prepared.
     """
     games, game_events, moves_t, chat_t = Game.__table__, GameEvent.__table__, Move.__table__, ChatMessage.__table__
-    params: list[Any] = []
-
-    def bind(column: Any, value: Any) -> str:
-        cast, process = _binding(dialect, column)
-        params.append(value if process is None else process(value))
-        return f"${len(params)}::{cast}"
-
-    sets = [f'"version" = "version" + {bind(games.c.version, len(events))}', f'"updated_at" = {bind(games.c.updated_at, now)}']
-    sets += [f'"{name}" = {bind(games.c[name], value)}' for name, value in updates.items()]
-    where = f'"id" = {bind(games.c.id, game_id)} AND "version" = {bind(games.c.version, expected_version)}'
-    ctes = [f'gate AS (UPDATE "{games.name}" SET {", ".join(sets)} WHERE {where} RETURNING "id")']
-
-    def row(table: Any, **columns: Any) -> None:
-        names = ", ".join(f'"{name}"' for name in columns)
-        values = ", ".join(bind(table.c[name], value) for name, value in columns.items())
-        ctes.append(f'w{len(ctes)} AS (INSERT INTO "{table.name}" ({names}) SELECT {values} FROM gate)')
-
+    sets = {"version": len(events), "updated_at": now, **updates}
+    # (table, columns and values): the gate's SET, the gate's WHERE, then each inserted row.
+    parts: list[tuple[Any, dict[str, Any]]] = [(games, sets), (games, {"id": game_id, "version": expected_version})]
     for offset, event in enumerate(events, start=1):
-        row(game_events, game_id=game_id, v=expected_version + offset, type=event.type, payload=event.payload,
-            created_at=now)
+        parts.append((game_events, {"game_id": game_id, "v": expected_version + offset, "type": event.type,
+                                    "payload": event.payload, "created_at": now}))
         if event.move is not None:
             move = event.move
             x, y = move.point if move.point is not None else (None, None)
-            row(moves_t, game_id=game_id, number=move.number, color=move.color, x=x, y=y,
-                time_taken=move.time_taken, clock_after=move.clock_after, created_at=now)
+            parts.append((moves_t, {"game_id": game_id, "number": move.number, "color": move.color, "x": x, "y": y,
+                                    "time_taken": move.time_taken, "clock_after": move.clock_after,
+                                    "created_at": now}))
         if event.chat is not None:
             chat = event.chat
-            row(chat_t, game_id=game_id, channel=chat.channel, user_id=chat.user_id, text=chat.text, created_at=now)
-    return f"WITH {', '.join(ctes)} SELECT count(*) FROM gate", tuple(params)
+            parts.append((chat_t, {"game_id": game_id, "channel": chat.channel, "user_id": chat.user_id,
+                                   "text": chat.text, "created_at": now}))
+    shape = (dialect.name, tuple((table.name, tuple(columns)) for table, columns in parts))
+    sql = _STATEMENTS.get(shape)
+    if sql is None:
+        sql = _STATEMENTS[shape] = _statement_text(dialect, parts)
+    params = []
+    for table, columns in parts:
+        for name, value in columns.items():
+            process = _binding(dialect, table.c[name])[1]
+            params.append(value if process is None else process(value))
+    return sql, tuple(params)
+
+
+def _statement_text(dialect: Any, parts: list[tuple[Any, dict[str, Any]]]) -> str:
+    """The SQL of ``_one_statement`` for one shape, with ``$n`` placeholders in the order of ``parts``."""
+    numbers = itertools.count(1)
+
+    def placeholder(table: Any, name: str) -> str:
+        return f"${next(numbers)}::{_binding(dialect, table.c[name])[0]}"
+
+    (games, sets), (_, where), *rows = parts
+    assignments = [f'"version" = "version" + {placeholder(games, "version")}'] + [
+        f'"{name}" = {placeholder(games, name)}' for name in list(sets)[1:]
+    ]
+    condition = " AND ".join(f'"{name}" = {placeholder(games, name)}' for name in where)
+    ctes = [f'gate AS (UPDATE "{games.name}" SET {", ".join(assignments)} WHERE {condition} RETURNING "id")']
+    for table, columns in rows:
+        names = ", ".join(f'"{name}"' for name in columns)
+        values = ", ".join(placeholder(table, name) for name in columns)
+        ctes.append(f'w{len(ctes)} AS (INSERT INTO "{table.name}" ({names}) SELECT {values} FROM gate)')
+    return f"WITH {', '.join(ctes)} SELECT count(*) FROM gate"
+
+
+_STATEMENTS: dict[tuple[Any, ...], str] = {}
 
 
 _BINDINGS: dict[tuple[str, str, str], tuple[str, Any]] = {}
