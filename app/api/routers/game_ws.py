@@ -20,6 +20,7 @@ router = APIRouter()
 CLOSE_NO_GAME = 4404
 FLOOD_LIMIT = 20  # refused messages (over the rate) before the socket is closed
 _LAG_ACTIONS = ("play", "pass", "seal")
+_MOVES = ("play", "pass")
 
 
 def _since(raw: str | None) -> int | None:
@@ -60,9 +61,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             if raw is None:
                 raw = frame.get("bytes") or b""
             received = time.perf_counter()
-            reply = await _handle(room, conn, raw)
+            reply, kind = await _handle(room, conn, raw)
             if reply is not None:
-                _observe(metrics, raw, reply, time.perf_counter() - received)
+                _observe(metrics, kind, reply, time.perf_counter() - received)
                 await conn.reply(reply.decode())
             if conn.refused > FLOOD_LIMIT:
                 conn.closed = True
@@ -74,41 +75,36 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await room.detach(conn)
 
 
-def _observe(metrics: Metrics, raw: str | bytes, reply: bytes, seconds: float) -> None:
+def _observe(metrics: Metrics, kind: str | None, reply: bytes, seconds: float) -> None:
     """Count an error reply by its code; time an acknowledged move (receive -> ack)."""
     if reply.startswith(b'{"t":"error"'):
         metrics.error(str(orjson.loads(reply).get("code")))
-    elif reply.startswith(b'{"t":"ack"') and _is_move(raw):
+    elif kind in _MOVES and reply.startswith(b'{"t":"ack"'):
         metrics.move_latency.observe(seconds)
 
 
-def _is_move(raw: str | bytes) -> bool:
-    try:
-        return orjson.loads(raw).get("t") in ("play", "pass")
-    except (orjson.JSONDecodeError, AttributeError):
-        return False
-
-
-async def _handle(room: Room, conn: Connection, raw: str | bytes) -> bytes | None:
+async def _handle(room: Room, conn: Connection, raw: str | bytes) -> tuple[bytes | None, str | None]:
+    """The reply to one client message (None: no reply) and the message's type (None: not understood)."""
     if not conn.messages.take():
         conn.refused += 1
-        return encode(ErrorMessage(code="rate_limited", message="too many messages; this one was ignored"))
+        return encode(ErrorMessage(code="rate_limited", message="too many messages; this one was ignored")), None
     try:
         message = parse_client_message(raw)
     except ProtocolError as exc:
-        return encode(ErrorMessage(id=exc.client_id, code=exc.code, message=exc.message))
+        return encode(ErrorMessage(id=exc.client_id, code=exc.code, message=exc.message)), None
     if isinstance(message, Ping):
-        return encode(PongReply(id=message.id, server_time=room.clock()))
+        return encode(PongReply(id=message.id, server_time=room.clock())), message.t
     if isinstance(message, Pong):
         conn.pong_received(message.id, time.monotonic())
-        return None
+        return None, message.t
     if isinstance(message, Chat):
         if not conn.chat.take():
             return encode(ErrorMessage(id=message.id, code="chat_rate_limited",
-                                       message="you are chatting too fast; wait a few seconds"))
-        return await room.act(conn, message.id, {"t": "chat", "channel": message.channel, "text": message.text})
+                                       message="you are chatting too fast; wait a few seconds")), message.t
+        action = {"t": "chat", "channel": message.channel, "text": message.text}
+        return await room.act(conn, message.id, action), message.t
     action = message.model_dump(exclude={"id"})
     if "p" in action and action["p"] is not None:
         action["p"] = list(action["p"])
     facts = {"lag": conn.lag} if message.t in _LAG_ACTIONS and conn.lag is not None else None
-    return await room.act(conn, message.id, action, facts)
+    return await room.act(conn, message.id, action, facts), message.t
