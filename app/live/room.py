@@ -2,7 +2,7 @@
 
 The database is the truth. A room applies an action by (1) catching up with any events other instances
 committed, (2) asking the authority, (3) committing the events with a compare-and-set on the game's version,
-(4) publishing them through the hub, and only then (5) acknowledging. A lost race re-reads and decides
+then (4) acknowledging and (5) publishing them through the hub, in version order, from a task of its own. A lost race re-reads and decides
 again. Every instance holding sockets for the game subscribes to its hub channel and hands each event to its
 sockets as their seat may see it.
 """
@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -101,6 +102,8 @@ class Room:
         self._heard = 0  # the newest version the hub announced
         self._carried: dict[int, dict[str, Any]] = {}  # committed elsewhere, as the hub carried them, by version
         self._presence_task: asyncio.Task[None] | None = None
+        self._outbox: deque[tuple[list[dict[str, Any]], int, float | None]] = deque()  # committed, not yet published
+        self._publisher: asyncio.Task[None] | None = None
         self.practice = False  # one user on both sides: see _actors
         self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
 
@@ -430,11 +433,7 @@ class Room:
                 for event in events:
                     self._absorb_committed(event)
                 self._record(action, events, first)
-                try:
-                    await self._publish(events, first)
-                    await self._update_deadline()
-                except Exception:  # noqa: BLE001 - committed: the hub catches up from the database later
-                    log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
+                self._send_out(events, first)
                 if client_id is not None:
                     self.seen[(uid, client_id)] = self.v
                 ack_v = self.v
@@ -532,6 +531,37 @@ class Room:
         self._broken = False
         self._drop_carried()
 
+    def _send_out(self, events: list[dict[str, Any]], first_v: int) -> None:
+        """Queue committed events for the hub, in version order, with the clock deadline they leave.
+
+        They are published by a task of their own, so the acknowledgement does not wait for the hub (a Redis
+        round trip or two): it only ever follows the commit. The queue keeps the hub's order that of the
+        versions; a socket that attaches or catches up meanwhile reads what the hub has not logged yet from the
+        database.
+        """
+        assert self.authority is not None
+        self._outbox.append((events, first_v, self.authority.deadline()))
+        if self._publisher is None:
+            self._publisher = asyncio.get_running_loop().create_task(self._drain_outbox())
+
+    async def _drain_outbox(self) -> None:
+        try:
+            while self._outbox:
+                deadline = None
+                while self._outbox:
+                    events, first_v, deadline = self._outbox.popleft()
+                    try:
+                        await self._publish(events, first_v)
+                    except Exception:  # noqa: BLE001 - committed: the hub catches up from the database later
+                        log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
+                try:
+                    await self._set_deadline(deadline)
+                except Exception:  # noqa: BLE001 - the next commit or catch-up sets it again
+                    log.warning("game %s: could not set the clock deadline", self.game_id, exc_info=True)
+        finally:
+            # Nothing is awaited between the last look at the queue and this: a later commit starts a new task.
+            self._publisher = None
+
     async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
         for offset, event in enumerate(events):
             v = first_v + offset
@@ -549,7 +579,9 @@ class Room:
                     await result
 
     async def _update_deadline(self) -> None:
-        deadline = None if self.authority is None else self.authority.deadline()
+        await self._set_deadline(None if self.authority is None else self.authority.deadline())
+
+    async def _set_deadline(self, deadline: float | None) -> None:
         if deadline is None:
             await self.hub.clear_deadline(self.game_id)
         else:
@@ -578,6 +610,10 @@ class Room:
             conn.push(text)
 
     async def close(self) -> None:
+        publisher = self._publisher
+        if publisher is not None:  # committed events still on their way to the hub go first
+            with contextlib.suppress(Exception):
+                await publisher
         if self._presence_task is not None:
             self._presence_task.cancel()
             self._presence_task = None
