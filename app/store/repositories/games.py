@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -14,9 +13,8 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
-from sqlalchemy.util import await_only, greenlet_spawn
 
-from app.store.db import ConnectionLost
+from app.store.driver import driver_connections
 from app.store.ids import short_id
 from app.store.models import ChatMessage, Game, GameEvent, Move, User
 from app.store.types import utcnow
@@ -168,10 +166,10 @@ async def append_events_direct(
     """``append_events`` in a session of its own, made by ``sessionmaker``: the same rows and the same result.
 
     On PostgreSQL, an append that deletes no moves is the one statement of ``append_events``, and it goes
-    straight to the driver (asyncpg's ``fetchval``, statement prepared once per connection) on a connection
-    checked out of SQLAlchemy's pool in autocommit: no session to build, commit and close, and none of
-    SQLAlchemy's statement, cursor and result layers on the path of every move. A lost connection is
-    invalidated and raised as ``ConnectionLost`` (the caller may retry once on a fresh one); a clash on the
+    straight to the driver (asyncpg's ``fetchval``, statement prepared once per connection) on one of the
+    engine's driver connections (``app.store.driver``), in autocommit: no session to build, commit and
+    close, and none of SQLAlchemy's pool, statement, cursor and result layers on the path of every move. A
+    lost connection is raised as ``ConnectionLost`` (the caller may retry once on another); a clash on the
     ``(game_id, v)`` index is a ``VersionConflict``; other driver errors pass through as asyncpg's.
     """
     engine = sessionmaker.kw.get("bind")
@@ -183,23 +181,8 @@ async def append_events_direct(
         async with sessionmaker() as session:
             return await append_events(session, game_id, expected_version, events)
     sql, params = _one_statement(engine.dialect, game_id, expected_version, events, _updates_of(events), utcnow())
-    autocommit = _AUTOCOMMIT.get(engine)
-    if autocommit is None:
-        autocommit = _AUTOCOMMIT[engine] = engine.sync_engine.execution_options(isolation_level="AUTOCOMMIT")
-
-    def run() -> Any:  # checkout, statement and return to the pool in one switch into SQLAlchemy's sync layer
-        with autocommit.connect() as connection:
-            driver = connection.connection.driver_connection
-            try:
-                return await_only(driver.fetchval(sql, *params))
-            except Exception as exc:
-                if driver.is_closed():  # SQLAlchemy's own test for a lost asyncpg connection
-                    connection.invalidate(exc)
-                    raise ConnectionLost(str(exc)) from exc
-                raise
-
     try:
-        matched = await greenlet_spawn(run)
+        matched = await driver_connections(engine).fetchval(sql, *params)
     except asyncpg.UniqueViolationError as exc:
         if "game_events" in str(exc) or exc.constraint_name == "uq_game_events_game_id_v":
             raise VersionConflict(game_id, expected_version) from exc
@@ -207,9 +190,6 @@ async def append_events_direct(
     if matched != 1:
         raise VersionConflict(game_id, expected_version)
     return expected_version + len(events)
-
-
-_AUTOCOMMIT: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
 
 
 def _updates_of(events: list[NewEvent]) -> dict[str, Any]:

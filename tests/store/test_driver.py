@@ -1,0 +1,98 @@
+"""The plain asyncpg connections behind every move's commit, on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from app.store.db import ConnectionLost, create_engine
+from app.store.driver import DriverConnections, driver_connections
+from tests.support.instances import POSTGRES_ONLY
+
+pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(60)]
+
+
+def _dsn(database_url: str) -> str:
+    return database_url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+async def test_one_connection_serves_statements_one_after_another(database_url: str) -> None:
+    connections = DriverConnections(_dsn(database_url), limit=4)
+    try:
+        pids = {await connections.fetchval("SELECT pg_backend_pid()") for _ in range(5)}
+        assert len(pids) == 1 and connections.opened == 1
+    finally:
+        await connections.close()
+    assert connections.opened == 0
+
+
+async def test_no_more_than_the_limit_are_opened(database_url: str) -> None:
+    connections = DriverConnections(_dsn(database_url), limit=2)
+    try:
+        busiest = 0
+
+        async def slow(n: int) -> int:
+            nonlocal busiest
+            busiest = max(busiest, connections.opened)
+            return await connections.fetchval("SELECT $1::int FROM pg_sleep(0.05)", n)
+
+        assert await asyncio.gather(*(slow(n) for n in range(6))) == list(range(6))
+        assert busiest <= 2 and connections.opened == 2
+    finally:
+        await connections.close()
+
+
+async def test_a_statement_error_keeps_the_connection_and_a_cancellation_drops_it(database_url: str) -> None:
+    connections = DriverConnections(_dsn(database_url), limit=2)
+    try:
+        first = await connections.fetchval("SELECT pg_backend_pid()")
+        with pytest.raises(asyncpg.DivisionByZeroError):
+            await connections.fetchval("SELECT 1 / 0")
+        assert await connections.fetchval("SELECT pg_backend_pid()") == first
+        sleeper = asyncio.create_task(connections.fetchval("SELECT pg_sleep(5)"))
+        await asyncio.sleep(0.2)
+        sleeper.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await sleeper
+        assert connections.opened == 0  # its protocol state was unknown: dropped, not reused
+        assert await connections.fetchval("SELECT pg_backend_pid()") != first
+    finally:
+        await connections.close()
+
+
+async def test_a_connection_the_server_closed_is_replaced_or_reported_lost(database_url: str) -> None:
+    connections = DriverConnections(_dsn(database_url), limit=2)
+    admin = await asyncpg.connect(_dsn(database_url))
+    try:
+        first = await connections.fetchval("SELECT pg_backend_pid()")
+        await admin.execute("SELECT pg_terminate_backend($1)", first)
+        try:
+            again = await connections.fetchval("SELECT pg_backend_pid()")
+        except ConnectionLost:  # it died before the driver noticed: the caller retries once
+            again = await connections.fetchval("SELECT pg_backend_pid()")
+        assert again != first and connections.opened == 1
+    finally:
+        await admin.close()
+        await connections.close()
+
+
+async def test_an_engines_connections_close_with_it(database_url: str) -> None:
+    engine = create_engine(database_url)
+    connections = driver_connections(engine)
+    assert driver_connections(engine) is connections
+    pid = await connections.fetchval("SELECT pg_backend_pid()")
+    await engine.dispose()
+    assert connections.opened == 0
+    admin = await asyncpg.connect(_dsn(database_url))
+    try:
+        for _ in range(50):
+            if not await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid):
+                break
+            await asyncio.sleep(0.05)
+        assert not await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid)
+    finally:
+        await admin.close()
+    with pytest.raises(ConnectionLost):
+        await connections.fetchval("SELECT 1")
