@@ -3,9 +3,10 @@
 Each instance is a real ``python -m app.cli serve`` process; all share one PostgreSQL database (created for
 the run and dropped afterwards) and one Redis key prefix (deleted afterwards). Clients run in their own
 processes (``--client-procs``): every game has two players, each on a WebSocket, alternating precomputed
-moves on a 19x19 board and waiting for each acknowledgement before the next move (a new game starts when one
-fills up), so ``--games`` moves are in flight. Each socket stays just under the server's rate limit (10
-messages a second); ``paced`` counts the sends that waited for it. With two instances, each game is routed to
+moves on a 19x19 board; each player moves once the opponent's move has reached its own socket, and waits
+for the acknowledgement (a new game starts when one fills up), so ``--games`` moves are in flight. Each
+socket stays just under the server's rate limit (10 messages a second); ``paced`` counts the sends that
+waited for it. With two instances, each game is routed to
 one instance (``--placement game``, as a load balancer hashing the ``/ws/games/<id>`` path does) or its two
 players are put on different instances (``--placement spread``, the worst case: every event crosses the hub).
 Measuring starts once every game is set up and has a move acknowledged, plus ``--warmup`` seconds.
@@ -13,10 +14,12 @@ Measuring starts once every game is set up and has a move acknowledged, plus ``-
 Prints, for each phase, moves per second, the p50/p99/max round trip (send -> ack), the longest stretch with
 no ack at all, then the CPU split over the measured window read from ``/proc`` (each server, the clients,
 PostgreSQL for this database, Redis, everything else on the machine), how long each server waited for a core,
-and CPU milliseconds per move; ``scale_ratio=<two/one>`` comes last. Everything (servers, PostgreSQL, Redis,
-clients and whatever else runs) shares this machine's cores: see ``os.cpu_count()``.
+CPU milliseconds per move and how often each instance's rooms re-read events from the database; then the
+best ratio this machine allows, worked out from the CPU a move cost with one instance (``ceiling``), and
+``scale_ratio=<two/one>`` last. Everything (servers, PostgreSQL, Redis, clients and whatever else runs)
+shares this machine's cores: see ``os.cpu_count()``.
 
-    /work/main/.venv/bin/python bench/scale_bench.py [--games 40] [--seconds 15] [--client-procs 2]
+    /work/main/.venv/bin/python bench/scale_bench.py [--games 200] [--seconds 15] [--client-procs 2]
         [--placement game|spread] [--pin-servers]
 """
 
@@ -56,7 +59,8 @@ ACK_TIMEOUT = 30.0
 
 
 class Seat:
-    """A lean game socket: a reader task drains every message and resolves the awaited acks."""
+    """A lean game socket: a reader task drains every message, resolves the awaited acks and notes the newest
+    event version the socket has received (a player moves once the opponent's move has reached its screen)."""
 
     def __init__(self, connection) -> None:  # type: ignore[no-untyped-def]
         self.connection = connection
@@ -65,7 +69,21 @@ class Seat:
         self.waiting: dict[str, asyncio.Future] = {}
         self.ids = itertools.count()
         self.snapshot = asyncio.get_running_loop().create_future()
+        self.seen_v = 0
+        self.seen = asyncio.Event()
         self.reader = asyncio.create_task(self._read())
+
+    async def sees(self, v: int) -> bool:
+        """Wait until this socket has received event ``v``; False if it never comes (the socket closed)."""
+        while self.seen_v < v:
+            if self.reader.done():
+                return False
+            self.seen.clear()
+            try:
+                await asyncio.wait_for(self.seen.wait(), ACK_TIMEOUT)
+            except asyncio.TimeoutError:
+                return False
+        return True
 
     async def _read(self) -> None:
         try:
@@ -74,6 +92,10 @@ class Seat:
                 kind = message.get("t")
                 if kind == "snapshot" and not self.snapshot.done():
                     self.snapshot.set_result(message)
+                    self.seen_v = message.get("v", 0)
+                elif kind not in ("ack", "error") and isinstance(message.get("v"), int):
+                    self.seen_v = max(self.seen_v, message["v"])
+                    self.seen.set()
                 elif kind == "error" and message.get("id") is None:
                     # Refused before parsing (the per-socket rate limit: 10 messages/s): fail what waits.
                     for future in self.waiting.values():
@@ -154,8 +176,12 @@ async def _run_clients(urls: list[str], games: list[int], placement: str, ready,
                     if time.time() >= window["end"]:
                         break
                     points = BLACK_POINTS if move % 2 else WHITE_POINTS
+                    seat = seats[(move + 1) % 2]
+                    if not await seat.sees(move - 1):
+                        out["timeouts"] += 1
+                        break  # the opponent's move never reached this player: start another game
                     sent = time.time()
-                    reply = await seats[(move + 1) % 2].act({"t": "play", "p": points[(move - 1) // 2]})
+                    reply = await seat.act({"t": "play", "p": points[(move - 1) // 2]})
                     done = time.time()
                     if first:
                         first, set_up = False, set_up + 1
@@ -292,6 +318,7 @@ def run_phase(instances: int, group: Instances, opts: argparse.Namespace, databa
     results = [results.get(timeout=120) for _ in processes]
     for process in processes:
         process.join(30)
+    catchup_reads = [_metric(url, "tengen_room_catchup_reads_total") for url in urls]
     for instance in started:
         instance.stop()
     rtts = sorted(r for result in results for r in result["rtts"])
@@ -305,8 +332,36 @@ def run_phase(instances: int, group: Instances, opts: argparse.Namespace, databa
             "errors": sum(r["errors"] for r in results), "timeouts": sum(r["timeouts"] for r in results),
             "paced": sum(r["paced"] for r in results), "setup_s": setup_s,
             "codes": {c: sum(r["codes"].get(c, 0) for r in results) for r in results for c in r["codes"]},
-            "server_waits": waits,
+            "server_waits": waits, "catchup_reads": catchup_reads,
             "cpu": _cpu_split(before, after, servers, database, sum(r["cpu"] for r in results), opts.seconds)}
+
+
+def ceiling(one: dict, cores: int) -> str:
+    """The best ratio this machine allows, from the CPU one move cost with one instance.
+
+    One instance is one single-threaded process: at most one core, so at most ``1/s`` moves a second for ``s``
+    server CPU seconds per move. Everything shares ``cores``: with ``o`` CPU seconds per move spent by the
+    clients, PostgreSQL and Redis, no number of instances passes ``cores/(s+o)``. Two instances reach at most
+    ``min(2/s, cores/(s+o))``.
+    """
+    cpu, rate = one["cpu"], one["moves_per_s"]
+    s = sum(cpu["servers"]) / rate
+    o = (cpu["clients"] + cpu["postgres"] + cpu["redis"]) / rate
+    best_one, best_two = min(1 / s, cores / (s + o)), min(2 / s, cores / (s + o))
+    return (f"ceiling: server {s * 1000:.2f} + clients/postgres/redis {o * 1000:.2f} CPU ms per move on {cores} "
+            f"cores -> one instance <= {best_one:.0f} moves/s, two <= {best_two:.0f}, ratio <= {best_two / best_one:.2f}")
+
+
+def _metric(url: str, name: str) -> float:
+    """One counter from an instance's ``/metrics`` (NaN when it cannot be read)."""
+    try:
+        text = httpx.get(f"{url}/metrics", timeout=10).text
+    except httpx.HTTPError:
+        return float("nan")
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return float("nan")
 
 
 def _pg_admin(statement: str) -> None:
@@ -324,7 +379,7 @@ def _pg_admin(statement: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="concurrent games")
+    parser.add_argument("--games", type=int, default=200, help="concurrent games")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds per phase")
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds before each phase")
     parser.add_argument("--client-procs", type=int, default=2, help="client processes")
@@ -359,8 +414,9 @@ def main() -> int:
                           f"postgres={cpu['postgres']:.2f} redis={cpu['redis']:.2f} other={cpu['other']:.2f} "
                           f"machine={cpu['machine']:.2f}/{os.cpu_count()}")
                     waits = ",".join(f"{w:.2f}" for w in f["server_waits"])
+                    reads = ",".join(f"{r:.0f}" for r in f["catchup_reads"])
                     print(f"  server_runqueue_wait=[{waits}] (share of the window each server was ready to run "
-                          f"but waited for a core)")
+                          f"but waited for a core) room_catchup_reads=[{reads}] (since each server started)")
                     # What one core of server buys: if it stays flat from one instance to two, the instances
                     # share no bottleneck and throughput follows the cores they are given.
                     per_move = {k: 1000 * cpu[k] / f["moves_per_s"] for k in ("clients", "postgres", "redis")}
@@ -372,6 +428,7 @@ def main() -> int:
     finally:
         _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         delete_redis_prefix(prefix)
+    print(ceiling(figures[1], os.cpu_count() or 1))
     print(f"scale_ratio={figures[2]['moves_per_s'] / figures[1]['moves_per_s']:.2f}")
     return 0
 

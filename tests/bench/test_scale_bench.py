@@ -37,3 +37,7 @@ def test_a_short_run_measures_both_phases_and_prints_the_ratio_last() -> None:
     assert sum(1 for line in lines if CPU.match(line)) == 2, lines
     servers = [line.split("servers=[")[1].split("]")[0].split(",") for line in lines if CPU.match(line)]
     assert [len(s) for s in servers] == [1, 2], servers  # one CPU figure per server in each phase
+    # Every move of the two-instance phase crossed the hub, and no room had to read it back from the database.
+    reads = [line.split("room_catchup_reads=[")[1].split("]")[0].split(",") for line in lines if "room_catchup_reads=" in line]
+    assert reads == [["0"], ["0", "0"]], lines
+    assert re.match(r"^ceiling: .* ratio <= \d+\.\d\d$", lines[-2]), lines[-2]
