@@ -29,6 +29,7 @@ def serve(host: str | None = None, port: int | None = None) -> int:
         log_level=settings.log_level,
         log_config=None,  # keep the handler configured above (JSON or text), access log included
         proxy_headers=True,
+        timeout_keep_alive=settings.keep_alive,
         ws="websockets-sansio",
         # Game messages are a few hundred bytes: compressing them costs a zlib context per socket (tens of
         # KB each) and CPU per recipient for almost no saving.

@@ -27,6 +27,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     log_level: str = "info"
+    # Seconds an idle HTTP keep-alive connection stays open. Longer than a proxy's own idle timeout for its
+    # upstream connections (nginx: 60 s), so that the proxy, never the app, closes them: otherwise a request
+    # sent just as the app closes the connection fails ("upstream prematurely closed connection").
+    keep_alive: int = 75
     # "json" (one object a line) or "text". None: json when TENGEN_ENV=production, text otherwise.
     log_format: Literal["json", "text"] | None = None
     frontend_dir: Path = REPO_ROOT / "frontend"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -15,7 +16,8 @@ from tests.conftest import free_port
 
 def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untyped-def]
     port = free_port()
-    env = dict(os.environ, TENGEN_DATA_DIR=str(tmp_path), TENGEN_PORT=str(port), TENGEN_ENV="development")
+    env = dict(os.environ, TENGEN_DATA_DIR=str(tmp_path), TENGEN_PORT=str(port), TENGEN_ENV="development",
+               TENGEN_KEEP_ALIVE="1")
     env.pop("TENGEN_DATABASE_URL", None)
     process = subprocess.Popen(
         [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main(['serve']))"],
@@ -35,6 +37,13 @@ def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untype
         me = httpx.get(f"http://127.0.0.1:{port}/api/me")
         assert me.json()["guest"] is True
         assert (tmp_path / "tengen.sqlite3").exists() and (tmp_path / "secret_key").exists()
+        # TENGEN_KEEP_ALIVE reaches uvicorn: an idle keep-alive connection is closed after that many seconds.
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: tengen\r\n\r\n")
+            assert conn.recv(4096).startswith(b"HTTP/1.1 200")
+            idle_from = time.monotonic()
+            assert conn.recv(4096) == b""  # the server closed it
+            assert 0.5 < time.monotonic() - idle_from < 5
     finally:
         process.terminate()
         output = process.communicate(timeout=30)[0].decode()
