@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 
 import uvicorn
@@ -22,8 +23,10 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     log.info("running database migrations")
     upgrade_to_head(settings.effective_database_url)
     log.info("serving on http://%s:%s", host, port)
+    app = create_app(settings)
+    tune_gc()
     uvicorn.run(
-        create_app(settings),
+        app,
         host=host,
         port=port,
         log_level=settings.log_level,
@@ -36,3 +39,21 @@ def serve(host: str | None = None, port: int | None = None) -> int:
         ws_per_message_deflate=False,
     )
     return 0
+
+
+# Allocations (net of frees) between two youngest-generation collections; CPython's default is 700.
+GC_YOUNG_THRESHOLD = 50_000
+
+
+def tune_gc() -> None:
+    """Keep the garbage collector's pauses short on a server holding thousands of sockets.
+
+    Everything built before serving (modules, the app, its routes and schemas) is moved out of the collector's
+    sight with ``gc.freeze()``: a full collection no longer walks it. A higher threshold for the youngest
+    generation lets the short-lived objects of each move's fan-out (a writer task per socket) die before a
+    collection sees them, instead of being promoted to the old generations, whose growth triggers the full
+    collections (80-170 ms each with 1000 spectators on one game, measured with ``gc.callbacks``).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, 20, 20)
