@@ -6,10 +6,11 @@ bookkeeping on every release. Here a connection is taken from a stack of idle on
 ``limit``), used for one statement and put back. Nothing needs resetting: the statement runs outside any
 transaction and changes no session state.
 
-A connection that turns out to be closed is dropped (at checkout, or after its statement failed, which is
-then raised as ``ConnectionLost`` so that the caller may retry once). A statement interrupted any other way
-than by an ordinary PostgreSQL error (a cancellation, a driver error) drops its connection too, since its
-protocol state is unknown. The connections belong to an engine and are closed when it is disposed.
+A connection that turns out to be closed is dropped at checkout. A statement that fails any other way than
+by an error the server reports about the statement (the connection closed, a socket error, a protocol state
+the driver refuses) drops its connection, whose state is then unknown, and is raised as ``ConnectionLost``
+so that the caller may retry once; a cancellation drops it too. The connections belong to an engine and are
+closed when it is disposed.
 """
 
 from __future__ import annotations
@@ -52,15 +53,14 @@ class DriverConnections:
             value = await connection.fetchval(sql, *params)
             reusable = True
             return value
-        except asyncpg.PostgresError as exc:
-            if connection.is_closed():
+        except asyncpg.PostgresError as exc:  # reported by the server
+            if connection.is_closed() or isinstance(exc, asyncpg.PostgresConnectionError):
                 raise ConnectionLost(str(exc)) from exc
-            reusable = not isinstance(exc, asyncpg.PostgresConnectionError)
+            reusable = True  # an error in the statement: the connection is as good as before
             raise
-        except (OSError, asyncpg.InterfaceError) as exc:
-            if connection.is_closed():
-                raise ConnectionLost(str(exc)) from exc
-            raise
+        except Exception as exc:  # noqa: BLE001 - the driver's own: the socket, or a protocol state it refused
+            # (a connection the server terminated can fail with "another operation is in progress")
+            raise ConnectionLost(f"{type(exc).__name__}: {exc}") from exc
         finally:
             self._release(connection, reusable)
 

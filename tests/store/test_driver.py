@@ -96,3 +96,38 @@ async def test_an_engines_connections_close_with_it(database_url: str) -> None:
         await admin.close()
     with pytest.raises(ConnectionLost):
         await connections.fetchval("SELECT 1")
+
+
+class _Refusing:
+    """A connection whose driver refuses the statement (as asyncpg does for one the server just terminated)."""
+
+    def __init__(self) -> None:
+        self.terminated = False
+
+    async def fetchval(self, *_args: object) -> None:
+        raise asyncpg.InternalClientError("cannot switch to state 12; another operation (2) is in progress")
+
+    def is_closed(self) -> bool:
+        return False
+
+    def terminate(self) -> None:
+        self.terminated = True
+
+
+async def test_a_driver_failure_drops_the_connection_and_reports_it_lost(database_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    opened: list[_Refusing] = []
+
+    async def connect(*_args: object, **_kwargs: object) -> _Refusing:
+        opened.append(_Refusing())
+        return opened[-1]
+
+    connections = DriverConnections(_dsn(database_url), limit=2)
+    with monkeypatch.context() as patch:
+        patch.setattr(asyncpg, "connect", connect)
+        with pytest.raises(ConnectionLost, match="another operation"):
+            await connections.fetchval("SELECT 1")
+        assert opened[0].terminated and connections.opened == 0
+        with pytest.raises(ConnectionLost):
+            await connections.fetchval("SELECT 1")
+        assert len(opened) == 2  # a fresh connection, not the refused one
+    await connections.close()
