@@ -55,14 +55,24 @@ class DriverConnections:
             return value
         except asyncpg.PostgresError as exc:  # reported by the server
             if connection.is_closed() or isinstance(exc, asyncpg.PostgresConnectionError):
+                self._drop_idle()
                 raise ConnectionLost(str(exc)) from exc
             reusable = True  # an error in the statement: the connection is as good as before
             raise
         except Exception as exc:  # noqa: BLE001 - the driver's own: the socket, or a protocol state it refused
             # (a connection the server terminated can fail with "another operation is in progress")
+            self._drop_idle()
             raise ConnectionLost(f"{type(exc).__name__}: {exc}") from exc
         finally:
             self._release(connection, reusable)
+
+    def _drop_idle(self) -> None:
+        """After a lost connection, the idle ones are suspect too (a restarted server ended them all): the
+        next statements open new ones, as SQLAlchemy invalidates a whole pool after a disconnect."""
+        idle, self._idle = self._idle, []
+        for connection in idle:
+            self._opened -= 1
+            connection.terminate()
 
     async def _acquire(self) -> asyncpg.Connection:
         while True:

@@ -62,6 +62,19 @@ async def test_a_statement_error_keeps_the_connection_and_a_cancellation_drops_i
         await connections.close()
 
 
+async def test_a_lost_connection_drops_the_idle_ones_too(database_url: str) -> None:
+    connections = DriverConnections(_dsn(database_url), limit=3)
+    try:
+        busy = await asyncio.gather(*(connections.fetchval("SELECT pg_backend_pid() FROM pg_sleep(0.1)") for _ in range(3)))
+        assert len(set(busy)) == 3 and connections.opened == 3  # three idle connections now
+        with pytest.raises(ConnectionLost):
+            await connections.fetchval("SELECT pg_terminate_backend(pg_backend_pid())")
+        assert connections.opened == 0  # the other two were dropped with it
+        assert await connections.fetchval("SELECT pg_backend_pid()") not in busy
+    finally:
+        await connections.close()
+
+
 async def test_a_connection_the_server_closed_is_replaced_or_reported_lost(database_url: str) -> None:
     connections = DriverConnections(_dsn(database_url), limit=2)
     admin = await asyncpg.connect(_dsn(database_url))
