@@ -2,9 +2,9 @@
 
 The database is the truth. A room applies an action by (1) catching up with any events other instances
 committed, (2) asking the authority, (3) committing the events with a compare-and-set on the game's version,
-then (4) acknowledging and (5) publishing them through the hub, in version order, from a task of its own. A lost race re-reads and decides
-again. Every instance holding sockets for the game subscribes to its hub channel and hands each event to its
-sockets as their seat may see it.
+then (4) acknowledging and (5) publishing them through the hub, in version order, from a task of its own.
+A lost race re-reads and decides again. Every instance holding sockets for the game subscribes to its hub
+channel and hands each event to its sockets as their seat may see it.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
 SEEN_IDS_LIMIT = 5000
+CARRIED_LIMIT = 5000  # events held for a gap to fill; beyond it the database is read instead
 PRESENCE_COALESCE_SECONDS = 0.1  # spectators arriving or leaving within this are announced together
 
 
@@ -204,7 +205,7 @@ class Room:
             # Committed elsewhere: catch up before the next decision, from the carried payload when it has one.
             self._heard = max(self._heard, envelope.v)
             payload = envelope.committed_payload()
-            if payload is not None and len(self._carried) < SEEN_IDS_LIMIT:
+            if payload is not None and len(self._carried) < CARRIED_LIMIT:
                 self._carried[envelope.v] = payload
             asyncio.get_running_loop().create_task(self._catch_up())
         for conn in list(self.connections):
@@ -507,8 +508,8 @@ class Room:
         except Exception as exc:
             if not is_connection_lost(exc):
                 raise
-            # A pooled connection had died unnoticed (it has been invalidated since): once more on another
-            # one (a pooled connection already closed is replaced at checkout). Safe even if the first attempt did commit: the compare-and-set then refuses this one.
+            # A pooled connection had died unnoticed (it has been dropped since): once more on another one.
+            # Safe even if the first attempt did commit: the compare-and-set then refuses this one.
             await games_repo.append_events_direct(self.sessionmaker, self.game_id, self.v, new)
 
     def _absorb_committed(self, event: dict[str, Any]) -> None:
