@@ -184,7 +184,7 @@ async def append_events_direct(
     try:
         matched = await driver_connections(engine).fetchval(sql, *params)
     except asyncpg.UniqueViolationError as exc:
-        if "game_events" in str(exc) or exc.constraint_name == "uq_game_events_game_id_v":
+        if _clashes_on_version(exc):
             raise VersionConflict(game_id, expected_version) from exc
         raise
     if matched != 1:
@@ -302,6 +302,12 @@ def _binding(dialect: Any, column: Any) -> tuple[str, Any]:
     return found
 
 
+def _clashes_on_version(error: BaseException) -> bool:
+    """Whether a driver's unique-violation error is about the ``(game_id, v)`` index: another writer won."""
+    text = str(error)
+    return "game_events" in text or "uq_game_events_game_id_v" in text
+
+
 @asynccontextmanager
 async def _rolled_back_on_failure(session: AsyncSession, game_id: str, expected_version: int) -> AsyncIterator[None]:
     """Roll back on any failure; a clash on the unique ``(game_id, v)`` index is a ``VersionConflict`` too
@@ -310,7 +316,7 @@ async def _rolled_back_on_failure(session: AsyncSession, game_id: str, expected_
         yield
     except IntegrityError as exc:
         await session.rollback()
-        if "game_events" in str(exc.orig) or "uq_game_events_game_id_v" in str(exc.orig):
+        if _clashes_on_version(exc.orig):
             raise VersionConflict(game_id, expected_version) from exc
         raise
     except BaseException:
