@@ -6,10 +6,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -17,10 +13,9 @@ import orjson
 import pytest
 
 from app.logs import bind_game, configure_logging, default_format, make_handler
-from app.settings import REPO_ROOT
-from tests.conftest import free_port
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
 from tests.support.players import start_game
+from tests.support.serve_process import serving
 
 
 @pytest.fixture
@@ -125,27 +120,9 @@ async def test_a_move_is_logged_with_its_game_id(server, make_player, root_loggi
 
 
 def test_serve_writes_json_lines_with_the_access_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    port = free_port()
-    env = dict(os.environ, TENGEN_DATA_DIR=str(tmp_path), TENGEN_PORT=str(port), TENGEN_ENV="development",
-               TENGEN_LOG_FORMAT="json")
-    env.pop("TENGEN_DATABASE_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main(['serve']))"],
-        cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200
-                break
-            except httpx.TransportError:
-                assert process.poll() is None, process.stdout.read().decode()  # type: ignore[union-attr]
-                assert time.monotonic() < deadline, "server did not come up"
-                time.sleep(0.2)
-    finally:
-        process.terminate()
-        output = process.communicate(timeout=30)[0].decode()
+    with serving(tmp_path, TENGEN_LOG_FORMAT="json") as run:
+        assert httpx.get(f"{run.url}/healthz", timeout=2).status_code == 200
+    output = run.output
     records = [orjson.loads(line) for line in output.splitlines() if line.strip()]  # every line is JSON
     assert any(r["logger"].startswith("alembic") and "Running upgrade" in r["message"] for r in records)
     assert any(r["logger"] == "uvicorn.access" and r.get("path") == "/healthz" and r.get("status") == 200

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
@@ -11,43 +10,23 @@ import time
 import httpx
 
 from app.settings import REPO_ROOT
-from tests.conftest import free_port
+from tests.support.serve_process import serving
 
 
 def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    port = free_port()
-    env = dict(os.environ, TENGEN_DATA_DIR=str(tmp_path), TENGEN_PORT=str(port), TENGEN_ENV="development",
-               TENGEN_KEEP_ALIVE="1")
-    env.pop("TENGEN_DATABASE_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main(['serve']))"],
-        cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                response = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert process.poll() is None, process.stdout.read().decode()  # type: ignore[union-attr]
-                assert time.monotonic() < deadline, "server did not come up"
-                time.sleep(0.2)
-        assert response.json() == {"status": "ok"}
-        me = httpx.get(f"http://127.0.0.1:{port}/api/me")
+    with serving(tmp_path, TENGEN_KEEP_ALIVE="1") as run:
+        assert httpx.get(f"{run.url}/healthz", timeout=2).json() == {"status": "ok"}
+        me = httpx.get(f"{run.url}/api/me")
         assert me.json()["guest"] is True
         assert (tmp_path / "tengen.sqlite3").exists() and (tmp_path / "secret_key").exists()
         # TENGEN_KEEP_ALIVE reaches uvicorn: an idle keep-alive connection is closed after that many seconds.
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        with socket.create_connection(("127.0.0.1", run.port), timeout=10) as conn:
             conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: tengen\r\n\r\n")
             assert conn.recv(4096).startswith(b"HTTP/1.1 200")
             idle_from = time.monotonic()
             assert conn.recv(4096) == b""  # the server closed it
             assert 0.5 < time.monotonic() - idle_from < 5
-    finally:
-        process.terminate()
-        output = process.communicate(timeout=30)[0].decode()
-    assert "Running upgrade" in output
+    assert "Running upgrade" in run.output
 
 
 def test_serving_tunes_the_garbage_collector() -> None:
