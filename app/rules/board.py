@@ -272,27 +272,31 @@ class Board:
             if color[q] == c:
                 h = head[q]
                 if h != hp:
-                    # merge the smaller chain into the larger
-                    if count[h] < count[hp]:
-                        big, small = hp, h
-                    else:
-                        big, small = h, hp
-                    r = small
-                    while True:
-                        head[r] = big
-                        r = nxt[r]
-                        if r == small:
-                            break
-                    nxt[big], nxt[small] = nxt[small], nxt[big]
-                    libs[big] += libs[small]
-                    lsum[big] += lsum[small]
-                    lsq[big] += lsq[small]
-                    count[big] += count[small]
-                    hp = big
+                    hp = self._merge(hp, h)
         libs[hp] += n
         lsum[hp] += s
         lsq[hp] += sq
         return []
+
+    def _merge(self, a: int, b: int) -> int:
+        """Join the chains headed by ``a`` and ``b`` (the smaller into the larger); return the new head."""
+        head, nxt, count = self.head, self.nxt, self.count
+        if count[b] < count[a]:
+            big, small = a, b
+        else:
+            big, small = b, a
+        r = small
+        while True:
+            head[r] = big
+            r = nxt[r]
+            if r == small:
+                break
+        nxt[big], nxt[small] = nxt[small], nxt[big]
+        self.libs[big] += self.libs[small]
+        self.lsum[big] += self.lsum[small]
+        self.lsq[big] += self.lsq[small]
+        count[big] += count[small]
+        return big
 
     def _give_back(self, p: int, stop: int) -> None:
         """Undo the liberty updates :meth:`play` made for the neighbours of ``p`` before ``stop``."""
@@ -355,23 +359,7 @@ class Board:
             if color[q] == c:
                 h = head[q]
                 if h != hp:
-                    # merge the smaller chain into the larger
-                    if count[h] < count[hp]:
-                        big, small = hp, h
-                    else:
-                        big, small = h, hp
-                    r = small
-                    while True:
-                        head[r] = big
-                        r = nxt[r]
-                        if r == small:
-                            break
-                    nxt[big], nxt[small] = nxt[small], nxt[big]
-                    libs[big] += libs[small]
-                    lsum[big] += lsum[small]
-                    lsq[big] += lsq[small]
-                    count[big] += count[small]
-                    hp = big
+                    hp = self._merge(hp, h)
         if suicide:
             self.ko = NO_POINT
             return self._remove(hp, c)
