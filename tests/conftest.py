@@ -207,12 +207,6 @@ def client(make_client) -> httpx.AsyncClient:  # type: ignore[no-untyped-def]
     return make_client()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class LiveServer:
     """A real uvicorn serving ``create_app(settings, clock)`` in a background thread."""
 

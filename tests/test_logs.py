@@ -15,7 +15,7 @@ import pytest
 from app.logs import bind_game, configure_logging, default_format, make_handler
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
 from tests.support.players import start_game
-from tests.support.serve_process import serving
+from tests.support.instances import serving
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ async def test_a_move_is_logged_with_its_game_id(server, make_player, root_loggi
 def test_serve_writes_json_lines_with_the_access_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with serving(tmp_path, TENGEN_LOG_FORMAT="json") as run:
         assert httpx.get(f"{run.url}/healthz", timeout=2).status_code == 200
-    output = run.output
+    output = run.log_text()
     records = [orjson.loads(line) for line in output.splitlines() if line.strip()]  # every line is JSON
     assert any(r["logger"].startswith("alembic") and "Running upgrade" in r["message"] for r in records)
     assert any(r["logger"] == "uvicorn.access" and r.get("path") == "/healthz" and r.get("status") == 200

@@ -10,7 +10,7 @@ import time
 import httpx
 
 from app.settings import REPO_ROOT
-from tests.support.serve_process import serving
+from tests.support.instances import serving
 
 
 def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -22,11 +22,16 @@ def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untype
         # TENGEN_KEEP_ALIVE reaches uvicorn: an idle keep-alive connection is closed after that many seconds.
         with socket.create_connection(("127.0.0.1", run.port), timeout=10) as conn:
             conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: tengen\r\n\r\n")
-            assert conn.recv(4096).startswith(b"HTTP/1.1 200")
+            response = b""
+            while not response.endswith(b'{"status":"ok"}'):  # headers and body may come in separate reads
+                chunk = conn.recv(4096)
+                assert chunk, response
+                response += chunk
+            assert response.startswith(b"HTTP/1.1 200")
             idle_from = time.monotonic()
             assert conn.recv(4096) == b""  # the server closed it
             assert 0.5 < time.monotonic() - idle_from < 5
-    assert "Running upgrade" in run.output
+    assert "Running upgrade" in run.log_text()
 
 
 def test_serving_tunes_the_garbage_collector() -> None:

@@ -76,7 +76,7 @@ def _refuse_closed(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
 
 
 class ConnectionLost(Exception):
-    """A statement sent straight to the driver failed because its connection died (it has been invalidated)."""
+    """A statement sent straight to the driver failed because its connection died (it has been dropped)."""
 
 
 def is_connection_lost(exc: BaseException) -> bool:

@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -165,3 +167,20 @@ def cluster(database_url: str, redis_cluster_prefix: str, tmp_path: Path) -> Ite
     group = Instances(database_url, REDIS_URL, redis_cluster_prefix, tmp_path)
     yield group
     group.stop_all()
+
+
+@contextmanager
+def serving(data_dir: Path, **env: str) -> Iterator[Instance]:
+    """``tengen serve`` as a person starts it: a SQLite file in ``data_dir``, ``TENGEN_*`` settings from ``env``.
+
+    Yields the instance once ``/healthz`` answers; stops it afterwards (its output stays in ``log_text()``).
+    """
+    environ = dict(os.environ, TENGEN_DATA_DIR=str(data_dir), TENGEN_ENV="development")
+    environ.pop("TENGEN_DATABASE_URL", None)
+    environ.update(env)
+    instance = Instance(environ, data_dir / "serve.log")
+    try:
+        instance.wait_ready(60)
+        yield instance
+    finally:
+        instance.stop()
