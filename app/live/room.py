@@ -548,7 +548,6 @@ class Room:
     async def _drain_outbox(self) -> None:
         try:
             while self._outbox:
-                deadline = None
                 while self._outbox:
                     events, first_v, deadline = self._outbox.popleft()
                     try:
