@@ -93,7 +93,10 @@ def export_sgf(record: GameRecord) -> str:
         if mv.color not in ("B", "W"):
             raise SgfError(f"move colour must be B or W, not {mv.color!r}")
         node = game.extend_main_sequence()
-        node.set_move(mv.color.lower(), None if mv.point is None else _sgf_point(mv.point, size))
+        if mv.point is None:
+            node.set_raw(mv.color, b"")  # FF[4] writes a pass as an empty value ("tt" is FF[3]'s)
+        else:
+            node.set_move(mv.color.lower(), _sgf_point(mv.point, size))
         if mv.time_left is not None:
             node.set(mv.color + "L", float(mv.time_left))
     return game.serialise().decode("utf-8")

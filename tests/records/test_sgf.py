@@ -21,6 +21,14 @@ def test_round_trip():
     assert import_sgf(text) == record
 
 
+@pytest.mark.parametrize("size", [9, 19])
+def test_passes_are_written_as_empty_values(size):
+    record = GameRecord(size=size, moves=[RecordMove("B", (2, 2)), RecordMove("W", None), RecordMove("B", None)])
+    flat = export_sgf(record).replace("\n", "")
+    assert ";W[];B[]" in flat and "[tt]" not in flat and "FF[4]" in flat
+    assert import_sgf(flat).moves == record.moves
+
+
 def test_import_foreign_record():
     text = "(;FF[4]GM[1]SZ[9]KM[7]RU[NZ]PB[a]PW[b]DT[2020-01-01]RE[B+R];B[ee]BL[100];W[cc];B[];W[tt])"
     record = import_sgf(text)
