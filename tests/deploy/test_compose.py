@@ -127,6 +127,13 @@ def test_nginx_balances_over_both_replicas_and_upgrades_websockets() -> None:
         return int(number) * {"": 1, "s": 1, "m": 60, "h": 3600}[unit]
 
     assert seconds(ws["proxy_read_timeout"][0]) >= 600 and seconds(ws["proxy_send_timeout"][0]) >= 600
+    # Every socket of one game on one replica: the game id from the path is the hash key.
+    games = _directives(blocks["upstream tengen_games"])
+    assert games[0] == ["hash", "$game_id", "consistent"]
+    assert [d[1] for d in games if d[0] == "server"] == servers
+    game_ws = blocks["location ~ ^/ws/games/(?<game_id>[^/]+)$"]
+    assert _directives(game_ws) == [["proxy_pass", "http://tengen_games"]]
+    assert blocks["location /ws/"].rstrip().endswith(game_ws + "}"), "nested in /ws/, inheriting its settings"
     plain = {d[0]: d[1:] for d in _directives(blocks["location /"])}
     assert plain["proxy_pass"] == ["http://tengen"]
     assert blocks["location = /nginx-health"].strip().startswith("access_log off")

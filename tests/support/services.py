@@ -19,6 +19,7 @@ POSTGRES_URL = os.environ.get(
 REDIS_URL = os.environ.get("TENGEN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 GNUGO = os.environ.get("TENGEN_TEST_GNUGO", "/usr/games/gnugo")
 CHROMIUM = os.environ.get("TENGEN_TEST_CHROMIUM", "/usr/bin/chromium")
+NGINX = os.environ.get("TENGEN_TEST_NGINX", "/usr/sbin/nginx")
 
 
 def services_required() -> bool:
@@ -46,6 +47,10 @@ def redis_available() -> bool:
 
 def gnugo_available() -> bool:
     return shutil.which(GNUGO) is not None
+
+
+def nginx_available() -> bool:
+    return shutil.which(NGINX) is not None
 
 
 def chromium_available() -> bool:
@@ -82,3 +87,7 @@ def need_gnugo() -> None:
 
 def need_chromium() -> None:
     need(chromium_available(), f"Chromium ({CHROMIUM}; Debian package chromium) with the playwright package")
+
+
+def need_nginx() -> None:
+    need(nginx_available(), f"nginx ({NGINX}; Debian package nginx)")
