@@ -51,7 +51,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     detail = exc.detail if isinstance(exc.detail, str) else _status_code_name(exc.status_code)
     code = _counted(request, _status_code_name(exc.status_code))
-    return error_response(exc.status_code, code, detail, headers=exc.headers)
+    return error_response(exc.status_code, code, detail, headers=dict(exc.headers) if exc.headers else None)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:

@@ -144,7 +144,7 @@ class GameAuthority:
         try:
             events = self._settle(now) if kind not in _SYSTEM_ACTIONS else []
             if events and self.phase == "finished":
-                raise GameError("game_over", "the game is over: " + self.result.text)
+                raise GameError("game_over", "the game is over: " + self._result_text())
             if self.phase not in _PHASES_FOR[kind]:
                 raise self._out_of_phase(kind)
             parsed, events_from_action = self._dispatch(kind, actor, action, now, facts)
@@ -277,9 +277,9 @@ class GameAuthority:
             return {"t": kind, "p": list(p)}, self._play(actor, p, now, _number(facts.get("lag"), "lag"))
         if kind == "seal":
             raw = action.get("p")
-            p = None if raw is None else _point(raw)
-            parsed = {"t": kind, "p": None if p is None else list(p)}
-            return parsed, self._seal(actor, p, now, _number(facts.get("lag"), "lag"))
+            sealed_at = None if raw is None else _point(raw)
+            parsed = {"t": kind, "p": None if sealed_at is None else list(sealed_at)}
+            return parsed, self._seal(actor, sealed_at, now, _number(facts.get("lag"), "lag"))
         if kind == "toggle_dead":
             p = _point(action.get("p"))
             return {"t": kind, "p": list(p)}, self._toggle_dead(actor, p, now)
@@ -297,9 +297,12 @@ class GameAuthority:
         handler = getattr(self, "_" + kind)
         return {"t": kind}, handler(actor, now)
 
+    def _result_text(self) -> str:
+        return self.result.text if self.result is not None else ""
+
     def _out_of_phase(self, kind: str) -> GameError:
         if self.phase == "finished":
-            return GameError("game_over", f"the game is over ({self.result.text})")
+            return GameError("game_over", f"the game is over ({self._result_text()})")
         allowed = " or ".join(_PHASES_FOR[kind])
         return GameError("wrong_phase", f"'{kind}' is only possible while the game is {allowed}, "
                                         f"not {self.phase}")
@@ -565,6 +568,7 @@ class GameAuthority:
     def _resume_accept(self, actor: str, now: float) -> list[dict]:
         self._take_offer("resume", actor)
         sealed = self.sealed
+        assert sealed is not None  # the resume offer exists only while a move is sealed
         self.sealed = None
         self.phase = "playing"
         self.clock.resume(now, "adjourned")

@@ -212,6 +212,7 @@ class GameClock:
             else:
                 p.period_left -= t - p.main
                 p.main = 0.0
+                assert p.stones is not None  # canadian clocks count stones
                 p.stones -= 1
                 if p.stones <= 0:
                     p.stones = tc.stones
@@ -225,6 +226,11 @@ class GameClock:
         self.flagged = color
 
     # ----------------------------------------------------------------- deadlines
+    def _moving(self) -> str:
+        """The colour whose turn is timed; only called while a deadline exists (the clock runs)."""
+        assert self.turn is not None
+        return self.turn
+
     def _turn_origin(self) -> float | None:
         """The instant the current turn would have started had it never been paused."""
         if not self.running or not self.timed or self.turn_started is None:
@@ -236,14 +242,15 @@ class GameClock:
         origin = self._turn_origin()
         if origin is None:
             return None
-        return origin + self.remaining_bank(self.turn) + self.players[self.turn].quota
+        turn = self._moving()
+        return origin + self.remaining_bank(turn) + self.players[turn].quota
 
     def period_deadline(self) -> float | None:
         """When the player to move uses up their next byo-yomi period (the last one is the flag)."""
         origin = self._turn_origin()
         if origin is None or self.tc.system != "byoyomi":
             return None
-        p = self.players[self.turn]
+        p = self.players[self._moving()]
         k = self.announced + 1
         if k >= p.periods:
             return None
@@ -267,11 +274,11 @@ class GameClock:
             if due is None or now < due:
                 break
             self.announced += 1
-            periods_left = self.players[self.turn].periods - self.announced
+            periods_left = self.players[self._moving()].periods - self.announced
             events.append({"t": "period_used", "color": self.turn, "periods_left": periods_left})
         due = self.flag_deadline()
         if due is not None and now >= due:
-            color = self.turn
+            color = self._moving()
             self._flag(color, now)
             events.append({"t": "flag", "color": color})
         return events

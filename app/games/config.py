@@ -91,7 +91,7 @@ def parse_config(data: dict | None) -> GameConfig:
         if points:
             pts = tuple((int(p[0]), int(p[1])) for p in points)
         elif handicap:
-            pts = tuple(tuple(p) for p in fixed_handicap_points(size, handicap))
+            pts = tuple((x, y) for x, y in fixed_handicap_points(size, handicap))
         else:
             pts = ()
     except (ValueError, TypeError, IndexError) as exc:

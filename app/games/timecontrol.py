@@ -28,7 +28,7 @@ COUNTDOWN_PERIOD = 60.0
 MAX_SECONDS = 7 * 24 * 3600.0  # a week: anything longer is a typo
 MAX_COUNT = 1000
 
-_FIELDS = {
+_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
     "none": {"required": (), "optional": ()},
     "absolute": {"required": ("main",), "optional": ()},
     "fischer": {"required": ("main", "increment"), "optional": ("cap",)},

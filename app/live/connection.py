@@ -2,8 +2,8 @@
 
 Everything sent to a socket goes through its queue and one writer task, so a slow client delays only
 itself. The queue and the task exist only while there is something to send: an idle socket (most spectators,
-most of the time) holds neither. Versioned texts are sent in order with no gaps and no repeats: the writer remembers the last ``v``
-it sent, drops anything at or below it, and fills a gap from the room (the hub's log or the database)
+most of the time) holds neither. Versioned texts are sent in order with no gaps and no repeats: the writer
+remembers the last ``v`` it sent, drops anything at or below it, and fills a gap from the room (the hub's log or the database)
 before going on.
 """
 
@@ -14,8 +14,9 @@ import contextlib
 import itertools
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 QUEUE_LIMIT = 2000
 CLOSE_TOO_SLOW = 4008
@@ -60,7 +61,7 @@ class Connection:
     def __init__(
         self,
         send: Callable[[str], Awaitable[None]],
-        close: Callable[[int, str], Awaitable[None]],
+        close: Callable[[int, str], Coroutine[Any, Any, None]],
         *,
         user_id: int | None,
         user_name: str | None,

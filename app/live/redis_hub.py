@@ -23,6 +23,7 @@ import inspect
 import logging
 import uuid
 from collections import deque
+from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
@@ -344,7 +345,7 @@ class RedisHub(Hub):
         for member in members:
             pipe.hvals(member)
         results = await pipe.execute()
-        entries = []
+        entries: list[tuple[Any, ...]] = []
         gone = []
         for member, values in zip(members, results):
             if not values:
@@ -396,7 +397,8 @@ class RedisHub(Hub):
     # -- live state cache --------------------------------------------------------------------------------
 
     async def get_state(self, channel: str) -> bytes | None:
-        return await self.redis.get(self._key("state", channel))
+        value = await self.redis.get(self._key("state", channel))
+        return value.encode() if isinstance(value, str) else value
 
     async def set_state(self, channel: str, data: bytes) -> None:
         await self.redis.set(self._key("state", channel), data, ex=self.key_ttl)

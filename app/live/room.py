@@ -15,7 +15,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -26,7 +26,7 @@ from app.games.visibility import can_see
 from app.live.connection import Connection
 from app.live.envelope import pack, unpack
 from app.live.game_rows import rows_for
-from app.live.hub import Hub, game_channel
+from app.live.hub import Hub, Role, game_channel
 from app.metrics import Metrics
 from app.protocol import ClockTick, ErrorMessage, encode
 from app.store.db import is_connection_lost
@@ -287,7 +287,7 @@ class Room:
                     conn.push(text, v)
             else:
                 conn.push_start(encode(self.snapshot_message(conn, resync=since_v is not None)).decode(), self.v)
-        await self.hub.join(self.channel, conn.id, conn.seat or "spectator", conn.user_id)
+        await self.hub.join(self.channel, conn.id, cast(Role, conn.seat or "spectator"), conn.user_id)
         await self._presence_changed(conn)
 
     async def detach(self, conn: Connection) -> None:

@@ -42,7 +42,7 @@ def game_record(row: GameWithPlayers, moves: list[Move]) -> GameRecord:
         size=game.board_size,
         rules=game.rules,
         komi=game.komi,
-        handicap=[tuple(p) for p in handicap],
+        handicap=[(x, y) for x, y in handicap],
         black=row.black.name,
         white=row.white.name,
         date=game.started_at.date().isoformat(),

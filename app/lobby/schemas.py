@@ -19,7 +19,7 @@ class ChallengeCreate(BaseModel):
     komi: float | None = Field(default=None, ge=-150, le=150)  # None: the preset's default
     handicap: int = Field(default=0, ge=0, le=9)
     color: Literal["black", "white", "nigiri"] = "nigiri"
-    time_control: TimeControl = Field(default_factory=lambda: Byoyomi(**DEFAULT_TIME_CONTROL))
+    time_control: TimeControl = Field(default_factory=lambda: Byoyomi.model_validate(DEFAULT_TIME_CONTROL))
     rated: bool = False
     private: bool = False
 

@@ -113,7 +113,13 @@ async def accept_challenge(
     if not challenge.private:
         await lobby.publish({"t": "challenge_removed", "id": challenge.id, "reason": "accepted"})
     await lobby.publish(
-        {"t": "game_started", "challenge_id": challenge.id, "game_id": game.id, "url": game_url(game.id), "game": game_summary(row)}
+        {
+            "t": "game_started",
+            "challenge_id": challenge.id,
+            "game_id": game.id,
+            "url": game_url(game.id),
+            "game": game_summary(row),
+        }
     )
     return row
 

@@ -16,7 +16,7 @@ CODE_COLOR = {BLACK: "B", WHITE: "W"}
 NO_POINT = -1
 
 _ZOBRIST: dict[int, tuple[list[int], list[list[int]], int]] = {}
-_TEMPLATES: dict[int, tuple] = {}
+_TEMPLATES: dict[int, tuple[list[int], list[int], list[tuple[int, ...]], list[int], list[int]]] = {}
 
 
 class BoardError(Exception):
@@ -56,7 +56,8 @@ class Board:
             points = [(y + 1) * w + x + 1 for y in range(size) for x in range(size)]
             for p in points:
                 color[p] = EMPTY
-            nbrs = [(p + 1, p - 1, p + w, p - w) for p in range(n - w)] + [()] * w
+            nbrs: list[tuple[int, ...]] = [(p + 1, p - 1, p + w, p - w) for p in range(n - w)]
+            nbrs += [()] * w
             template = _TEMPLATES[size] = (color, points, nbrs, list(range(n)), [0] * n)
         color, self.points, self.nbrs, ident, zeros = template
         self.color = color[:]

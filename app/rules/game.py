@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from .board import BLACK, EMPTY, NO_POINT, WHITE, Board, BoardError
 from .coords import check_size
 from .errors import IllegalMove
 from .handicap import fixed_handicap_points
 from .ruleset import PRESETS, RuleSet
+
+if TYPE_CHECKING:
+    from .scoring import Score
 
 Point = tuple[int, int]
 _CODE = {"B": BLACK, "W": WHITE}
@@ -63,16 +66,17 @@ class Game:
         if not isinstance(self.rules, RuleSet):
             raise ValueError("rules must be a RuleSet (see rules_for)")
         if handicap_points is not None:
-            points = [tuple(p) for p in handicap_points]
-            if handicap and handicap != len(points):
-                raise ValueError(f"handicap {handicap} does not match {len(points)} given handicap points")
-            if len(points) == 1 or len(points) > size * size - 1:
+            given = [tuple(p) for p in handicap_points]
+            if handicap and handicap != len(given):
+                raise ValueError(f"handicap {handicap} does not match {len(given)} given handicap points")
+            if len(given) == 1 or len(given) > size * size - 1:
                 raise ValueError("a handicap is from 2 stones up")
-            if len(set(points)) != len(points):
+            if len(set(given)) != len(given):
                 raise ValueError("handicap points must be distinct")
-            for p in points:
+            for p in given:
                 if not (len(p) == 2 and all(isinstance(v, int) for v in p) and 0 <= p[0] < size and 0 <= p[1] < size):
                     raise ValueError(f"handicap point {p!r} is off the board")
+            points: list[Point] = [(p[0], p[1]) for p in given]
         elif handicap in (0, None):
             points = []
         else:
@@ -146,7 +150,7 @@ class Game:
         self._over = self.no_result
 
     # -- moves ---------------------------------------------------------------------------------
-    def _index(self, point) -> int:
+    def _index(self, point: Any) -> int:
         try:
             x, y = point
         except (TypeError, ValueError):
@@ -156,7 +160,7 @@ class Game:
             raise IllegalMove("off_board", f"point {point!r} is off the {size}x{size} board")
         return (y + 1) * self._board.stride + x + 1
 
-    def _check(self, color: str, point) -> tuple[int, int, list[int], bool, int]:
+    def _check(self, color: str, point: Any) -> tuple[int, int, list[int], bool, int]:
         if self.over:
             raise IllegalMove("game_over")
         if color != self.to_move:
@@ -175,7 +179,7 @@ class Game:
                 raise IllegalMove("superko")
         return p, c, captures, suicide, new_hash
 
-    def _lookup(self, color: str, point) -> tuple[int, Move]:
+    def _lookup(self, color: str, point: Any) -> tuple[int, Move]:
         """(board index, Move) for a point given as any pair of ints; raises IllegalMove("off_board")."""
         try:
             return self._entries[color][point]
@@ -208,7 +212,7 @@ class Game:
         if self._tracking:
             self._track(nxt)
         if not removed:
-            return removed  # a fresh empty list from the board
+            return []
         # after a (legal, multi-stone) suicide the played point is empty again
         self.prisoners[nxt if board.color[p] == 0 else color] += len(removed)
         xy = board.xy
@@ -306,7 +310,7 @@ class Game:
         g.handicap_points = list(self.handicap_points)
         return g
 
-    def state(self) -> tuple:
+    def state(self) -> tuple[object, ...]:
         """Everything that defines the game, for exact comparisons (tests, replays)."""
         b = self._board
         return (
@@ -315,7 +319,7 @@ class Game:
         )
 
     # -- scoring -------------------------------------------------------------------------------
-    def score(self, dead: Iterable[Point] = ()):
+    def score(self, dead: Iterable[Point] = ()) -> Score:
         from .scoring import score_game
 
         return score_game(self, dead)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from .board import BLACK, BORDER, EMPTY, WHITE, Board
+from .ruleset import RuleSet
 
 if TYPE_CHECKING:
     from .game import Game
@@ -132,7 +133,7 @@ def _seki_points(board: Board, neutral: list[int]) -> set[int]:
 
 
 def score_position(
-    board: Board, rules, prisoners: dict[str, int], handicap: int, dead: Iterable[Point] = ()
+    board: Board, rules: RuleSet, prisoners: dict[str, int], handicap: int, dead: Iterable[Point] = ()
 ) -> Score:
     size = board.size
     w = board.stride
@@ -215,6 +216,7 @@ def score_position(
         white.total = white.territory + white.prisoners
     white.total += white.komi + white.compensation
     diff = black.total - white.total
+    winner: str | None
     if diff > 0:
         winner, margin = "B", diff
     elif diff < 0:

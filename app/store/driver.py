@@ -19,11 +19,12 @@ import asyncio
 import contextlib
 import weakref
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 import asyncpg
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.pool import QueuePool
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import await_only
 
@@ -142,7 +143,7 @@ def driver_connections(engine: AsyncEngine) -> DriverConnections:
     found = _BY_ENGINE.get(sync_engine)
     if found is None:
         url = engine.url.set(drivername="postgresql")
-        found = DriverConnections(url.render_as_string(hide_password=False), limit=sync_engine.pool.size())
+        found = DriverConnections(url.render_as_string(hide_password=False), limit=cast(QueuePool, sync_engine.pool).size())
         _BY_ENGINE[sync_engine] = found
         event.listen(sync_engine, "engine_disposed", _close_on_dispose)
     return found

@@ -44,6 +44,6 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 
 
-def current_revision(sync_connection) -> str | None:  # type: ignore[no-untyped-def]
+def current_revision(sync_connection) -> str | None:
     """The revision a database is at, from a synchronous connection (use with ``AsyncConnection.run_sync``)."""
     return MigrationContext.configure(sync_connection).get_current_revision()

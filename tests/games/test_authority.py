@@ -5,7 +5,7 @@ import pytest
 from app.games.authority import SYSTEM, GameAuthority
 from app.games.errors import GameError
 from app.games.visibility import event_for
-from app.rules import Game, rules_for
+from app.rules import rules_for
 
 NO_LAG = {"initial": 0.0, "cap": 0.0, "refill_max": 0.0}
 ABS = {"kind": "absolute", "main": 600}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.ids import secret_token, short_id
@@ -73,4 +73,4 @@ async def close(
         .values(status=status, game_id=game_id)
         .execution_options(synchronize_session=False)
     )
-    return result.rowcount == 1
+    return bool(cast(CursorResult[Any], result).rowcount == 1)

@@ -6,10 +6,10 @@ import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import asyncpg
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import CursorResult, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
@@ -151,7 +151,7 @@ async def append_events(
             .values(**values)
             .execution_options(synchronize_session=False)
         )
-        if result.rowcount != 1:
+        if cast(CursorResult[Any], result).rowcount != 1:
             raise VersionConflict(game_id, expected_version)
         for offset, event in enumerate(events, start=1):
             await _insert_event_rows(session, game_id, expected_version + offset, event, now)
@@ -316,7 +316,7 @@ async def _rolled_back_on_failure(session: AsyncSession, game_id: str, expected_
         yield
     except IntegrityError as exc:
         await session.rollback()
-        if _clashes_on_version(exc.orig):
+        if exc.orig is not None and _clashes_on_version(exc.orig):
             raise VersionConflict(game_id, expected_version) from exc
         raise
     except BaseException:
@@ -396,7 +396,7 @@ async def list_for_user(
 ) -> list[GameWithPlayers]:
     """A user's unfinished games (to rejoin) or finished ones (history), newest first."""
 
-    def shape(q):  # type: ignore[no-untyped-def]
+    def shape(q):
         q = q.where((Game.black_id == user_id) | (Game.white_id == user_id))
         q = q.where(Game.status == FINISHED) if finished else q.where(Game.status != FINISHED)
         order = Game.ended_at.desc() if finished else Game.updated_at.desc()
@@ -415,7 +415,7 @@ async def count_unfinished(session: AsyncSession) -> int:
     return int((await session.execute(select(func.count()).where(Game.status != FINISHED))).scalar_one())
 
 
-async def _with_players(session: AsyncSession, shape) -> list[GameWithPlayers]:  # type: ignore[no-untyped-def]
+async def _with_players(session: AsyncSession, shape) -> list[GameWithPlayers]:
     black = aliased(User, name="black")
     white = aliased(User, name="white")
     query = select(Game, black, white).join(black, Game.black_id == black.id).join(white, Game.white_id == white.id)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import insert, select, update
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,7 +24,7 @@ async def touch(session: AsyncSession, at: float, name: str = HEARTBEAT) -> None
     result = await session.execute(
         update(ServerMark).where(ServerMark.name == name, ServerMark.at < at).values(at=at)
     )
-    if result.rowcount == 0 and await get(session, name) is None:
+    if cast(CursorResult[Any], result).rowcount == 0 and await get(session, name) is None:
         try:
             await session.execute(insert(ServerMark).values(name=name, at=at))
         except IntegrityError:  # another instance inserted it first; its mark is as good

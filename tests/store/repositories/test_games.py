@@ -98,7 +98,7 @@ async def test_concurrent_appends_with_the_same_version_exactly_one_wins(db_sess
     for round_ in range(5):
         async with db_sessionmaker() as first, db_sessionmaker() as second:
 
-            async def attempt(session, name):  # type: ignore[no-untyped-def]
+            async def attempt(session, name, round_=round_):  # type: ignore[no-untyped-def]
                 try:
                     return await games.append_event(session, game_id, round_, "move", {"by": name})
                 except VersionConflict:
