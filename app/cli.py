@@ -1,4 +1,4 @@
-"""The ``tengen`` command: ``serve``, ``migrate`` and ``score``."""
+"""The ``tengen`` command: ``serve``, ``migrate``, ``score`` and ``ratings rebuild``."""
 
 from __future__ import annotations
 
@@ -22,6 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("--komi", type=float, default=None, help="komi overriding the record's KM")
     score.add_argument("--dead", default=None, help="dead stones, e.g. D4,E5 (overrides the proposal)")
 
+    ratings = sub.add_parser("ratings", help="rating maintenance")
+    ratings_sub = ratings.add_subparsers(dest="ratings_command", required=True)
+    ratings_sub.add_parser("rebuild", help="recompute every rating from the starting ratings and the rated games")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         from app.server import serve as run_server
@@ -36,6 +40,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.records.score_command import run as run_score
 
         return run_score(args.file, rules=args.rules, komi=args.komi, dead=args.dead)
+    if args.command == "ratings":
+        from app.ratings.command import rebuild_command
+
+        return rebuild_command()
     return 2
 
 

@@ -18,6 +18,7 @@ from app.api.routers import accounts, challenges, game_ws, games, health, lobby_
 from app.live.hub_factory import make_hub
 from app.live.hub_lobby import HubLobbyBroadcaster
 from app.live.rooms import RoomManager
+from app.ratings.sweeper import RatingSweeper
 from app.lobby.service import announce_game_finished
 from app.store.repositories import games as games_repo
 from app.live.lobby import MemoryLobbyBroadcaster
@@ -48,7 +49,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         app.state.hub = hub
         app.state.lobby = lobby
 
+        ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)
+        app.state.ratings = ratings
+
         async def finished(game_id: str, result: dict) -> None:
+            ratings.game_finished(game_id)
             await announce_game_finished(lobby, game_id, result.get("text"))
 
         rooms = RoomManager(
@@ -68,9 +73,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         # during the downtime is not taken as a flag fall.
         await restore(await rooms.down_since())
         await rooms.start()
+        await ratings.start()
         try:
             yield
         finally:
+            await ratings.close()
             await rooms.close()
             await lobby.close()
             await hub.close()

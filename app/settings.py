@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     allowed_origins: list[str] = []
     # Send the session cookie only over HTTPS. None: only when TENGEN_ENV=production.
     cookie_secure: bool | None = None
+    # Glicko-2's tau: how fast a player's volatility may change (see docs/ratings.md).
+    rating_tau: float = 0.5
+    # Seconds between sweeps for finished games whose rating update was not made (each instance sweeps).
+    rating_sweep_seconds: float = 30.0
 
     @model_validator(mode="after")
     def _require_secret_in_production(self) -> "Settings":

@@ -55,6 +55,8 @@ class User(Base):
     session_version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     registered_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # The strength declared at registration ("club", "12k", ...): it sets the starting rating.
+    strength: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class Challenge(Base):
@@ -172,3 +174,60 @@ class ServerMark(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     at: Mapped[float] = mapped_column(Float)
+
+
+class PlayerRating(Base):
+    """A player's Glicko-2 figures in one category: ``overall`` or a board size (``9``, ``13``, ``19``)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_category_rating", "category", "rating"),)
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    category: Mapped[str] = mapped_column(String(8), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RatingUpdate(Base):
+    """One finished game's rating, done exactly once: ``rated``, ``unrated`` (and why) or ``annulled``.
+
+    ``seq`` is the order the updates were applied in; a rebuild replays the rated ones in that order.
+    """
+
+    __tablename__ = "rating_updates"
+    __table_args__ = (CheckConstraint("status IN ('rated', 'unrated', 'annulled')", name="status"),)
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    status: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RatingChange(Base):
+    """A player's figures before and after one rated game, in one category."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id", "category", name="uq_rating_changes_game_id_user_id_category"),
+        Index("ix_rating_changes_user_id_category_seq", "user_id", "category", "seq"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    seq: Mapped[int] = mapped_column(Integer, index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    category: Mapped[str] = mapped_column(String(8))
+    score: Mapped[float] = mapped_column(Float)
+    expected: Mapped[float] = mapped_column(Float)
+    rating_before: Mapped[float] = mapped_column(Float)
+    deviation_before: Mapped[float] = mapped_column(Float)
+    volatility_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    deviation_after: Mapped[float] = mapped_column(Float)
+    volatility_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

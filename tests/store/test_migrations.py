@@ -12,7 +12,10 @@ from app.store.db import create_engine
 from app.store.migrations import current_revision, downgrade_to_base, head_revision, upgrade_to_head
 from app.store.models import metadata
 
-TABLES = {"users", "games", "moves", "chat_messages", "game_events", "challenges", "server_marks"}
+TABLES = {
+    "users", "games", "moves", "chat_messages", "game_events", "challenges", "server_marks",
+    "ratings", "rating_updates", "rating_changes",
+}
 
 
 def _inspect(url: str):  # type: ignore[no-untyped-def]
