@@ -133,6 +133,18 @@ class ClaimVictory(_ClientMessage):
     t: Literal["claim_victory"]
 
 
+class RematchOffer(_ClientMessage):
+    t: Literal["rematch_offer"]
+
+
+class RematchAccept(_ClientMessage):
+    t: Literal["rematch_accept"]
+
+
+class RematchDecline(_ClientMessage):
+    t: Literal["rematch_decline"]
+
+
 class Pong(_ClientMessage):
     """The answer to the server's ``ping``; the round trip is the lag the clock credits."""
 
@@ -145,7 +157,7 @@ _CLIENT_MODELS = (
     DrawOffer, DrawAccept, DrawDecline,
     ToggleDead, AcceptScore, ResumePlay,
     AdjournOffer, AdjournAccept, AdjournDecline, Seal, ResumeOffer, ResumeAccept, ResumeDecline,
-    ClaimVictory, Pong,
+    ClaimVictory, RematchOffer, RematchAccept, RematchDecline, Pong,
 )
 ClientMessage = Annotated[Union[_CLIENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
 CLIENT_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _CLIENT_MODELS)

@@ -32,6 +32,9 @@ Behaviour worth knowing (also in ``docs/clocks.md``):
   ``resume_accept`` the sealed move is played (its ``move`` event, visible to all, follows the ``phase``
   event) and the opponent's clock starts.
 - Offers of the same kind by the other player count as acceptance (a crossed draw offer is a draw).
+- Rematch: after the game, ``rematch_offer`` / ``rematch_accept`` (or two crossed offers) agree on a new game
+  whose id the room decides and passes as the fact ``game_id``; the ``rematch`` event names it. A game has at
+  most one rematch.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from app.games.visibility import event_for
 from app.rules import Game, IllegalMove
 
 PHASES = ("playing", "scoring", "adjourned", "finished")
-OFFER_KINDS = ("undo", "draw", "adjourn", "resume")
+OFFER_KINDS = ("undo", "draw", "adjourn", "resume", "rematch")
 SYSTEM = "system"  # the actor of actions the room takes on its own (tick, server_restart)
 
 # action -> phases in which it is allowed
@@ -73,6 +76,9 @@ _PHASES_FOR = {
     "resume_accept": ("adjourned",),
     "resume_decline": ("adjourned",),
     "claim_victory": ("playing", "scoring"),
+    "rematch_offer": ("finished",),
+    "rematch_accept": ("finished",),
+    "rematch_decline": ("finished",),
     "tick": PHASES,
     "server_restart": PHASES,
 }
@@ -120,6 +126,7 @@ class GameAuthority:
         self.resume_mark = 0  # moves before the last resume from scoring
         self.clock_history: list[dict] = []  # clock state just before each move was charged (for undo)
         self.absent_since: dict[str, float | None] = {"B": None, "W": None}
+        self.rematch: str | None = None  # the id of the game both players agreed to play next
         self.log: list[dict] = []
         self.last_now = float(now)  # time of the last applied action
 
@@ -262,6 +269,7 @@ class GameAuthority:
             "clocks": self.clock.view(now),
             "time_control": self.config.time_control.to_dict(),
             "result": None if self.result is None else self.result.to_dict(),
+            "rematch": self.rematch,
             "deadline": self.deadline(),
             "server_time": now,
         }
@@ -292,6 +300,9 @@ class GameAuthority:
             if "absent_since" not in facts:
                 facts["absent_since"] = self.absent_since.get(other(actor))
             return {"t": kind}, self._claim(actor, now, _number(facts["absent_since"], "absent_since"))
+        if kind in ("rematch_offer", "rematch_accept"):
+            game_id = facts.get("game_id")
+            return {"t": kind}, self._rematch(kind, actor, now, game_id if isinstance(game_id, str) else None)
         if kind == "pass":
             return {"t": kind}, self._pass(actor, now, _number(facts.get("lag"), "lag"))
         handler = getattr(self, "_" + kind)
@@ -328,6 +339,7 @@ class GameAuthority:
             "sealed": None if self.sealed is None else dict(self.sealed),
             "resume_mark": self.resume_mark,
             "clock_history": list(self.clock_history),
+            "rematch": self.rematch,
         }
 
     def _restore(self, saved: dict) -> None:
@@ -586,6 +598,21 @@ class GameAuthority:
     def _resume_decline(self, actor: str, now: float) -> list[dict]:
         return self._decline("resume", actor, now)
 
+    # -- rematch (after the game)
+    def _rematch(self, kind: str, actor: str, now: float, game_id: str | None) -> list[dict]:
+        if self.rematch is not None:
+            raise GameError("rematch_exists", "this game already has a rematch")
+        if kind == "rematch_offer" and self.offers["rematch"] != other(actor):
+            return self._offer("rematch", actor, now)
+        self._take_offer("rematch", actor)  # an accept, or an offer crossing the opponent's
+        if game_id is None:
+            raise GameError("bad_request", "the room must name the rematch's game")
+        self.rematch = game_id
+        return [self._base("rematch", now, game_id=game_id, by=actor, offers=dict(self.offers))]
+
+    def _rematch_decline(self, actor: str, now: float) -> list[dict]:
+        return self._decline("rematch", actor, now)
+
     # ================================================================= scoring
     def _score_fields(self) -> dict:
         return {
@@ -628,7 +655,8 @@ class GameAuthority:
             raise GameError("already_accepted", "you have already accepted these marks")
         self.accepted[actor] = True
         self.scoring_deadline = now + self.config.scoring_timeout
-        events = [self._base("score_accepted", now, color=actor, accepted=dict(self.accepted))]
+        events = [self._base("score_accepted", now, color=actor, accepted=dict(self.accepted),
+                             deadline=self.scoring_deadline)]
         if all(self.accepted.values()):
             events.append(self._finish(by_score(self.game.score(self.dead)), now))
         return events

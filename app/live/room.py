@@ -31,6 +31,7 @@ from app.metrics import Metrics
 from app.protocol import ClockTick, ErrorMessage, encode
 from app.store.db import is_connection_lost
 from app.store.repositories import games as games_repo
+from app.store.ids import short_id
 from app.store.repositories.games import GameWithPlayers, NewEvent, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -453,6 +454,11 @@ class Room:
     def _apply(self, actor: str | None, action: dict[str, Any], now: float, facts: dict[str, Any] | None) -> list[dict[str, Any]]:
         """Ask the authority; each applied action rides on its first event so that replay repeats it."""
         assert self.authority is not None
+        if action["t"] in ("rematch_offer", "rematch_accept", "rematch_decline"):
+            if self.practice:
+                raise GameError("not_allowed", "a practice game has no rematch")
+            # The rematch's game is created in the same commit as the event that names it (see _commit).
+            facts = {**(facts or {}), "game_id": short_id()}
         events: list[dict[str, Any]] = []
         for who in self._actors(actor, action):
             before = len(self.authority.log)
@@ -503,6 +509,13 @@ class Room:
 
     async def _commit(self, events: list[dict[str, Any]]) -> None:
         new = [NewEvent(type=e["t"], payload=e, **rows_for(e)) for e in events]
+        rematch = next((e["game_id"] for e in events if e["t"] == "rematch"), None)
+        if rematch is not None:
+            # The new game (colours swapped, this game's stored settings) and the event naming it: one commit.
+            async with self.sessionmaker() as session:
+                await games_repo.add_rematch(session, self.game_id, rematch)
+                await games_repo.append_events(session, self.game_id, self.v, new)
+            return
         try:
             await games_repo.append_events_direct(self.sessionmaker, self.game_id, self.v, new)
         except Exception as exc:

@@ -234,7 +234,10 @@ export class Board {
   activate(p) {
     this.cursor = p;
     this.placeCursor();
-    if (!this.interactive) return;
+    if (!this.interactive) {
+      if (this.opts.onInactive) this.opts.onInactive(p);
+      return;
+    }
     if (this.opts.mode === "dead") {
       if (this.grid[p[1]][p[0]] && this.opts.onPlay) this.opts.onPlay(p);
       return;
@@ -402,6 +405,25 @@ export class Board {
 
   drawMarks() {
     this.markLayer.replaceChildren();
+    // Dead stones get a cross, not only a faded look: unmistakable on both colours and in dark mode.
+    const r = C * 0.26;
+    for (const key of this.dead) {
+      const [x, y] = key.split(",").map(Number);
+      if (!this.grid[y] || !this.grid[y][x]) continue;
+      const cx = this.px(x);
+      const cy = this.px(y);
+      this.markLayer.append(
+        svg("path", {
+          class: "dead-mark",
+          "data-x": x,
+          "data-y": y,
+          d: `M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx + r} ${cy - r}L${cx - r} ${cy + r}`,
+          stroke: "#e0321f",
+          "stroke-width": C * 0.09,
+          "stroke-linecap": "round",
+        }),
+      );
+    }
     const p = this.lastMove;
     if (p && this.grid[p[1]] && this.grid[p[1]][p[0]]) {
       const c = this.grid[p[1]][p[0]];

@@ -19,10 +19,10 @@ export function formatSeconds(seconds, { tenths = false } = {}) {
   return `${hours ? hours + ":" : ""}${mm}:${String(secs).padStart(2, "0")}`;
 }
 
-/** Short period length: 30 -> "30s", 300 -> "5m", 90 -> "90s". */
+/** Short period length in the reader's language: 30 -> "30s" / "30秒", 300 -> "5m" / "5分", 90 -> "90s". */
 export function formatPeriod(seconds) {
   const s = Math.round(Number(seconds) || 0);
-  return s >= 60 && s % 60 === 0 ? `${s / 60}m` : `${s}s`;
+  return s >= 60 && s % 60 === 0 ? t("tc.minutes", { n: s / 60 }) : t("tc.seconds", { n: s });
 }
 
 /** Whether the clock has left its main time (so the overtime part is what counts). */
@@ -47,7 +47,7 @@ export function formatClock(clock, kind) {
 }
 
 function formatSeconds0(s) {
-  return `${Math.round(Number(s) || 0)}s`;
+  return t("tc.seconds", { n: Math.round(Number(s) || 0) });
 }
 
 /** Seconds left before the player loses a period or the game: what the countdown speaks. */
@@ -88,7 +88,7 @@ export function tick(clock, kind, elapsed) {
   return c;
 }
 
-/** A one-line description of a time control for lists: "10m + 5×30s", "3m + 5s", "∞". */
+/** A one-line description of a time control for lists, in the reader's language: "10m + 5×30s", "10分 + 5×30秒". */
 export function describeTimeControl(tc) {
   if (!tc || !tc.kind || tc.kind === "none") return t("tc.none");
   const main = formatPeriod(tc.main || 0);

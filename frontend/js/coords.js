@@ -33,26 +33,3 @@ export function starPoints(size) {
   }
   return points;
 }
-
-/** Standard fixed handicap placements (used only to rebuild history when the snapshot has no setup). */
-export function handicapPoints(size, stones) {
-  if (stones < 2) return [];
-  const s = starPoints(size);
-  if (s.length < 4) return [];
-  const [tl, tr, bl, br] = [s[0], s[1], s[2], s[3]];
-  const mid = (size - 1) / 2;
-  const edge = tl[0];
-  const far = tr[0];
-  const order = [bl, tr, br, tl];
-  const out = order.slice(0, Math.min(stones, 4));
-  if (size % 2 === 0) return out;
-  if (stones === 5 || stones === 7 || stones === 9) {
-    if (stones >= 6) out.push([edge, mid], [far, mid]);
-    if (stones >= 8) out.push([mid, edge], [mid, far]);
-    out.push([mid, mid]);
-  } else {
-    if (stones >= 6) out.push([edge, mid], [far, mid]);
-    if (stones >= 8) out.push([mid, edge], [mid, far]);
-  }
-  return out.slice(0, stones);
-}

@@ -1,7 +1,6 @@
 // The client's copy of a game, rebuilt from the server's snapshot and versioned events.
 // The server is authoritative; this only mirrors it and answers obvious legality for the ghost stone.
 import { parsePosition } from "./board.js";
-import { handicapPoints } from "./coords.js";
 import { colorsForRole, normalizeClocks } from "./protocol.js";
 
 const other = (c) => (c === "B" ? "W" : "B");
@@ -107,21 +106,15 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
   const n = g.size;
   const board = parsePosition(g.board, n);
   const moves = (g.moves || []).map((m) => ({ color: m.color, p: m.p || null }));
-  // Rebuild earlier positions for the move list: try the stated setup, an empty board, then the
-  // standard handicap placement; keep whichever reproduces the server's board.
+  // Rebuild earlier positions for the move list from the server's setup: the stated initial board, else the
+  // handicap stones where the server placed them. Nothing is guessed: a start that does not reproduce the
+  // server's board leaves the history unavailable rather than wrong.
   const starts = [];
   if (g.initial_board) starts.push(parsePosition(g.initial_board, n));
-  if (g.setup) {
-    const s = emptyGrid(n);
-    for (const [x, y] of g.setup) s[y][x] = "B";
-    starts.push(s);
-  }
-  starts.push(emptyGrid(n));
-  if (g.handicap >= 2) {
-    const s = emptyGrid(n);
-    for (const [x, y] of handicapPoints(n, g.handicap)) s[y][x] = "B";
-    starts.push(s);
-  }
+  const setup = g.handicap_points && g.handicap_points.length ? g.handicap_points : g.setup || [];
+  const start = emptyGrid(n);
+  for (const [x, y] of setup) start[y][x] = "B";
+  starts.push(start);
   let positions = null;
   for (const s of starts) {
     const p = replay(s, moves);
@@ -157,6 +150,9 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
     dead: (g.scoring && g.scoring.dead) || g.dead || [],
     accepted: (g.scoring && g.scoring.accepted) || g.accepted || { B: false, W: false },
     score: (g.scoring && g.scoring.score) || g.score || null,
+    scoringDeadline: deadlineFrom(g.scoring && g.scoring.deadline, g.server_time, receivedAt),
+    hiddenEvents: 0,
+    rematch: g.rematch || null, // the id of the rematch game, once both players agreed to one
     legal: Array.isArray(g.legal) ? new Set(g.legal.map(([x, y]) => `${x},${y}`)) : null,
     ko: g.ko || null,
     sealed: g.sealed || null,
@@ -197,6 +193,16 @@ export function illegalReason(state, p) {
 
 export function isObviouslyLegal(state, p) {
   return illegalReason(state, p) === null;
+}
+
+/** A server deadline (server seconds) as a local performance.now() time, or null. */
+export function deadlineFrom(deadline, serverTime, receivedAt) {
+  if (typeof deadline !== "number" || typeof serverTime !== "number") return null;
+  return receivedAt + (deadline - serverTime) * 1000;
+}
+
+function setDeadline(state, ev, receivedAt) {
+  if ("deadline" in ev) state.scoringDeadline = deadlineFrom(ev.deadline, ev.server_time, receivedAt);
 }
 
 function setClocks(state, ev, receivedAt) {
@@ -245,6 +251,8 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       state.chat.push({ channel: ev.channel, from: ev.from, text: ev.text, at: ev.at });
       return "ok";
     case "hidden":
+      // Something this viewer may not see yet (the spectators' chat, for a player): shown after the game.
+      state.hiddenEvents += 1;
       return "ok";
     case "phase":
       state.phase = ev.phase;
@@ -252,10 +260,12 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
         state.dead = ev.dead || [];
         state.accepted = ev.accepted || { B: false, W: false };
         state.score = ev.score || null;
+        setDeadline(state, ev, receivedAt);
       } else {
         state.dead = [];
         state.accepted = { B: false, W: false };
         state.score = null;
+        state.scoringDeadline = null;
       }
       if (ev.phase === "playing") state.sealed = null;
       if (ev.offers) state.offers = normalizeOffers(ev.offers);
@@ -266,9 +276,11 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       state.dead = ev.dead || [];
       state.accepted = ev.accepted || { B: false, W: false };
       state.score = ev.score || state.score;
+      setDeadline(state, ev, receivedAt);
       return "ok";
     case "score_accepted":
       state.accepted = { ...state.accepted, ...(ev.accepted || { [ev.color]: true }) };
+      setDeadline(state, ev, receivedAt);
       return "ok";
     case "sealed":
       state.sealed = { color: ev.color, p: ev.p };
@@ -278,10 +290,16 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
     case "clock_restart":
       setClocks(state, ev, receivedAt);
       return "ok";
+    case "rematch":
+      state.rematch = ev.game_id;
+      if (ev.offers) state.offers = normalizeOffers(ev.offers);
+      else delete state.offers.rematch;
+      return "ok";
     case "game_over":
       state.phase = "finished";
       state.result = ev.result || null;
       state.offers = {};
+      state.scoringDeadline = null;
       if (ev.result && ev.result.score) state.score = ev.result.score;
       if (state.clocks) {
         for (const c of ["B", "W"]) if (state.clocks[c]) state.clocks[c].running = false;

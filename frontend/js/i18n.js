@@ -3,14 +3,18 @@ import en from "../i18n/en.js";
 import zh from "../i18n/zh.js";
 import vi from "../i18n/vi.js";
 import es from "../i18n/es.js";
+import ja from "../i18n/ja.js";
+import ko from "../i18n/ko.js";
 
 export const LANGUAGES = [
   { code: "en", name: "English", speech: "en-US" },
   { code: "zh", name: "中文", speech: "zh-CN" },
   { code: "vi", name: "Tiếng Việt", speech: "vi-VN" },
   { code: "es", name: "Español", speech: "es-ES" },
+  { code: "ja", name: "日本語", speech: "ja-JP" },
+  { code: "ko", name: "한국어", speech: "ko-KR" },
 ];
-const DICTIONARIES = { en, zh, vi, es };
+const DICTIONARIES = { en, zh, vi, es, ja, ko };
 const STORAGE_KEY = "tengen.lang";
 const listeners = new Set();
 let current = detectLanguage();

@@ -5,6 +5,7 @@ import { mountAccount } from "./account.js";
 import { loadMe } from "./session.js";
 import { unlockAudio } from "./sound.js";
 import { clearToasts } from "./ui.js";
+import { applyTheme, themeSwitch } from "./theme.js";
 import * as lobby from "./pages/lobby.js";
 import * as game from "./pages/game.js";
 import * as rules from "./pages/rules.js";
@@ -45,6 +46,7 @@ function header() {
       h("a", { href: "#/rules", i18n: "nav.rules" }),
     ),
     h("div", { class: "spacer" }),
+    themeSwitch(),
     languageSelect(),
     account,
   );
@@ -74,6 +76,7 @@ function route() {
 }
 
 export function start() {
+  applyTheme();
   document.documentElement.lang = getLanguage() === "zh" ? "zh-Hans" : getLanguage();
   const app = document.getElementById("app");
   replace(app, header(), h("main", { id: "main", tabindex: "-1" }));

@@ -27,6 +27,7 @@ export const CLIENT_ACTIONS = new Set([
   "toggle_dead", "accept_score", "resume_play",
   "adjourn_offer", "adjourn_accept", "adjourn_decline", "seal",
   "resume_offer", "resume_accept", "resume_decline", "claim_victory",
+  "rematch_offer", "rematch_accept", "rematch_decline",
 ]);
 
 /** "black" | "white" | "spectator" (and "both" for practice games) -> the colours this client may play. */

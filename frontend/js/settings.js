@@ -1,7 +1,7 @@
 // Per-browser preferences, remembered in localStorage.
 const KEY = "tengen.settings";
 const coarse = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
-const DEFAULTS = { confirmMove: coarse, countdown: "voice", stoneSound: true };
+const DEFAULTS = { confirmMove: coarse, countdown: "voice", stoneSound: true, notify: false, theme: null };
 
 export function getSettings() {
   try {

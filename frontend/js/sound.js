@@ -1,5 +1,5 @@
 // Sounds made on the fly with WebAudio (no downloaded assets) and the spoken countdown.
-import { speechLang } from "./i18n.js";
+import { speechLang, t } from "./i18n.js";
 
 let ctx = null;
 
@@ -74,6 +74,12 @@ export function speak(text) {
   return true;
 }
 
+/** The word a timekeeper says for n (1..10) in the reader's language: "じゅう", "열", "十", "mười"... */
+export function countdownWord(n) {
+  const words = t("countdown.words").split(",");
+  return words[n - 1] ? words[n - 1].trim() : String(n);
+}
+
 /** Count the last ten seconds once per whole second: mode "voice", "beep" or "off". */
 export class Countdown {
   constructor() {
@@ -88,7 +94,7 @@ export class Countdown {
     const whole = Math.ceil(seconds);
     if (whole === this.lastSaid) return;
     this.lastSaid = whole;
-    if (mode === "voice" && speak(whole)) return;
+    if (mode === "voice" && speak(countdownWord(whole))) return;
     beep(whole <= 3 ? 1320 : 880);
   }
 

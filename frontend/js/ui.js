@@ -47,14 +47,17 @@ export function openDialog(titleKey, ...content) {
 let toastBox = null;
 
 /** A short message at the bottom of the screen. key is an i18n key; text is shown as is when no key. */
-export function toast(key, params = {}, kind = "info") {
+export function toast(key, params = {}, kind = "info", ms = 4500) {
   if (!toastBox) {
     toastBox = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
     document.body.append(toastBox);
   }
+  // The same message twice in a row is shown once (a player clicking a few times out of turn).
+  const last = toastBox.lastElementChild;
+  if (last && last.dataset.i18n === key && last.dataset.i18nParams === JSON.stringify(params)) return;
   const el = h("div", { class: `toast ${kind}`, i18n: key, i18nParams: params });
   toastBox.append(el);
-  setTimeout(() => el.remove(), 4500);
+  setTimeout(() => el.remove(), ms);
 }
 
 /** Remove every toast (they speak of the page being left). */

@@ -244,7 +244,7 @@ def test_dictionaries_have_the_same_keys(context, base_url):
     page.goto(f"{base_url}/harness/blank.html")
     diff = page.evaluate(
         """async () => {
-            const langs = ['en', 'zh', 'vi', 'es'];
+            const langs = ['en', 'zh', 'vi', 'es', 'ja', 'ko'];
             const dicts = {};
             for (const l of langs) dicts[l] = (await import(`/i18n/${l}.js`)).default;
             const keys = Object.keys(dicts.en);
@@ -254,7 +254,7 @@ def test_dictionaries_have_the_same_keys(context, base_url):
             return out;
         }"""
     )
-    assert diff == {"en": [], "zh": [], "vi": [], "es": []}
+    assert diff == {lang: [] for lang in ("en", "zh", "vi", "es", "ja", "ko")}
 
 
 def test_chat_hides_the_spectator_tab_from_players_during_play(context, base_url):

@@ -193,7 +193,7 @@ def test_undo_declined_and_lapsed():
     act(a, "B", "undo_request", 2.0)
     ev = act(a, "W", "undo_decline", 3.0)
     assert ev[0] == {"t": "offer_declined", "kind": "undo", "by": "W", "visibility": "all", "server_time": 3.0,
-                     "offers": {"undo": None, "draw": None, "adjourn": None, "resume": None}}
+                     "offers": {"undo": None, "draw": None, "adjourn": None, "resume": None, "rematch": None}}
     assert a.snapshot(None, 3.0)["board"][4][4] == "X"
     act(a, "B", "undo_request", 4.0)
     act(a, "W", "play", 5.0, p=[3, 3])  # the opponent moved instead: the request lapses
@@ -597,3 +597,24 @@ def test_a_refusal_after_the_game_ended_in_the_same_step_leaves_the_engine_as_it
     assert a.phase == "playing" and a.result is None
     assert [e["t"] for e in a.tick(40.0)] == ["game_over"]
     assert a.game.over
+
+
+def test_rematch_names_the_game_the_room_chose_and_replays_identically():
+    a = make()
+    refused(a, "B", "rematch_offer", 1.0, "wrong_phase", facts={"game_id": "g1"})
+    act(a, "B", "resign", 2.0)
+    refused(a, "W", "rematch_accept", 3.0, "no_offer", facts={"game_id": "g1"})
+    assert act(a, "W", "rematch_offer", 4.0, facts={"game_id": "unused"})[0]["kind"] == "rematch"
+    [ev] = act(a, "B", "rematch_accept", 5.0, facts={"game_id": "g2"})
+    assert (ev["t"], ev["game_id"], ev["by"]) == ("rematch", "g2", "B")
+    assert a.snapshot("B")["rematch"] == "g2"
+    refused(a, "W", "rematch_offer", 6.0, "rematch_exists", facts={"game_id": "g3"})
+    again = GameAuthority.from_state(json.loads(json.dumps(a.to_state())))
+    assert again.snapshot("W") == a.snapshot("W")
+
+
+def test_score_accepted_carries_the_restarted_scoring_deadline():
+    a = make()
+    now = play_all(a, [("B", (2, 2)), ("W", None), ("B", None)])
+    [ev] = act(a, "B", "accept_score", now + 10)
+    assert ev["deadline"] == now + 10 + a.config.scoring_timeout

@@ -72,10 +72,11 @@ async def add(
     black_id: int,
     white_id: int,
     state: dict[str, Any] | None = None,
+    game_id: str | None = None,
 ) -> Game:
     now = utcnow()
     game = Game(
-        id=short_id(),
+        id=game_id or short_id(),
         board_size=board_size,
         rules=rules,
         rules_params=rules_params,
@@ -96,6 +97,29 @@ async def add(
     session.add(game)
     await session.flush()
     return game
+
+
+async def add_rematch(session: AsyncSession, source_id: str, game_id: str) -> Game:
+    """A new game ``game_id`` with the stored settings of ``source_id`` and its players' colours swapped.
+
+    Flushed, not committed: the caller commits it together with the event that announces it.
+    """
+    source = await session.get(Game, source_id)
+    if source is None:
+        raise LookupError(f"no game {source_id}")
+    return await add(
+        session,
+        game_id=game_id,
+        board_size=source.board_size,
+        rules=source.rules,
+        rules_params=dict(source.rules_params or {}),
+        komi=source.komi,
+        handicap=source.handicap,
+        time_control=dict(source.time_control or {}),
+        rated=source.rated,
+        black_id=source.white_id,
+        white_id=source.black_id,
+    )
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,16 @@ export function colorLabel(color) {
   return t(color === "black" || color === "B" ? "color.black" : color === "white" || color === "W" ? "color.white" : "color.nigiri");
 }
 
+/**
+ * A challenge's colour said from the reader's side: a challenge's colour is its creator's, so the creator reads
+ * "You play Black" and everyone else "You play White". Nigiri is the same for both.
+ */
+export function challengeColorText(color, mine) {
+  if (color !== "black" && color !== "white") return t("lobby.colour_nigiri");
+  const yours = mine ? color : color === "black" ? "white" : "black";
+  return t("lobby.you_play", { color: colorLabel(yours) });
+}
+
 export function stoneIcon(color) {
   return h("span", { class: `stone-icon ${color === "B" ? "black" : "white"}`, "aria-hidden": "true" });
 }

@@ -7,11 +7,12 @@ import { Board } from "../board.js";
 import { gtp } from "../coords.js";
 import { GameSocket, normalizeClocks } from "../protocol.js";
 import { fromSnapshot, applyEvent, illegalReason, isObviouslyLegal, isPlayer, myColors, myTurn, placeStone } from "../gamestate.js";
-import { formatClock, tick, urgentSeconds, describeTimeControl } from "../clock.js";
+import { formatClock, formatSeconds, tick, urgentSeconds, describeTimeControl } from "../clock.js";
 import { Countdown, playStoneSound } from "../sound.js";
 import { getSettings, setSetting } from "../settings.js";
 import { Chat } from "../chat.js";
 import { confirmDialog, errorToast, toast } from "../ui.js";
+import { notifyMove, notificationsAllowed, requestNotifications } from "../notify.js";
 import { gameSummary, nameOf, resultText } from "./common.js";
 
 export function mount(container, gameId) {
@@ -19,7 +20,7 @@ export function mount(container, gameId) {
   return () => view.destroy();
 }
 
-const OFFER_KINDS = ["undo", "draw", "adjourn", "resume"];
+const OFFER_KINDS = ["undo", "draw", "adjourn", "resume", "rematch"];
 const colorName = (c) => t(c === "B" ? "color.black" : "color.white");
 
 export class GameView {
@@ -46,10 +47,13 @@ export class GameView {
     this.socket.start();
     this.timer = setInterval(() => this.renderClocks(), 100);
     this.offLang = onLanguageChange(() => this.render());
+    this.onKeyDown = (ev) => this.keyboard(ev);
+    document.addEventListener("keydown", this.onKeyDown);
   }
 
   destroy() {
     clearInterval(this.timer);
+    document.removeEventListener("keydown", this.onKeyDown);
     this.socket.stop();
     this.offLang();
     if (this.board) this.board.destroy();
@@ -119,6 +123,14 @@ export class GameView {
     sound.addEventListener("change", () => {
       this.settings = setSetting("stoneSound", sound.checked);
     });
+    const notify = h("input", { type: "checkbox", name: "notify", checked: this.settings.notify && notificationsAllowed() });
+    notify.addEventListener("change", async () => {
+      const wanted = notify.checked;
+      const on = wanted && (await requestNotifications());
+      notify.checked = on;
+      this.settings = setSetting("notify", on);
+      if (wanted && !on) toast("settings.notify_denied");
+    });
     const countdown = h("select", {}, ["voice", "beep", "off"].map((m) => h("option", { value: m, selected: this.settings.countdown === m, i18n: `settings.countdown_${m}` })));
     countdown.addEventListener("change", () => {
       this.settings = setSetting("countdown", countdown.value);
@@ -129,6 +141,7 @@ export class GameView {
       h("summary", { i18n: "settings.title" }),
       h("label", { class: "check" }, confirm, h("span", { i18n: "settings.confirm_move" })),
       h("label", { class: "check" }, sound, h("span", { i18n: "settings.stone_sound" })),
+      "Notification" in window ? h("label", { class: "check" }, notify, h("span", { i18n: "settings.notify" })) : null,
       h("label", { class: "field inline" }, h("span", { i18n: "settings.countdown" }), countdown),
     );
   }
@@ -142,6 +155,7 @@ export class GameView {
       onPlay: (p) => this.onBoardPlay(p),
       onPending: (p) => this.onPending(p),
       onIllegal: (p) => this.onIllegal(p),
+      onInactive: () => this.onInactive(),
       isLegal: (p) => this.state && isObviouslyLegal(this.state, p),
       ghostColor: () => (this.state && myTurn(this.state) ? this.state.toMove : null),
       mode: "play",
@@ -173,7 +187,18 @@ export class GameView {
       if (!mine && this.settings.stoneSound) playStoneSound();
       this.countdown.reset();
     }
-    if (msg.t === "game_over") this.countdown.reset();
+    if ((msg.t === "move" || msg.t === "pass") && myTurn(this.state) && !this.state.practice && this.settings.notify) {
+      notifyMove(this.gameId, msg.t === "move" ? gtp(msg.p, this.state.size) : t("game.pass_move"));
+    }
+    if (msg.t === "game_over") {
+      this.countdown.reset();
+      // The spectators' chat was hidden from the players during the game: a fresh snapshot now shows it.
+      if (isPlayer(this.state) && this.state.hiddenEvents > 0) this.socket.resync();
+    }
+    if (msg.t === "rematch" && msg.game_id && (isPlayer(this.state))) {
+      location.hash = `#/game/${msg.game_id}`;
+      return;
+    }
     this.render();
   }
 
@@ -211,6 +236,25 @@ export class GameView {
     }
     if (!myTurn(s)) return;
     this.sendMove(p);
+  }
+
+  /** A click on the board while it does not take one: a player out of turn is told so, briefly. */
+  onInactive() {
+    const s = this.state;
+    if (!s || this.viewIndex !== null || s.phase !== "playing" || !isPlayer(s) || this.optimistic) return;
+    if (!myTurn(s)) toast("error.not_your_turn", {}, "info", 1800);
+  }
+
+  /** ←/→ step through the moves, Home/End jump to the first and the current; not while typing or on the board. */
+  keyboard(ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || !this.state) return;
+    const target = ev.target;
+    if (target && (target.closest("input, textarea, select, [contenteditable], svg.board, dialog"))) return;
+    const keys = { ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1), Home: () => this.viewAt(0), End: () => this.viewAt(null) };
+    const fn = keys[ev.key];
+    if (!fn || !this.state.historyOk) return;
+    ev.preventDefault();
+    fn();
   }
 
   /** A click the local copy already knows is illegal: nothing is sent, and the reason is shown. */
@@ -350,6 +394,7 @@ export class GameView {
   renderClocks() {
     const s = this.state;
     if (!s) return;
+    this.renderScoringCountdown();
     const kind = s.timeControl.kind || "none";
     const elapsed = (performance.now() - s.clocksAt) / 1000;
     for (const el of this.root.querySelectorAll(".clock[data-color]")) {
@@ -407,8 +452,8 @@ export class GameView {
             "div",
             { class: "offer", role: "alert" },
             h("span", { i18n: `offer.${kind}_incoming` }),
-            h("button", { type: "button", class: "btn small primary", i18n: "common.accept", onclick: () => this.act(`${kind}_accept`, kind === "draw" ? { title: "confirm.draw_accept" } : null) }),
-            kind === "resume" ? null : h("button", { type: "button", class: "btn small", i18n: "common.decline", onclick: () => this.act(`${kind}_decline`) }),
+            h("button", { type: "button", class: "btn small primary", i18n: "common.accept", dataset: { action: `${kind}_accept` }, onclick: () => this.act(`${kind}_accept`, kind === "draw" ? { title: "confirm.draw_accept" } : null) }),
+            kind === "resume" ? null : h("button", { type: "button", class: "btn small", i18n: "common.decline", dataset: { action: `${kind}_decline` }, onclick: () => this.act(`${kind}_decline`) }),
           ),
         );
       } else {
@@ -430,7 +475,9 @@ export class GameView {
         pass.disabled = !myTurn(s);
         buttons.push(pass);
         if (!s.practice) {
-          if (s.moves.length > 0) buttons.push(btn("game.undo", "undo_request"));
+          // The server takes back only the asker's own last move or pass: offer Undo only then.
+          const last = s.moves[s.moves.length - 1];
+          if (last && myColors(s).includes(last.color) && s.offers.undo !== last.color) buttons.push(btn("game.undo", "undo_request"));
           buttons.push(btn("game.draw", "draw_offer", { title: "confirm.draw_title", confirm: "game.draw" }));
           buttons.push(btn("game.adjourn", "adjourn_offer", { title: "confirm.adjourn_title", body: "confirm.adjourn_body", confirm: "game.adjourn" }));
           const myStones = s.moves.filter((m) => myColors(s).includes(m.color)).length;
@@ -438,10 +485,16 @@ export class GameView {
           if (opponent && !s.presence[opponent]) buttons.push(btn("game.claim_victory", "claim_victory", { title: "confirm.claim_title", body: "confirm.claim_body", confirm: "game.claim_victory" }));
         }
         buttons.push(btn("game.resign", "resign", { title: "confirm.resign_title", body: "confirm.resign_body", confirm: "game.resign", danger: true }, "btn danger-outline"));
+      } else if (s.phase === "finished" && !s.practice && !s.rematch && !s.offers.rematch) {
+        buttons.push(btn("game.rematch", "rematch_offer", null, "btn primary"));
       } else if (s.phase === "adjourned") {
         buttons.push(btn("game.resume", "resume_offer"));
         if (opponent && !s.presence[opponent]) buttons.push(btn("game.claim_victory", "claim_victory", { title: "confirm.claim_title", body: "confirm.claim_body", confirm: "game.claim_victory" }));
       }
+    }
+    if (s.phase === "finished") {
+      if (s.rematch) buttons.push(h("a", { class: "btn primary", href: `#/game/${s.rematch}`, i18n: "game.open_rematch" }));
+      if (!this.options.practice) buttons.push(h("a", { class: "btn", href: "#/", i18n: "game.back_to_lobby", dataset: { action: "lobby" } }));
     }
     replace(this.actions, buttons);
   }
@@ -451,7 +504,9 @@ export class GameView {
     const show = (s.phase === "scoring" || s.phase === "finished") && s.score && s.score.B;
     this.scoring.hidden = !show;
     if (!show) return;
-    const rowsOf = ["stones", "territory", "prisoners", "komi", "compensation"];
+    // Under area scoring prisoners do not count: that row is left out, and a line says so.
+    const area = s.score.scoring === "area";
+    const rowsOf = ["stones", "territory", ...(area ? [] : ["prisoners"]), "komi", "compensation"];
     const cell = (v) => h("td", {}, v === undefined || v === null ? "–" : String(v));
     const table = h(
       "table",
@@ -463,13 +518,29 @@ export class GameView {
         {},
         rowsOf
           .filter((r) => s.score.B[r] !== undefined || s.score.W[r] !== undefined)
-          .map((r) => h("tr", {}, h("th", { scope: "row", i18n: `score.${r}` }), cell(s.score.B[r]), cell(s.score.W[r]))),
+          .map((r) => h("tr", { dataset: { row: r } }, h("th", { scope: "row", i18n: `score.${r}` }), cell(s.score.B[r]), cell(s.score.W[r]))),
         h("tr", { class: "total" }, h("th", { scope: "row", i18n: "score.total" }), cell(s.score.B.total), cell(s.score.W.total)),
       ),
     );
     const parts = [table];
+    if (area) parts.push(h("p", { class: "muted small area-note", i18n: "score.area_note" }));
     if (s.phase === "scoring") {
-      parts.push(h("p", { class: "small" }, ["B", "W"].map((c) => h("span", { class: "accept-state" }, colorName(c), ": ", t(s.accepted[c] ? "score.accepted" : "score.not_accepted"), " "))));
+      parts.push(
+        h(
+          "ul",
+          { class: "accept-list" },
+          ["B", "W"].map((c) =>
+            h(
+              "li",
+              { class: `accept-state${s.accepted[c] ? " done" : ""}`, dataset: { color: c } },
+              h("span", { class: `stone-icon ${c === "B" ? "black" : "white"}`, "aria-hidden": "true" }),
+              t(s.accepted[c] ? "score.color_accepted" : "score.color_not_accepted", { color: colorName(c) }),
+            ),
+          ),
+        ),
+      );
+      this.scoringCountdown = h("p", { class: "scoring-countdown small", role: "timer" });
+      parts.push(this.scoringCountdown);
       if (isPlayer(s)) {
         const mine = myColors(s);
         const done = mine.every((c) => s.accepted[c]);
@@ -477,8 +548,24 @@ export class GameView {
         accept.disabled = done;
         parts.push(h("div", { class: "row" }, accept, h("button", { type: "button", class: "btn", i18n: "score.resume", onclick: () => this.act("resume_play") })));
       }
+    } else {
+      this.scoringCountdown = null;
     }
     replace(this.scoring, parts);
+    this.renderScoringCountdown();
+  }
+
+  /** "Accepted automatically in 4:32": the server's scoring deadline, counted down here. */
+  renderScoringCountdown() {
+    const s = this.state;
+    const el = this.scoringCountdown;
+    if (!el || !s || s.phase !== "scoring" || s.scoringDeadline === null) {
+      if (el) el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const left = Math.max(0, (s.scoringDeadline - performance.now()) / 1000);
+    el.textContent = t("score.auto_accept_in", { time: formatSeconds(left) });
   }
 
   renderMoves(index) {
@@ -499,14 +586,21 @@ export class GameView {
           h("span", { class: "mv-n" }, String(i + 1)),
           h("span", { class: `stone-icon ${m.color === "B" ? "black" : "white"}`, "aria-hidden": "true" }),
           h("span", { class: "sr-only" }, colorName(m.color) + " "),
-          m.p ? gtp(m.p, s.size) : t("game.pass_move"),
+          m.p ? gtp(m.p, s.size) : h("span", { class: "mv-pass" }, t("game.pass_move")),
         ),
       ),
     );
     replace(this.moveList, items.length ? items : h("li", { class: "muted small", i18n: "game.no_moves" }));
-    const current = this.moveList.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
-    else if (this.viewIndex === null) this.moveList.scrollTop = this.moveList.scrollHeight;
+    // Scroll the list's own box only: scrollIntoView would also scroll the page (on a phone it hid the
+    // header and the opponent's clock after every move).
+    const list = this.moveList;
+    const current = list.querySelector(".current");
+    if (current) {
+      const box = list.getBoundingClientRect();
+      const item = current.getBoundingClientRect();
+      if (item.top < box.top) list.scrollTop -= box.top - item.top;
+      else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
+    } else if (this.viewIndex === null) list.scrollTop = list.scrollHeight;
   }
 
   renderHistoryBar(index) {

@@ -1,12 +1,12 @@
 // Lobby: create a challenge, open challenges (live), live games, my unfinished and finished games.
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { onLanguageChange, t } from "../i18n.js";
 import { api, listOf } from "../api.js";
 import { LobbySocket } from "../protocol.js";
 import { TIME_PRESETS, describeTimeControl } from "../clock.js";
 import { currentUser, onUserChange } from "../session.js";
 import { errorToast, toast } from "../ui.js";
-import { colorLabel, creatorOf, gameSummary, nameOf, playersOf, shortResult } from "./common.js";
+import { challengeColorText, creatorOf, gameSummary, nameOf, playersOf, shortResult } from "./common.js";
 
 const DEFAULT_KOMI = { chinese: 7.5, japanese: 6.5, korean: 6.5, aga: 7.5 };
 const RULES = ["chinese", "japanese", "korean", "aga"];
@@ -134,6 +134,7 @@ function challengeForm(onCreated) {
       submit.disabled = false;
     }
   });
+  form.retranslate = () => updatePreset(state.preset);
   return form;
 }
 
@@ -146,6 +147,7 @@ export function mount(container) {
     finished: h("ul", { class: "list", id: "my-finished" }),
   };
   const shareBox = h("div", { class: "share", hidden: true });
+  let form = null; // the challenge form, made once onCreated exists
 
   const onCreated = (created, spec) => {
     const ch = created && (created.challenge || created);
@@ -180,6 +182,8 @@ export function mount(container) {
     }
   };
 
+  form = challengeForm(onCreated);
+
   const empty = (key) => h("li", { class: "empty muted", i18n: key });
 
   function challengeItem(ch) {
@@ -204,7 +208,7 @@ export function mount(container) {
       "li",
       { class: "item", dataset: { id: ch.id } },
       h("div", { class: "item-main" }, h("strong", {}, nameOf(creatorOf(ch))), ch.private ? h("span", { class: "tag", i18n: "lobby.private" }) : null, h("span", { class: "muted" }, gameSummary(ch))),
-      h("span", { class: "muted small" }, colorLabel(ch.color)),
+      h("span", { class: "muted small challenge-colour", dataset: { colour: ch.color } }, challengeColorText(ch.color, mine)),
       action,
     );
   }
@@ -277,11 +281,11 @@ export function mount(container) {
       "div",
       { class: "lobby" },
       offline,
-      h("section", { class: "card create" }, challengeForm(onCreated), shareBox),
+      h("section", { class: "card create" }, form, shareBox),
       h(
         "div",
         { class: "lobby-lists" },
-        h("section", { class: "card", "aria-labelledby": "open-title" }, h("h2", { id: "open-title", i18n: "lobby.open_challenges" }), lists.challenges),
+        h("section", { class: "card open-challenges", "aria-labelledby": "open-title" }, h("h2", { id: "open-title", i18n: "lobby.open_challenges" }), lists.challenges),
         h("section", { class: "card", "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title", i18n: "lobby.my_games" }), myTabs, lists.unfinished, lists.finished),
         h("section", { class: "card", "aria-labelledby": "live-title" }, h("h2", { id: "live-title", i18n: "lobby.live_games" }), lists.live),
       ),
@@ -332,8 +336,13 @@ export function mount(container) {
   });
   socket.start();
   const offUser = onUserChange(() => refresh());
+  const offLang = onLanguageChange(() => {
+    form.retranslate();
+    renderLists();
+  });
   return () => {
     socket.stop();
     offUser();
+    offLang();
   };
 }
