@@ -25,3 +25,11 @@ class Forbidden(ServiceError):
 class Conflict(ServiceError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(code, message, 409)
+
+
+class RateLimited(ServiceError):
+    """Over a limit: 429 with ``Retry-After`` (seconds)."""
+
+    def __init__(self, message: str, retry_after: int, code: str = "rate_limited") -> None:
+        super().__init__(code, message, 429)
+        self.retry_after = retry_after

@@ -1,5 +1,5 @@
-"""``create_app(settings)``: the FastAPI application (REST under /api, OpenAPI at /docs, WebSockets under /ws,
-the static frontend at /, and /healthz, /readyz and /metrics)."""
+"""``create_app(settings)``: the FastAPI application (REST under /api, OpenAPI at /docs where enabled, WebSockets
+under /ws, the static frontend at /, and /healthz, /readyz and /metrics)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,20 @@ from fastapi.staticfiles import StaticFiles
 
 import app as package
 from app.accounts.cookies import SessionSigner
+from app.accounts.hashing import PasswordPool
+from app.api.body_limit import BodyLimitMiddleware
 from app.api.errors import install_error_handlers
+from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
 from app.api.routers import accounts, challenges, game_ws, games, health, lobby_ws, practice
 from app.live.hub_factory import make_hub
 from app.live.hub_lobby import HubLobbyBroadcaster
+from app.live.redis_hub import RedisHub
 from app.live.rooms import RoomManager
 from app.ratings.sweeper import RatingSweeper
+from app.live.sockets import SocketRegistry
+from app.limits.counters import make_counters
+from app.limits.rules import Limiter
 from app.lobby.service import announce_game_finished
 from app.store.repositories import games as games_repo
 from app.live.lobby import MemoryLobbyBroadcaster
@@ -48,6 +55,10 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         await lobby.start()
         app.state.hub = hub
         app.state.lobby = lobby
+        app.state.limiter = Limiter(
+            make_counters(hub.redis if isinstance(hub, RedisHub) else None, settings.redis_prefix)
+        )
+        stop_listening = await app.state.sockets.listen(hub)
 
         ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)
         app.state.ratings = ratings
@@ -78,13 +89,23 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             yield
         finally:
             await ratings.close()
+            await stop_listening()
             await rooms.close()
             await lobby.close()
             await hub.close()
             await engine.dispose()
+            app.state.passwords.close()
 
-    app = FastAPI(title="Tengen", version=package.__version__, lifespan=lifespan)
+    docs = settings.docs_enabled
+    app = FastAPI(
+        title="Tengen", version=package.__version__, lifespan=lifespan,
+        docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
     app.state.settings = settings
+    app.state.passwords = PasswordPool(settings.password_hash_threads, settings.password_hash_queue)
+    app.state.sockets = SocketRegistry(settings.sockets_per_user, settings.sockets_per_address)
+    app.state.metrics_networks = Networks(settings.metrics_networks)
     app.state.metrics = Metrics()
     app.state.signer = SessionSigner(settings.effective_secret_key())
     # The live layer may replace these: a hub-backed lobby, and the spectator counts of its rooms.
@@ -93,6 +114,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
     install_error_handlers(app)
     app.add_middleware(OriginCheckMiddleware, allowed_origins=settings.allowed_origins)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeadersMiddleware)
 
     app.include_router(health.router)
     app.include_router(accounts.router)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import gc
 import logging
+from typing import Any
 
 import uvicorn
 
 from app.logs import configure_logging, default_format
 from app.main import create_app
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 from app.store.migrations import upgrade_to_head
 
 log = logging.getLogger("tengen.server")
@@ -31,14 +32,26 @@ def serve(host: str | None = None, port: int | None = None) -> int:
         port=port,
         log_level=settings.log_level,
         log_config=None,  # keep the handler configured above (JSON or text), access log included
-        proxy_headers=True,
-        timeout_keep_alive=settings.keep_alive,
-        ws="websockets-sansio",
-        # Game messages are a few hundred bytes: compressing them costs a zlib context per socket (tens of
-        # KB each) and CPU per recipient for almost no saving.
-        ws_per_message_deflate=False,
+        **uvicorn_options(settings),
     )
     return 0
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How uvicorn serves the app (also used by the tests' in-process server)."""
+    return {
+        # X-Forwarded-For/-Proto are believed only from the proxies the operator names: otherwise anyone could
+        # pick the client address the per-address limits count.
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": list(settings.trusted_proxies) or None,
+        "timeout_keep_alive": settings.keep_alive,
+        "ws": "websockets-sansio",
+        # A larger WebSocket frame or message is refused (close 1009) before it is buffered.
+        "ws_max_size": settings.ws_max_message_bytes,
+        # Game messages are a few hundred bytes: compressing them costs a zlib context per socket (tens of
+        # KB each) and CPU per recipient for almost no saving.
+        "ws_per_message_deflate": False,
+    }
 
 
 # Allocations (net of frees) between two youngest-generation collections; CPython's default is 700.

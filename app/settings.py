@@ -11,6 +11,12 @@ from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+MIN_SECRET_LENGTH = 32
+
+
+def strong_secret(secret: str) -> bool:
+    """Long, and not one character (or a short pattern) repeated: a secret an attacker cannot guess."""
+    return len(secret) >= MIN_SECRET_LENGTH and len(set(secret)) >= 12
 
 
 class Settings(BaseSettings):
@@ -44,11 +50,56 @@ class Settings(BaseSettings):
     # Seconds between sweeps for finished games whose rating update was not made (each instance sweeps).
     rating_sweep_seconds: float = 30.0
 
+    # ---- exposure and client addresses (docs/operations.md, "Limits")
+    # Proxies (addresses or networks, e.g. "10.0.0.0/8") whose X-Forwarded-For / X-Forwarded-Proto are believed.
+    # Empty: the client address is the socket's peer, and forwarded headers are ignored.
+    trusted_proxies: list[str] = []
+    # Networks whose clients may read /metrics (others get 404). Empty: /metrics is not served.
+    metrics_networks: list[str] = ["127.0.0.0/8", "::1/128"]
+    # Serve the OpenAPI pages (/docs, /redoc, /openapi.json). None: yes unless TENGEN_ENV=production.
+    api_docs: bool | None = None
+
+    # ---- sizes
+    max_body_bytes: int = 64 * 1024  # HTTP request bodies (with or without Content-Length): 413 beyond
+    ws_max_message_bytes: int = 16 * 1024  # WebSocket messages, at the server: close 1009 beyond
+
+    # ---- passwords and log-in
+    password_hash_threads: int = 2  # argon2 hashes computed at once (off the event loop)
+    password_hash_queue: int = 32  # hashes waiting for a thread; beyond, 503 "busy"
+    login_limit_account: int = 10  # password checks per account per login window
+    login_limit_address: int = 30  # password checks (log-ins and registrations) per client address per window
+    login_limit_window: int = 600  # seconds
+    login_limit_global: int = 600  # password checks per minute, all clients together
+
+    # ---- sockets and messages
+    sockets_per_user: int = 20  # game and lobby sockets of one user on one instance
+    sockets_per_address: int = 100  # game and lobby sockets of one client address on one instance (0: no cap)
+    chat_lines: int = 4  # chat lines per user per chat window, across sockets and instances
+    chat_window: int = 10  # seconds
+    lobby_messages_per_second: float = 2.0  # lobby socket messages (pings), burst of 10
+
+    # ---- what one user may create
+    max_open_challenges: int = 10
+    max_practice_games: int = 3  # unfinished practice games per user
+    max_untimed_games: int = 10  # unfinished games without a clock per user (practice included)
+    untimed_abandon_days: float = 14.0  # an untimed game with no action for this long ends (void)
+    guest_ttl_hours: float = 24.0  # a guest with no game, challenge or chat line is deleted after this
+
     @model_validator(mode="after")
     def _require_secret_in_production(self) -> "Settings":
-        if self.env == "production" and not self.secret_key:
-            raise ValueError("TENGEN_SECRET_KEY is required when TENGEN_ENV=production")
+        if self.env == "production":
+            if not self.secret_key:
+                raise ValueError("TENGEN_SECRET_KEY is required when TENGEN_ENV=production")
+            if not strong_secret(self.secret_key):
+                raise ValueError(
+                    f"TENGEN_SECRET_KEY is too weak: use at least {MIN_SECRET_LENGTH} random characters "
+                    "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(48))')"
+                )
         return self
+
+    @property
+    def docs_enabled(self) -> bool:
+        return self.api_docs if self.api_docs is not None else self.env != "production"
 
     @property
     def effective_database_url(self) -> str:

@@ -222,7 +222,9 @@ class LiveServer:
         self.port = self.socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio", lifespan="on")
+        from app.server import uvicorn_options
+
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", **uvicorn_options(settings))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
@@ -257,3 +259,19 @@ def live_server_handle(settings) -> Iterator[LiveServer]:  # type: ignore[no-unt
 def live_server(live_server_handle: LiveServer) -> str:
     """The base URL (``http://127.0.0.1:PORT``) of a real uvicorn serving ``create_app`` on this test's database."""
     return live_server_handle.url
+
+
+@pytest.fixture
+def make_live_server(settings) -> Iterator[Callable[..., LiveServer]]:  # type: ignore[no-untyped-def]
+    """Starts real uvicorn servers on this test's database with some settings changed: ``make(sockets_per_user=2)``."""
+    servers: list[LiveServer] = []
+
+    def make(clock=None, **overrides) -> LiveServer:  # type: ignore[no-untyped-def]
+        server = LiveServer(settings.model_copy(update=overrides), clock)
+        server.start()
+        servers.append(server)
+        return server
+
+    yield make
+    for server in servers:
+        server.stop()

@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.accounts import passwords
+from app.accounts.hashing import PasswordPool
 from app.accounts.cookies import SessionClaim
 from app.errors import Conflict, ServiceError
 from app.store.models import User
@@ -64,8 +65,11 @@ def check_username(username: str) -> str:
     return username
 
 
-async def register(session: AsyncSession, current: User | None, username: str, password: str) -> User:
-    """Create an account. A guest registering keeps its row (and so its games)."""
+async def register(
+    session: AsyncSession, pool: PasswordPool, current: User | None, username: str, password: str
+) -> User:
+    """Create an account. A guest registering keeps its row (and so its games) but not its session: the
+    guest's cookie stops working (a cookie planted on someone before they register is worth nothing after)."""
     if current is not None and not current.is_guest:
         raise Conflict("already_registered", "You are logged in; log out before registering a new account.")
     username = check_username(username)
@@ -73,7 +77,7 @@ async def register(session: AsyncSession, current: User | None, username: str, p
     key = name_key(username)
     if await users.name_taken(session, key):
         raise Conflict("username_taken", f"The username '{username}' is taken.")
-    password_hash = passwords.hash_password(password)
+    password_hash = await pool.hash(password)
     try:
         if current is not None:
             await users.register_guest(session, current, username, key, password_hash)
@@ -87,15 +91,23 @@ async def register(session: AsyncSession, current: User | None, username: str, p
     return user
 
 
-async def login(session: AsyncSession, username: str, password: str) -> User:
+async def find_login(session: AsyncSession, username: str) -> User | None:
+    """The account a log-in names (None: no such account), before any password is checked."""
     user = await users.get_by_name_key(session, name_key(username.strip()))
     if user is None or user.is_guest or not user.password_hash:
-        passwords.burn_time(password)
+        return None
+    return user
+
+
+async def login(session: AsyncSession, pool: PasswordPool, user: User | None, password: str) -> User:
+    """Check ``password`` for ``user`` (from ``find_login``)."""
+    if user is None or not user.password_hash:
+        await pool.burn_time(password)
         raise ServiceError("invalid_credentials", "Wrong username or password.", 401)
-    if not passwords.verify_password(user.password_hash, password):
+    if not await pool.verify(user.password_hash, password):
         raise ServiceError("invalid_credentials", "Wrong username or password.", 401)
     if passwords.needs_rehash(user.password_hash):
-        await users.set_password_hash(session, user.id, passwords.hash_password(password))
+        await users.set_password_hash(session, user.id, await pool.hash(password))
         await session.commit()
     return user
 

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.errors import ServiceError
+from app.errors import RateLimited, ServiceError
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -44,7 +44,8 @@ def _counted(request: Request, code: str) -> str:
 async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     _counted(request, exc.code)
-    return error_response(exc.status, exc.code, exc.message)
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    return error_response(exc.status, exc.code, exc.message, headers=headers)
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:

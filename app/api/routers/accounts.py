@@ -7,6 +7,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import service as accounts
 from app.api.deps import DB, CurrentUser, OptionalUser, clear_session_cookie, set_session_cookie
+from app.api.login_limits import check_password_limits
+from app.live.sockets import announce_logout
 from app.lobby.views import user_view
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -26,21 +28,25 @@ async def me(user: CurrentUser) -> dict:
 
 @router.post("/auth/register", status_code=201, summary="Create an account (a guest keeps its games)")
 async def register(body: Credentials, request: Request, response: Response, db: DB, user: OptionalUser) -> dict:
-    registered = await accounts.register(db, user, body.username, body.password)
+    await check_password_limits(request, None)
+    registered = await accounts.register(db, request.app.state.passwords, user, body.username, body.password)
     set_session_cookie(request, response, registered)
     return user_view(registered)
 
 
 @router.post("/auth/login", summary="Log in")
 async def login(body: Credentials, request: Request, response: Response, db: DB) -> dict:
-    user = await accounts.login(db, body.username, body.password)
+    await check_password_limits(request, accounts.name_key(body.username.strip()))
+    found = await accounts.find_login(db, body.username)
+    user = await accounts.login(db, request.app.state.passwords, found, body.password)
     set_session_cookie(request, response, user)
     return user_view(user)
 
 
-@router.post("/auth/logout", summary="Log out (ends every session of this account)")
-async def logout(response: Response, db: DB, user: OptionalUser) -> dict:
+@router.post("/auth/logout", summary="Log out (ends every session of this account, its open sockets too)")
+async def logout(request: Request, response: Response, db: DB, user: OptionalUser) -> dict:
     if user is not None:
         await accounts.logout(db, user)
+        await announce_logout(request.app.state.hub, user.id)
     clear_session_cookie(response)
     return {"ok": True}

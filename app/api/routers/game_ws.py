@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from app.api.deps import optional_user_ws
+from app.api.login_limits import client_address
+from app.limits.rules import Limiter, Rule
 from app.live.connection import CLOSE_FLOODING, Connection
 from app.live.room import Room
+from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, SocketRegistry, Ticket
 from app.logs import bind_game
 from app.metrics import Metrics
 from app.protocol import Chat, ErrorMessage, Ping, Pong, PongReply, ProtocolError, encode, parse_client_message
@@ -35,6 +39,27 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     bind_game(game_id)  # this task serves one socket: every line it logs is about this game
     metrics: Metrics = websocket.app.state.metrics
     user = await optional_user_ws(websocket)
+    sockets: SocketRegistry = websocket.app.state.sockets
+    ticket = sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close)
+    if ticket is None:
+        await refuse_socket(websocket, metrics)
+        return
+    try:
+        await _serve(websocket, game_id, user, ticket, metrics)
+    finally:
+        sockets.release(ticket)
+
+
+async def refuse_socket(websocket: WebSocket, metrics: Metrics) -> None:
+    """Over the cap of sockets per user or per address: say so, then close (4429)."""
+    await websocket.accept()
+    metrics.error("too_many_sockets")
+    await websocket.send_text(encode(ErrorMessage(
+        code="too_many_sockets", message="too many open connections: close some tabs and reload")).decode())
+    await websocket.close(CLOSE_TOO_MANY_SOCKETS, "too many connections")
+
+
+async def _serve(websocket: WebSocket, game_id: str, user, ticket: Ticket, metrics: Metrics) -> None:  # type: ignore[no-untyped-def]
     room = await websocket.app.state.rooms.open(game_id)
     await websocket.accept()
     if room is None:
@@ -50,6 +75,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         user_name=None if user is None else user.name,
         seat=room.seat_of(user_id),
     )
+    ticket.close = _closer(conn, websocket)
     await room.attach(conn, _since(websocket.query_params.get("v")))
     metrics.connected_sockets.inc()
     try:
@@ -61,7 +87,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             if raw is None:
                 raw = frame.get("bytes") or b""
             received = time.perf_counter()
-            reply, kind = await _handle(room, conn, raw)
+            reply, kind = await _handle(room, conn, raw, websocket.app.state)
             if reply is not None:
                 _observe(metrics, kind, reply, time.perf_counter() - received)
                 await conn.reply(reply.decode())
@@ -75,6 +101,14 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await room.detach(conn)
 
 
+def _closer(conn: Connection, websocket: WebSocket):  # type: ignore[no-untyped-def]
+    async def close(code: int, reason: str) -> None:
+        conn.closed = True  # nothing more is acted on for this socket
+        await websocket.close(code, reason)
+
+    return close
+
+
 def _observe(metrics: Metrics, kind: str | None, reply: bytes, seconds: float) -> None:
     """Count an error reply by its code; time an acknowledged move (receive -> ack)."""
     if reply.startswith(b'{"t":"error"'):
@@ -83,7 +117,7 @@ def _observe(metrics: Metrics, kind: str | None, reply: bytes, seconds: float) -
         metrics.move_latency.observe(seconds)
 
 
-async def _handle(room: Room, conn: Connection, raw: str | bytes) -> tuple[bytes | None, str | None]:
+async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any) -> tuple[bytes | None, str | None]:
     """The reply to one client message (None: no reply) and the message's type (None: not understood)."""
     if not conn.messages.take():
         conn.refused += 1
@@ -98,9 +132,9 @@ async def _handle(room: Room, conn: Connection, raw: str | bytes) -> tuple[bytes
         conn.pong_received(message.id, time.monotonic())
         return None, message.t
     if isinstance(message, Chat):
-        if not conn.chat.take():
-            return encode(ErrorMessage(id=message.id, code="chat_rate_limited",
-                                       message="you are chatting too fast; wait a few seconds")), message.t
+        refusal = await _chat_refusal(state, conn, room.game_id, message)
+        if refusal is not None:
+            return refusal, message.t
         action = {"t": "chat", "channel": message.channel, "text": message.text}
         return await room.act(conn, message.id, action), message.t
     action = message.model_dump(exclude={"id"})
@@ -108,3 +142,24 @@ async def _handle(room: Room, conn: Connection, raw: str | bytes) -> tuple[bytes
         action["p"] = list(action["p"])
     facts = {"lag": conn.lag} if message.t in _LAG_ACTIONS and conn.lag is not None else None
     return await room.act(conn, message.id, action, facts), message.t
+
+
+async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat) -> bytes | None:
+    """Chat is limited per user, whatever socket or instance it comes through (lichess: 4 lines in 10 s), and
+    a line repeating the user's previous one in this game is dropped."""
+    if not conn.chat.take():
+        return _chat_error(message, "chat_rate_limited", "you are chatting too fast; wait a few seconds")
+    if conn.user_id is None:
+        return None  # the room refuses it: a name is needed to chat
+    limiter: Limiter = state.limiter
+    settings = state.settings
+    if not await limiter.allow(Rule("chat", settings.chat_lines, settings.chat_window), conn.user_id):
+        return _chat_error(message, "chat_rate_limited", "you are chatting too fast; wait a few seconds")
+    text = " ".join(message.text.split()).casefold()
+    if await limiter.repeated("chat-last", f"{conn.user_id}:{game_id}", text, 5 * settings.chat_window):
+        return _chat_error(message, "chat_repeated", "you just said that")
+    return None
+
+
+def _chat_error(message: Chat, code: str, text: str) -> bytes:
+    return encode(ErrorMessage(id=message.id, code=code, message=text))

@@ -50,6 +50,7 @@ async def register_guest(session: AsyncSession, user: User, name: str, name_key:
     user.password_hash = password_hash
     user.is_guest = False
     user.registered_at = utcnow()
+    user.session_version += 1  # the guest's cookies stop working: the account gets a session of its own
     await session.flush()
 
 

@@ -1,0 +1,94 @@
+"""Every socket this instance holds, by user and by client address: the caps on both, and log-out.
+
+A stranger could otherwise open sockets until the instance runs out of memory or file descriptors. A user
+(all of one session's tabs) may hold ``per_user`` sockets here, a client address ``per_address``; the bundled
+nginx caps connections per address before they reach any instance (deploy/nginx.conf, ``limit_conn``).
+
+Logging out ends the user's sessions everywhere: ``announce_logout`` sends it over the hub's sessions
+channel, and every instance closes that user's sockets (close code 4401).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import orjson
+
+from app.live.hub import Hub
+
+SESSIONS_CHANNEL = "sessions"
+CLOSE_LOGGED_OUT = 4401
+CLOSE_TOO_MANY_SOCKETS = 4429
+
+Closer = Callable[[int, str], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Ticket:
+    user_id: int | None
+    address: str
+    close: Closer
+
+
+class SocketRegistry:
+    def __init__(self, per_user: int, per_address: int) -> None:
+        self.per_user = per_user
+        self.per_address = per_address
+        self._by_user: dict[int, set[Ticket]] = {}
+        self._by_address: dict[str, int] = {}
+
+    def admit(self, user_id: int | None, address: str, close: Closer) -> Ticket | None:
+        """A ticket for one more socket, or None when the user or the address holds its cap already."""
+        if self.per_address > 0 and self._by_address.get(address, 0) >= self.per_address:
+            return None
+        if user_id is not None and self.per_user > 0 and len(self._by_user.get(user_id, ())) >= self.per_user:
+            return None
+        ticket = Ticket(user_id, address, close)
+        self._by_address[address] = self._by_address.get(address, 0) + 1
+        if user_id is not None:
+            self._by_user.setdefault(user_id, set()).add(ticket)
+        return ticket
+
+    def release(self, ticket: Ticket) -> None:
+        left = self._by_address.get(ticket.address, 0) - 1
+        if left > 0:
+            self._by_address[ticket.address] = left
+        else:
+            self._by_address.pop(ticket.address, None)
+        if ticket.user_id is not None:
+            tickets = self._by_user.get(ticket.user_id)
+            if tickets is not None:
+                tickets.discard(ticket)
+                if not tickets:
+                    del self._by_user[ticket.user_id]
+
+    def count(self, *, user_id: int | None = None, address: str | None = None) -> int:
+        if user_id is not None:
+            return len(self._by_user.get(user_id, ()))
+        return self._by_address.get(address or "", 0)
+
+    async def close_user(self, user_id: int, code: int = CLOSE_LOGGED_OUT, reason: str = "logged out") -> int:
+        """Close every socket of ``user_id`` on this instance; how many."""
+        tickets = list(self._by_user.get(user_id, ()))
+        for ticket in tickets:
+            with contextlib.suppress(Exception):
+                await ticket.close(code, reason)
+        return len(tickets)
+
+    # ---- across instances
+
+    async def listen(self, hub: Hub) -> Callable[[], Awaitable[None]]:
+        """Close the sockets of users who log out on any instance; returns the unsubscribe function."""
+
+        async def on_message(data: bytes) -> None:
+            message = orjson.loads(data)
+            if message.get("t") == "logout" and isinstance(message.get("user_id"), int):
+                await self.close_user(message["user_id"])
+
+        return await hub.subscribe(SESSIONS_CHANNEL, on_message)
+
+
+async def announce_logout(hub: Hub, user_id: int) -> None:
+    await hub.publish(SESSIONS_CHANNEL, orjson.dumps({"t": "logout", "user_id": user_id}))

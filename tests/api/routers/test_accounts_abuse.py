@@ -1,0 +1,124 @@
+"""Log-in under attack, through a real uvicorn: hashing off the event loop, brute-force limits, a new session
+on every change of privilege, and log-out closing the user's sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import httpx
+import pytest
+import websockets
+
+from app.accounts import passwords
+from app.accounts.cookies import COOKIE_NAME
+from tests.support.players import Player, start_game
+
+PASSWORD = "correct horse battery"
+
+
+async def _register(url: str, name: str) -> httpx.AsyncClient:
+    client = httpx.AsyncClient(base_url=url)
+    response = await client.post("/api/auth/register", json={"username": name, "password": PASSWORD})
+    assert response.status_code == 201, response.text
+    return client
+
+
+async def test_a_password_check_does_not_stall_the_instance(live_server: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """While a hash is being computed the same instance keeps answering (here: the hash never ends until the
+    test lets it; on the event loop it would block /healthz until then)."""
+    await (await _register(live_server, "Sakata")).aclose()
+    entered, release = threading.Event(), threading.Event()
+    real = passwords.verify_password
+
+    def slow_verify(password_hash: str, password: str) -> bool:
+        entered.set()
+        release.wait(30)
+        return real(password_hash, password)
+
+    monkeypatch.setattr(passwords, "verify_password", slow_verify)
+    async with httpx.AsyncClient(base_url=live_server, timeout=30) as attacker, \
+            httpx.AsyncClient(base_url=live_server, timeout=5) as other:
+        login = asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Sakata", "password": "wrong!!!"}))
+        while not entered.is_set():
+            await asyncio.sleep(0.01)
+        assert (await other.get("/healthz")).status_code == 200  # answered while the hash is still running
+        assert not login.done()
+        release.set()
+        assert (await login).status_code == 401
+
+
+async def test_wrong_passwords_are_limited_per_account(live_server: str) -> None:
+    await (await _register(live_server, "Kitani")).aclose()
+    async with httpx.AsyncClient(base_url=live_server) as attacker:
+        codes = [(await attacker.post("/api/auth/login", json={"username": "kitani", "password": f"guess-{i}"})).status_code
+                 for i in range(12)]
+        assert codes == [401] * 10 + [429] * 2
+        right = await attacker.post("/api/auth/login", json={"username": "Kitani", "password": PASSWORD})
+        assert right.status_code == 429 and right.json()["error"]["code"] == "rate_limited"
+        assert int(right.headers["Retry-After"]) > 0
+
+
+async def test_guesses_at_many_accounts_are_limited_per_address_and_globally(make_live_server) -> None:  # type: ignore[no-untyped-def]
+    server = make_live_server(login_limit_address=5)
+    async with httpx.AsyncClient(base_url=server.url) as attacker:
+        codes = [(await attacker.post("/api/auth/login", json={"username": f"name{i}", "password": "guess-it"})).status_code
+                 for i in range(7)]
+    assert codes == [401] * 5 + [429] * 2
+    server = make_live_server(login_limit_global=3)
+    codes = []
+    for i in range(5):
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            codes.append((await client.post("/api/auth/login", json={"username": f"x{i}y", "password": "guess-it"})).status_code)
+    assert codes == [401] * 3 + [429] * 2
+
+
+async def test_registering_gives_a_new_session(live_server: str) -> None:
+    """A guest's cookie (perhaps planted by someone else) does not follow the guest into the account."""
+    async with httpx.AsyncClient(base_url=live_server) as victim:
+        guest = (await victim.get("/api/me")).json()
+        planted = victim.cookies[COOKIE_NAME]
+        account = (await victim.post("/api/auth/register", json={"username": "Honinbo", "password": PASSWORD})).json()
+        assert account["id"] == guest["id"] and victim.cookies[COOKIE_NAME] != planted
+        assert (await victim.get("/api/me")).json()["name"] == "Honinbo"
+    async with httpx.AsyncClient(base_url=live_server, cookies={COOKIE_NAME: planted}) as attacker:
+        me = (await attacker.get("/api/me")).json()
+        assert me["guest"] is True and me["id"] != guest["id"]
+
+
+async def test_logging_in_gives_a_new_session(live_server: str) -> None:
+    await (await _register(live_server, "Jowa")).aclose()
+    async with httpx.AsyncClient(base_url=live_server) as client:
+        guest_cookie = (await client.get("/api/me")) and client.cookies[COOKIE_NAME]
+        await client.post("/api/auth/login", json={"username": "Jowa", "password": PASSWORD})
+        assert client.cookies[COOKIE_NAME] != guest_cookie
+
+
+async def test_logging_out_closes_the_users_sockets(live_server: str) -> None:
+    black, white = Player(live_server), Player(live_server)
+    await black.http.aclose()
+    black.http = await _register(live_server, "Dosaku")
+    await white.visit()
+    game_id = await start_game(black, white)
+    sockets = [await black.socket(game_id), await black.socket(game_id)]
+    lobby = await websockets.connect(live_server.replace("http://", "ws://") + "/ws/lobby",
+                                     additional_headers={"Cookie": black.cookie_header})
+    for sock in sockets:
+        await sock.of_type("snapshot")
+    cookie = black.cookie_header
+    assert (await black.http.post("/api/auth/logout")).status_code == 200
+    for sock in sockets:
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while True:
+                await sock.next(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    # The old cookie no longer seats anyone: a new socket with it is a spectator, and cannot play.
+    async with websockets.connect(live_server.replace("http://", "ws://") + f"/ws/games/{game_id}",
+                                  additional_headers={"Cookie": cookie}) as ws:
+        import orjson
+
+        snapshot = orjson.loads(await ws.recv())
+        assert snapshot["you"]["role"] == "spectator" and snapshot["you"]["user"] is None
+    await lobby.close()
+    await black.close()
+    await white.close()
