@@ -47,7 +47,7 @@ class MemoryCounters(Counters):
     async def swap(self, key: str, value: str, ttl: float) -> str | None:
         now = self.clock()
         self._sweep(now)
-        expiry, previous = self._values.get(key, (0.0, None))  # type: ignore[assignment]
+        expiry, previous = self._values.get(key, (0.0, None))
         self._values[key] = (now + ttl, value)
         return previous if now < expiry else None
 

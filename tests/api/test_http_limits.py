@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-from urllib.parse import urlsplit
 
 import httpx
 import pytest

@@ -14,7 +14,8 @@ from app.api.login_limits import client_address
 from app.limits.rules import Limiter, Rule
 from app.live.connection import CLOSE_FLOODING, Connection
 from app.live.room import Room
-from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, SocketRegistry, Ticket
+from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
+from app.store.models import User
 from app.logs import bind_game
 from app.metrics import Metrics
 from app.protocol import Chat, ErrorMessage, Ping, Pong, PongReply, ProtocolError, encode, parse_client_message
@@ -59,7 +60,7 @@ async def refuse_socket(websocket: WebSocket, metrics: Metrics) -> None:
     await websocket.close(CLOSE_TOO_MANY_SOCKETS, "too many connections")
 
 
-async def _serve(websocket: WebSocket, game_id: str, user, ticket: Ticket, metrics: Metrics) -> None:  # type: ignore[no-untyped-def]
+async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: Ticket, metrics: Metrics) -> None:
     room = await websocket.app.state.rooms.open(game_id)
     await websocket.accept()
     if room is None:
@@ -101,7 +102,7 @@ async def _serve(websocket: WebSocket, game_id: str, user, ticket: Ticket, metri
         await room.detach(conn)
 
 
-def _closer(conn: Connection, websocket: WebSocket):  # type: ignore[no-untyped-def]
+def _closer(conn: Connection, websocket: WebSocket) -> Closer:
     async def close(code: int, reason: str) -> None:
         conn.closed = True  # nothing more is acted on for this socket
         await websocket.close(code, reason)
