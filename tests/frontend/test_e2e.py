@@ -8,94 +8,14 @@ the lobby and of a game, at desktop and phone width, go to tests/artifacts/.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.conftest import LiveServer
-from tests.support.services import CHROMIUM, need_chromium
+from tests.frontend.people import DESKTOP, PHONE, Person
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "artifacts"
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 375, "height": 740}
 EVIL = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture
-def server(settings):  # type: ignore[no-untyped-def]
-    live = LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend"}))
-    live.start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture
-def browser(server):  # type: ignore[no-untyped-def]
-    """Chromium, started after the server: playwright's sync API keeps an event loop running meanwhile."""
-    need_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-        )
-        yield b
-        b.close()
-
-
-class Person:
-    """One browser context (its own cookies, so its own guest account) with one page."""
-
-    def __init__(self, browser, base_url: str) -> None:  # type: ignore[no-untyped-def]
-        self.context = browser.new_context(viewport=DESKTOP, locale="en-US", device_scale_factor=1)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.set_default_timeout(10_000)
-        self.base_url = base_url
-        self.board = "svg.board"  # the rules page also has small diagram boards
-
-    def open(self, route: str = "#/") -> None:
-        self.page.goto(f"{self.base_url}/{route}")
-        self.page.wait_for_selector(".user-name")
-
-    def stones(self) -> dict[tuple[int, int], str]:
-        cells = self.page.eval_on_selector_all(
-            f"{self.board} .stone", "els => els.map(e => [+e.dataset.x, +e.dataset.y, e.dataset.color])"
-        )
-        return {(x, y): c for x, y, c in cells}
-
-    def dead(self) -> set[tuple[int, int]]:
-        cells = self.page.eval_on_selector_all(f"{self.board} .stone.dead", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")
-        return {(x, y) for x, y in cells}
-
-    def wait_stones(self, count: int) -> None:
-        self.page.wait_for_function(f"document.querySelectorAll('{self.board} .stone').length === {count}")
-
-    def wait_moves(self, count: int) -> None:
-        self.page.wait_for_function(f"document.querySelectorAll('.move-list .mv').length === {count}")
-
-    def click_point(self, x: int, y: int) -> None:
-        self.page.locator(f'{self.board} .pt[data-x="{x}"][data-y="{y}"]').click()
-
-    def confirm(self, action: str) -> None:
-        self.page.click(f"button[data-action={action}]")
-        self.page.click("dialog button[value=ok]")
-
-    def shot(self, name: str, viewport: dict[str, int]) -> None:
-        self.page.set_viewport_size(viewport)
-        self.page.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
-        self.page.wait_for_timeout(150)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
-
-    def close(self) -> None:
-        self.context.close()
 
 
 def _clock_seconds(text: str) -> int:

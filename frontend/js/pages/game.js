@@ -601,6 +601,7 @@ export class GameView {
       if (item.top < box.top) list.scrollTop -= box.top - item.top;
       else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
     } else if (this.viewIndex === null) list.scrollTop = list.scrollHeight;
+    else list.scrollTop = 0; // the start position, before the first move
   }
 
   renderHistoryBar(index) {

@@ -1,0 +1,103 @@
+"""People in a browser against the real server: each a Chromium context (its own cookies, so its own guest)
+with one page, and the steps the browser tests share (open a page, start a game, click, read the board)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 375, "height": 740}
+LANGUAGES = ("en", "zh", "vi", "es", "ja", "ko")
+
+
+class Person:
+    """One browser context (its own cookies, so its own guest account) with one page."""
+
+    def __init__(self, browser, base_url: str, viewport: dict[str, int] | None = None, **context: Any) -> None:  # type: ignore[no-untyped-def]
+        context.setdefault("locale", "en-US")
+        self.context = browser.new_context(viewport=viewport or DESKTOP, device_scale_factor=1, **context)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.set_default_timeout(10_000)
+        self.base_url = base_url
+        self.board = "svg.board"  # the rules page also has small diagram boards
+
+    def open(self, route: str = "#/") -> None:
+        self.page.goto(f"{self.base_url}/{route}")
+        self.page.wait_for_selector(".user-name")
+
+    def language(self, code: str) -> None:
+        self.page.select_option("#lang", code)
+
+    def api(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        """A request from the page itself (same origin, same session cookie); raises on an error status."""
+        out = self.page.evaluate(
+            """async ([method, path, body]) => {
+                const init = {method, credentials: 'same-origin', headers: {'Content-Type': 'application/json'}};
+                if (body !== null) init.body = JSON.stringify(body);
+                const r = await fetch(path, init);
+                return {status: r.status, text: await r.text()};
+            }""",
+            [method, path, body],
+        )
+        assert out["status"] < 400, out
+        return json.loads(out["text"]) if out["text"] else None
+
+    def stones(self) -> dict[tuple[int, int], str]:
+        cells = self.page.eval_on_selector_all(
+            f"{self.board} .stone", "els => els.map(e => [+e.dataset.x, +e.dataset.y, e.dataset.color])"
+        )
+        return {(x, y): c for x, y, c in cells}
+
+    def dead(self) -> set[tuple[int, int]]:
+        cells = self.page.eval_on_selector_all(f"{self.board} .stone.dead", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")
+        return {(x, y) for x, y in cells}
+
+    def wait_stones(self, count: int) -> None:
+        self.page.wait_for_function(f"document.querySelectorAll('{self.board} .stone').length === {count}")
+
+    def wait_moves(self, count: int) -> None:
+        self.page.wait_for_function(f"document.querySelectorAll('.move-list .mv').length === {count}")
+
+    def click_point(self, x: int, y: int) -> None:
+        self.page.locator(f'{self.board} .pt[data-x="{x}"][data-y="{y}"]').click()
+
+    def confirm(self, action: str) -> None:
+        self.page.click(f"button[data-action={action}]")
+        self.page.click("dialog button[value=ok]")
+
+    def shot(self, name: str, viewport: dict[str, int]) -> None:
+        self.page.set_viewport_size(viewport)
+        self.page.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
+        self.page.wait_for_timeout(150)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def start_game(black: Person, white: Person, **spec: Any) -> str:
+    """``black`` offers a challenge as Black, ``white`` accepts it; both are on the game page. Returns its id."""
+    body = {"board_size": 9, "rules": "chinese", "color": "black", "time_control": {"kind": "none"}, **spec}
+    challenge = black.api("POST", "/api/challenges", body)
+    accepted = white.api("POST", f"/api/challenges/{challenge['id']}/accept", {})
+    game_id = accepted.get("game_id") or accepted["game"]["id"]
+    for person in (black, white):
+        person.page.goto(f"{person.base_url}/#/game/{game_id}")
+        person.page.wait_for_selector(f"{person.board} .pt")
+    return str(game_id)
+
+
+def game_id_of(person: Person) -> str:
+    match = re.search(r"#/game/([\w-]+)$", person.page.url)
+    assert match, person.page.url
+    return match.group(1)
