@@ -18,7 +18,9 @@ from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
 from app.api.routers import accounts, challenges, game_ws, games, health, lobby_ws, practice
+from app.automatch.service import Automatch
 from app.live.hub_factory import make_hub
+from app.live.seek_pool import make_seek_pool
 from app.live.hub_lobby import HubLobbyBroadcaster
 from app.live.redis_hub import RedisHub
 from app.live.rooms import RoomManager
@@ -59,6 +61,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             make_counters(hub.redis if isinstance(hub, RedisHub) else None, settings.redis_prefix)
         )
         stop_listening = await app.state.sockets.listen(hub)
+        automatch = Automatch(make_seek_pool(hub), lobby, app.state.sessionmaker)
+        app.state.automatch = automatch
 
         ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)
         app.state.ratings = ratings
@@ -85,9 +89,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         await restore(await rooms.down_since())
         await rooms.start()
         await ratings.start()
+        await automatch.start()
         try:
             yield
         finally:
+            await automatch.close()
             await ratings.close()
             await stop_listening()
             await rooms.close()

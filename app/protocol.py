@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union, get_args
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from app.automatch.preferences import SeekPreferences
+
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_CHARS = 500
 
@@ -166,7 +168,43 @@ _client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
 def parse_client_message(raw: str | bytes) -> Any:
-    """Parse one client frame into its typed model, or raise ``ProtocolError``."""
+    """Parse one game-socket client frame into its typed model, or raise ``ProtocolError``."""
+    return _parse(raw, _client_adapter, CLIENT_TYPES)
+
+
+# ---- lobby socket, client -> server ------------------------------------------------------------------
+
+
+class LobbyPing(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    t: Literal["ping"]
+    id: ClientId | None = None
+
+
+class Seek(SeekPreferences):
+    """Play now: look for an opponent with these preferences (replaces the sender's earlier seek)."""
+
+    t: Literal["seek"]
+    id: ClientId
+
+
+class SeekCancel(_ClientMessage):
+    t: Literal["seek_cancel"]
+
+
+_LOBBY_MODELS = (LobbyPing, Seek, SeekCancel)
+LobbyMessage = Annotated[Union[_LOBBY_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
+LOBBY_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _LOBBY_MODELS)
+
+_lobby_adapter: TypeAdapter[Any] = TypeAdapter(LobbyMessage)
+
+
+def parse_lobby_message(raw: str | bytes) -> Any:
+    """Parse one lobby-socket client frame into its typed model, or raise ``ProtocolError``."""
+    return _parse(raw, _lobby_adapter, LOBBY_TYPES)
+
+
+def _parse(raw: str | bytes, adapter: TypeAdapter[Any], types: frozenset[str]) -> Any:
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes, got {size}")
@@ -180,10 +218,10 @@ def parse_client_message(raw: str | bytes) -> Any:
     kind = data.get("t")
     if not isinstance(kind, str):
         raise ProtocolError("invalid_message", 'the message has no type field "t"', client_id)
-    if kind not in CLIENT_TYPES:
+    if kind not in types:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}", client_id)
     try:
-        return _client_adapter.validate_python(data)
+        return adapter.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"

@@ -5,24 +5,32 @@ yields a subscription with ``await get()``). ``MemoryLobbyBroadcaster`` serves o
 instances implements the same two methods: ``publish`` sends the message on the hub's lobby channel, and each
 instance feeds what it receives from that channel into its local subscriptions (``deliver`` below does that
 for the memory implementation, so a Redis listener can wrap it).
+
+A message with ``"_to": [user ids]`` is private: it reaches only the subscriptions of those users (with
+``_to`` taken off). Everything else reaches every subscription. Listeners added with ``listen`` hear every
+message this instance delivers, private ones included (automatch uses them to hear of games started on
+other instances).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 QUEUE_SIZE = 256
 
+Listener = Callable[[dict[str, Any]], None]
+
 
 class LobbySubscription:
     """One socket's inbox. A socket that falls this far behind is told to reload instead of growing memory."""
 
-    def __init__(self) -> None:
+    def __init__(self, user_id: int | None = None) -> None:
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
         self.overflowed = False
+        self.user_id = user_id
 
     def put(self, message: dict[str, Any]) -> None:
         try:
@@ -42,12 +50,15 @@ class LobbySubscription:
 class LobbyBroadcaster(Protocol):
     async def publish(self, message: dict[str, Any]) -> None: ...
 
-    def subscribe(self) -> Any: ...  # async context manager yielding a LobbySubscription
+    def subscribe(self, user_id: int | None = None) -> Any: ...  # async context manager yielding a LobbySubscription
+
+    def listen(self, listener: Listener) -> None: ...
 
 
 class MemoryLobbyBroadcaster:
     def __init__(self) -> None:
         self._subscriptions: set[LobbySubscription] = set()
+        self._listeners: list[Listener] = []
 
     @property
     def subscriber_count(self) -> int:
@@ -56,13 +67,28 @@ class MemoryLobbyBroadcaster:
     async def publish(self, message: dict[str, Any]) -> None:
         self.deliver(message)
 
+    def listen(self, listener: Listener) -> None:
+        """Call ``listener(message)`` (a plain function; it must not raise) for every message delivered."""
+        self._listeners.append(listener)
+
     def deliver(self, message: dict[str, Any]) -> None:
+        for listener in list(self._listeners):
+            listener(message)
+        to = message.get("_to")
+        if to is None:
+            for subscription in list(self._subscriptions):
+                subscription.put(message)
+            return
+        recipients = set(to)
+        personal = {key: value for key, value in message.items() if key != "_to"}
         for subscription in list(self._subscriptions):
-            subscription.put(message)
+            if subscription.user_id is not None and subscription.user_id in recipients:
+                subscription.put(personal)
 
     @asynccontextmanager
-    async def subscribe(self) -> AsyncIterator[LobbySubscription]:
-        subscription = LobbySubscription()
+    async def subscribe(self, user_id: int | None = None) -> AsyncIterator[LobbySubscription]:
+        """A subscription to public messages, and to private ones addressed to ``user_id``."""
+        subscription = LobbySubscription(user_id)
         self._subscriptions.add(subscription)
         try:
             yield subscription

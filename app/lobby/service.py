@@ -15,7 +15,8 @@ from app.live.lobby import LobbyBroadcaster
 from app.lobby import rules_presets
 from app.lobby.schemas import ChallengeCreate
 from app.lobby.time_controls import normalise
-from app.lobby.views import challenge_view, game_summary, game_url
+from app.lobby.starting import announce_game_started, create_game
+from app.lobby.views import challenge_view
 from app.store.models import Challenge, User
 from app.store.repositories import challenges, games
 from app.store.repositories.games import GameWithPlayers
@@ -92,11 +93,10 @@ async def accept_challenge(
     if challenge.status != "open":
         raise Conflict("challenge_not_open", "This challenge is no longer open.")
     black_id, white_id = _colours(challenge, user.id)
-    game = await games.add(
+    game = await create_game(
         session,
         board_size=challenge.board_size,
         rules=challenge.rules,
-        rules_params={"preset": challenge.rules},
         komi=challenge.komi,
         handicap=challenge.handicap,
         time_control=challenge.time_control,
@@ -112,15 +112,7 @@ async def accept_challenge(
     assert row is not None
     if not challenge.private:
         await lobby.publish({"t": "challenge_removed", "id": challenge.id, "reason": "accepted"})
-    await lobby.publish(
-        {
-            "t": "game_started",
-            "challenge_id": challenge.id,
-            "game_id": game.id,
-            "url": game_url(game.id),
-            "game": game_summary(row),
-        }
-    )
+    await announce_game_started(lobby, row, challenge_id=challenge.id)
     return row
 
 

@@ -1,28 +1,46 @@
-"""``/ws/lobby``: a snapshot of open challenges and live games, then every change as it happens.
+"""``/ws/lobby``: a snapshot of open challenges and live games, then every change as it happens; and
+automatch ("play now") for the signed-in user behind the socket.
 
-Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [...]}``, then
+Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [...], "seek": ...}``, then
 ``challenge_created`` (``challenge``), ``challenge_removed`` (``id``, ``reason``), ``game_started``
-(``challenge_id``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``, ``result``), and ``resync``
-when the socket fell too far behind (reload the lists). Clients may send ``{"t": "ping"}`` to get a pong:
-``TENGEN_LOBBY_MESSAGES_PER_SECOND`` (burst 10); beyond it ``{"t": "error", "code": "rate_limited"}``, and a
-socket that keeps flooding is closed (4029). Lobby sockets count towards the per-address socket cap.
+(``challenge_id`` or ``automatch``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``,
+``result``), and ``resync`` when the socket fell too far behind (reload the lists). To this user only:
+``seeking``, ``seek_cancelled``, ``paired``. Clients may send ``{"t": "ping"}`` to get a pong, and ``seek`` /
+``seek_cancel`` (answered with ``ack`` or ``error``). See docs/protocol.md §7 and docs/lobby.md.
+
+Every client message counts against ``TENGEN_LOBBY_MESSAGES_PER_SECOND`` (burst 10); beyond it
+``{"t": "error", "code": "rate_limited"}``, and a socket that keeps flooding is closed (4029). Seek actions
+have a tighter budget of their own (``SEEK_BURST`` per ``SEEK_WINDOW`` seconds). Lobby sockets count towards
+the per-address socket cap.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+import uuid
+from collections import deque
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.deps import sessionmaker_of
+from app.api.deps import optional_user_ws, sessionmaker_of
 from app.api.login_limits import client_address
 from app.api.routers.game_ws import FLOOD_LIMIT, refuse_socket
+from app.automatch.preferences import SeekPreferences
+from app.automatch.service import Automatch
+from app.errors import ServiceError
 from app.live.connection import CLOSE_FLOODING, TokenBucket
 from app.lobby.views import challenge_view, game_summary
+from app.protocol import LobbyPing, ProtocolError, Seek, SeekCancel, parse_lobby_message
+from app.store.models import User
 from app.store.repositories import challenges, games, users
 
 router = APIRouter()
+
+SEEK_BURST = 6  # seek actions (seek, seek_cancel) one socket may send ...
+SEEK_WINDOW = 10.0  # ... within this many seconds
 
 
 @router.websocket("/ws/lobby")
@@ -42,19 +60,27 @@ async def _serve(websocket: WebSocket) -> None:
     await websocket.accept()
     broadcaster = websocket.app.state.lobby
     spectators = websocket.app.state.spectator_count
-    async with broadcaster.subscribe() as subscription:
+    automatch: Automatch = websocket.app.state.automatch
+    user = await optional_user_ws(websocket)
+    conn_id = uuid.uuid4().hex
+    sender = _Sender(websocket)
+    async with broadcaster.subscribe(user.id if user else None) as subscription:
         async with sessionmaker_of(websocket)() as session:
             open_challenges = await challenges.list_open(session)
             names = await users.names(session, {row.creator_id for row in open_challenges})
             live = await games.list_live(session)
-        await websocket.send_json(
+        seeker = automatch.seeking(user.id) if user else None
+        await sender.send(
             {
                 "t": "snapshot",
                 "challenges": [challenge_view(row, names.get(row.creator_id, "?")) for row in open_challenges],
                 "games": [game_summary(row, spectators) for row in live],
+                "seek": {"id": seeker.seek_id, "since": seeker.since, **seeker.prefs.model_dump()} if seeker else None,
             }
         )
-        reader = asyncio.create_task(_read(websocket))
+        if user is not None:
+            automatch.socket_opened(user.id, conn_id)
+        reader = asyncio.create_task(_read(websocket, sender, automatch, user))
         try:
             while True:
                 getter = asyncio.create_task(subscription.get())
@@ -64,32 +90,69 @@ async def _serve(websocket: WebSocket) -> None:
                     with contextlib.suppress(asyncio.CancelledError):
                         await getter
                     return
-                await websocket.send_json(getter.result())
+                await sender.send(getter.result())
         except WebSocketDisconnect:
             return
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect):
                 await reader
+            if user is not None:
+                await automatch.socket_closed(user.id, conn_id)
 
 
-async def _read(websocket: WebSocket) -> None:
-    """Answer pings (as fast as the rate allows) until the client goes away or floods."""
+class _Sender:
+    """One writer at a time on the socket (the feed and the answers to the client's own messages)."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.lock:
+            await self.websocket.send_json(message)
+
+
+async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, user: User | None) -> None:
+    """Answer the client's messages until it goes away."""
+    recent: deque[float] = deque()
     bucket = TokenBucket(rate=websocket.app.state.settings.lobby_messages_per_second, burst=10.0)
     refused = 0
     try:
         while True:
-            message = await websocket.receive_json()
+            raw = await websocket.receive_text()
             if not bucket.take():
                 refused += 1
                 if refused > FLOOD_LIMIT:
                     await websocket.close(CLOSE_FLOODING, "too many messages: slow down and reconnect")
                     return
-                await websocket.send_json({"t": "error", "code": "rate_limited",
-                                           "message": "too many messages; this one was ignored"})
+                await sender.send({"t": "error", "code": "rate_limited", "message": "too many messages; this one was ignored"})
                 continue
-            if isinstance(message, dict) and message.get("t") == "ping":
-                await websocket.send_json({"t": "pong", "id": message.get("id")})
-    except (WebSocketDisconnect, ValueError):
+            try:
+                message = parse_lobby_message(raw)
+            except ProtocolError as exc:
+                await sender.send({"t": "error", "id": exc.client_id, "code": exc.code, "message": exc.message})
+                continue
+            if isinstance(message, LobbyPing):
+                await sender.send({"t": "pong", "id": message.id})
+                continue
+            try:
+                if user is None:
+                    raise ServiceError("not_authenticated", "No valid session: load the site over HTTP first.", 401)
+                now = time.monotonic()
+                while recent and now - recent[0] > SEEK_WINDOW:
+                    recent.popleft()
+                if len(recent) >= SEEK_BURST:
+                    raise ServiceError("rate_limited", "Too many seek messages; wait a moment.", 429)
+                recent.append(now)
+                if isinstance(message, Seek):
+                    prefs = SeekPreferences.model_validate(message.model_dump(exclude={"t", "id"}))
+                    seeker = await automatch.seek(user, prefs)
+                    await sender.send({"t": "ack", "id": message.id, "seek_id": seeker.seek_id})
+                elif isinstance(message, SeekCancel):
+                    cancelled = await automatch.cancel(user.id)
+                    await sender.send({"t": "ack", "id": message.id, "cancelled": cancelled})
+            except ServiceError as exc:
+                await sender.send({"t": "error", "id": message.id, "code": exc.code, "message": exc.message})
+    except (WebSocketDisconnect, RuntimeError):
         return
-

@@ -6,6 +6,7 @@ import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, NamedTuple, cast
 
 import asyncpg
@@ -445,3 +446,30 @@ async def _with_players(session: AsyncSession, shape) -> list[GameWithPlayers]:
     query = select(Game, black, white).join(black, Game.black_id == black.id).join(white, Game.white_id == white.id)
     rows = await session.execute(shape(query))
     return [GameWithPlayers(game, b, w) for game, b, w in rows]
+
+
+LIVE_STATUSES = ("playing", "scoring")
+
+
+async def live_game_of(session: AsyncSession, user_id: int) -> str | None:
+    """The id of a game ``user_id`` is playing right now (playing or scoring, practice aside), or None."""
+    query = (
+        select(Game.id)
+        .where((Game.black_id == user_id) | (Game.white_id == user_id))
+        .where(Game.status.in_(LIVE_STATUSES), Game.black_id != Game.white_id)
+        .order_by(Game.started_at.desc())
+        .limit(1)
+    )
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def started_since(session: AsyncSession, user_id: int, since: datetime) -> str | None:
+    """The id of the newest game ``user_id`` began playing at or after ``since`` (practice aside), or None."""
+    query = (
+        select(Game.id)
+        .where((Game.black_id == user_id) | (Game.white_id == user_id))
+        .where(Game.started_at >= since, Game.black_id != Game.white_id)
+        .order_by(Game.started_at.desc())
+        .limit(1)
+    )
+    return (await session.execute(query)).scalar_one_or_none()

@@ -69,3 +69,11 @@ async def names(session: AsyncSession, user_ids: set[int]) -> dict[int, str]:
         return {}
     rows = await session.execute(select(User.id, User.name).where(User.id.in_(user_ids)))
     return {row.id: row.name for row in rows}
+
+
+async def lock(session: AsyncSession, user_ids: list[int]) -> None:
+    """Lock these users' rows until the transaction ends (in id order, so two lockers cannot deadlock).
+
+    PostgreSQL takes row locks; SQLite ignores ``FOR UPDATE`` and serialises writers by itself.
+    """
+    await session.execute(select(User.id).where(User.id.in_(sorted(user_ids))).order_by(User.id).with_for_update())

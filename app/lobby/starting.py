@@ -1,0 +1,49 @@
+"""Starting a game between two people: the one path shared by accepted challenges and automatch pairs.
+
+``create_game`` adds the game inside the caller's transaction (the caller commits, together with whatever
+closes the challenge or the seeks); ``announce_game_started`` tells the lobby after the commit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.live.lobby import LobbyBroadcaster
+from app.lobby.views import game_summary, game_url
+from app.store.models import Game
+from app.store.repositories import games
+from app.store.repositories.games import GameWithPlayers
+
+
+async def create_game(
+    session: AsyncSession,
+    *,
+    board_size: int,
+    rules: str,
+    komi: float,
+    handicap: int,
+    time_control: dict[str, Any],
+    rated: bool,
+    black_id: int,
+    white_id: int,
+) -> Game:
+    return await games.add(
+        session,
+        board_size=board_size,
+        rules=rules,
+        rules_params={"preset": rules},
+        komi=komi,
+        handicap=handicap,
+        time_control=time_control,
+        rated=rated,
+        black_id=black_id,
+        white_id=white_id,
+    )
+
+
+async def announce_game_started(lobby: LobbyBroadcaster, row: GameWithPlayers, **fields: Any) -> None:
+    """``game_started`` for every lobby socket (``fields`` adds e.g. ``challenge_id``)."""
+    game_id = row.game.id
+    await lobby.publish({"t": "game_started", **fields, "game_id": game_id, "url": game_url(game_id), "game": game_summary(row)})
