@@ -1,10 +1,11 @@
 """The pairing rules, pure: who may play whom, who is paired first, and the terms of the game they get.
 
-Strength is a rating (Glicko-2 points, 1500 for a newcomer); a rank is ``RATING_PER_RANK`` points. The gap a
-seeker accepts starts at ``INITIAL_GAP`` ranks and widens by one rank every ``WIDEN_EVERY`` seconds of waiting,
-up to ``MAX_GAP``. Two seekers are compatible when the gap between them is within what both accept, they share
-a board size and a speed, their rules agree (or one says "any"), both want a rated game or neither does, they
-are two different people, and neither avoids the other (blocking). Among all compatible pairs the closest in
+Strength is a rating (Glicko-2 points, 1500 for a newcomer), compared as rank numbers (``app.ratings.ranks``:
+one rank per whole number). The gap a seeker accepts starts at ``INITIAL_GAP`` ranks and widens by one rank
+every ``WIDEN_EVERY`` seconds of waiting, up to ``MAX_GAP``. Two seekers are compatible when the gap between
+them is within what both accept, they share a board size and a speed, their rules agree (or one says "any"),
+both want a rated game or neither does, they are two different people, and neither avoids the other
+(blocking). Among all compatible pairs the closest in
 strength are paired first (the longer wait breaks ties). See docs/lobby.md.
 """
 
@@ -17,15 +18,13 @@ from typing import Any
 
 from app.automatch.preferences import ANY_RULES, SPEED_TIME_CONTROLS, SeekPreferences
 from app.lobby import rules_presets
-from app.rules.handicap import max_fixed_handicap
+from app.ratings.handicap import suggest
+from app.ratings.ranks import rank_number
 
-RATING_PER_RANK = 100.0
 INITIAL_GAP = 1.0  # ranks
 WIDEN_EVERY = 10.0  # seconds of waiting per extra rank
 MAX_GAP = 9.0  # ranks
 DEFAULT_RULES = "chinese"
-# Handicap stones per rank of difference, by board size (a stone is worth more on a small board).
-STONES_PER_RANK = {19: 1.0, 13: 0.5, 9: 0.25}
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,7 @@ def accepted_gap(seeker: Seeker, now: float) -> float:
 
 
 def rank_gap(a: Seeker, b: Seeker) -> float:
-    return abs(a.rating - b.rating) / RATING_PER_RANK
+    return abs(rank_number(a.rating) - rank_number(b.rating))
 
 
 def _rules_agree(a: str, b: str) -> bool:
@@ -108,16 +107,18 @@ def compatible(a: Seeker, b: Seeker, now: float) -> bool:
     return rank_gap(a, b) <= min(accepted_gap(a, now), accepted_gap(b, now)) + 1e-9
 
 
-def choose_pairs(seekers: Iterable[Seeker], now: float, eligible: Callable[[Seeker], bool] = lambda _s: True) -> list[tuple[Seeker, Seeker]]:
+def choose_pairs(
+    seekers: Iterable[Seeker], now: float, eligible: Callable[[Seeker], bool] = lambda _s: True
+) -> list[tuple[Seeker, Seeker]]:
     """Disjoint compatible pairs, closest in strength first (then the longest wait), with at least one
     ``eligible`` seeker in each (an instance pairs the seekers it holds with anyone's)."""
     ordered = sorted(seekers, key=lambda s: s.rating)
-    window = MAX_GAP * RATING_PER_RANK
+    ranks = [rank_number(s.rating) for s in ordered]
     candidates: list[tuple[float, float, int, int]] = []
     for i, a in enumerate(ordered):
         for j in range(i + 1, len(ordered)):
             b = ordered[j]
-            if b.rating - a.rating > window:
+            if ranks[j] - ranks[i] > MAX_GAP:
                 break
             if (eligible(a) or eligible(b)) and compatible(a, b, now):
                 candidates.append((rank_gap(a, b), min(a.since, b.since), i, j))
@@ -147,15 +148,10 @@ def _first_shared(first: list[Any], second: list[Any]) -> Any:
     return next(value for value in first if value in second)
 
 
-def handicap_stones(board_size: int, ranks: float) -> int:
-    """Stones for a rank difference on a board: 0 (even), 1 (no komi) or a fixed handicap of 2 or more."""
-    stones = int(ranks * STONES_PER_RANK.get(board_size, 1.0) + 0.5)
-    return min(stones, max(max_fixed_handicap(board_size), 1))
-
-
 def terms(a: Seeker, b: Seeker, coin: Callable[[], bool] = lambda: secrets.randbelow(2) == 0) -> PairTerms:
     """The game for a compatible pair: sizes and speeds in the order of whoever waited longer; the weaker
-    takes Black (nigiri when they are of one rank); a handicap only when both accept one."""
+    takes Black (nigiri when they are less than half a rank apart); when both accept one, the handicap and
+    komi the ratings suggest for their gap on that board (``app.ratings.handicap.suggest``)."""
     elder, younger = (a, b) if a.since <= b.since else (b, a)
     size = _first_shared(elder.prefs.sizes, younger.prefs.sizes)
     speed = _first_shared(elder.prefs.speeds, younger.prefs.speeds)
@@ -164,7 +160,11 @@ def terms(a: Seeker, b: Seeker, coin: Callable[[], bool] = lambda: secrets.randb
     weaker, stronger = (a, b) if a.rating <= b.rating else (b, a)
     ranks = rank_gap(a, b)
     nigiri = ranks < 0.5
-    stones = handicap_stones(size, ranks) if a.prefs.handicap and b.prefs.handicap and not nigiri else 0
+    handicap, komi = 0, rules_presets.default_komi(rules)
+    if a.prefs.handicap and b.prefs.handicap and not nigiri:
+        suggestion = suggest(ranks, size)
+        handicap = suggestion.handicap
+        komi = suggestion.komi if suggestion.komi is not None else komi
     if nigiri and coin():
         weaker, stronger = stronger, weaker
     return PairTerms(
@@ -172,8 +172,8 @@ def terms(a: Seeker, b: Seeker, coin: Callable[[], bool] = lambda: secrets.randb
         speed=speed,
         time_control=dict(SPEED_TIME_CONTROLS[speed]),
         rules=rules,
-        komi=0.5 if stones >= 1 else rules_presets.default_komi(rules),
-        handicap=stones if stones >= 2 else 0,
+        komi=komi,
+        handicap=handicap,
         rated=a.prefs.rated,
         black=weaker,
         white=stronger,

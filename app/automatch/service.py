@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.automatch import pairing
 from app.automatch.pairing import PairTerms, Seeker
 from app.automatch.preferences import SeekPreferences
-from app.automatch.strength import Avoid, Strength, avoid_nobody, default_strength
+from app.automatch.strength import Avoid, Strength, avoid_nobody, player_rating
 from app.errors import Conflict, Forbidden, ServiceError
 from app.live.lobby import LobbyBroadcaster
 from app.live.seek_pool import SeekPool
@@ -79,7 +79,7 @@ class Automatch:
         lobby: LobbyBroadcaster,
         sessionmaker: async_sessionmaker[AsyncSession],
         *,
-        strength: Strength = default_strength,
+        strength: Strength = player_rating,
         avoid: Avoid = avoid_nobody,
         clock: Callable[[], float] = time.time,
         sweep_every: float = SWEEP_EVERY,

@@ -2,7 +2,9 @@
 
 Pairing is written against these two small functions so that the rating system and blocking can plug in
 without changing it: ``Strength`` gives a player's rating (Glicko-2 scale points), ``Avoid`` the ids of the
-users they have blocked or who have blocked them. The defaults say 1500 for everyone and avoid nobody.
+users they have blocked or who have blocked them. ``player_rating`` (the default) reads the player's overall
+rating, or the starting rating of the strength they declared (1500 when they said nothing); ``avoid_nobody``
+stands in until blocking exists.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.ratings.rate import OVERALL
+from app.ratings.ranks import starting_rating
 from app.store.models import User
+from app.store.repositories import ratings
 
 DEFAULT_RATING = 1500.0
 
@@ -19,7 +24,15 @@ Strength = Callable[[AsyncSession, User], Awaitable[float]]
 Avoid = Callable[[AsyncSession, User], Awaitable[frozenset[int]]]
 
 
+async def player_rating(session: AsyncSession, user: User) -> float:
+    row = (await ratings.of_users(session, {user.id}, OVERALL)).get(user.id)
+    if row is not None:
+        return float(row.rating)
+    return starting_rating(user.strength).rating
+
+
 async def default_strength(_session: AsyncSession, _user: User) -> float:
+    """Everyone alike (tests of pairing that are not about strength)."""
     return DEFAULT_RATING
 
 

@@ -162,7 +162,8 @@ class RedisSeekPool(SeekPool):
         return bool(await self._delete_if_same(keys=[self.key], args=[str(user_id), seek]))
 
     async def waiting(self) -> dict[int, bytes]:
-        return {int(user_id): seek for user_id, seek in (await self.redis.hgetall(self.key)).items()}
+        entries = await self.redis.hgetall(self.key)
+        return {int(user_id): _bytes(seek) for user_id, seek in entries.items()}
 
     async def count(self) -> int:
         return int(await self.redis.hlen(self.key))
@@ -205,6 +206,10 @@ class RedisSeekPool(SeekPool):
             return set()
         marks = await self.redis.mget([self.instance_prefix + instance for instance in ordered])
         return {instance for instance, mark in zip(ordered, marks) if mark is not None}
+
+
+def _bytes(value: bytes | str) -> bytes:
+    return value if isinstance(value, bytes) else value.encode()
 
 
 def make_seek_pool(hub: Hub) -> SeekPool:

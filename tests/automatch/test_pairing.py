@@ -7,19 +7,24 @@ import random
 from app.automatch.pairing import (
     INITIAL_GAP,
     MAX_GAP,
-    RATING_PER_RANK,
     WIDEN_EVERY,
     Seeker,
     accepted_gap,
     best_partner,
     choose_pairs,
     compatible,
-    handicap_stones,
     terms,
 )
 from app.automatch.preferences import SeekPreferences
+from app.ratings.ranks import rank_number, rating_for_rank_number
 
 NOW = 1_000_000.0
+SIX_KYU = rank_number(1500.0)
+
+
+def ranks_up(n: float) -> float:
+    """The rating ``n`` ranks above 1500."""
+    return rating_for_rank_number(SIX_KYU + n)
 
 
 def seeker(user_id: int, rating: float = 1500.0, since: float = NOW, avoid: frozenset[int] = frozenset(), **prefs) -> Seeker:  # type: ignore[no-untyped-def]
@@ -33,12 +38,12 @@ def test_the_gap_starts_at_one_rank_and_widens_with_the_wait_up_to_its_cap() -> 
     assert accepted_gap(fresh, NOW) == INITIAL_GAP
     assert accepted_gap(fresh, NOW + WIDEN_EVERY) == INITIAL_GAP + 1
     assert accepted_gap(fresh, NOW + 10_000) == MAX_GAP
-    far = seeker(2, rating=1500 + 3 * RATING_PER_RANK)
+    far = seeker(2, rating=ranks_up(3))
     assert not compatible(fresh, far, NOW)
     # Both must accept the gap: one long wait is not enough.
-    old, far_fresh = seeker(1, since=NOW - 100), seeker(2, rating=1800, since=NOW)
+    old, far_fresh = seeker(1, since=NOW - 100), seeker(2, rating=ranks_up(3), since=NOW)
     assert not compatible(old, far_fresh, NOW)
-    assert compatible(seeker(1, since=NOW - 20), seeker(2, rating=1800, since=NOW - 20), NOW)
+    assert compatible(seeker(1, since=NOW - 20), seeker(2, rating=ranks_up(3), since=NOW - 20), NOW)
 
 
 def test_never_self_never_avoided_and_preferences_must_overlap() -> None:
@@ -55,7 +60,8 @@ def test_never_self_never_avoided_and_preferences_must_overlap() -> None:
 
 def test_the_closest_in_strength_are_paired_first() -> None:
     old = NOW - 200  # everyone accepts any gap by now
-    people = [seeker(1, 1500, old), seeker(2, 1900, old), seeker(3, 1550, old), seeker(4, 1950, old)]
+    people = [seeker(1, 1500, old), seeker(2, ranks_up(4), old), seeker(3, ranks_up(0.4), old),
+              seeker(4, ranks_up(4.5), old)]
     pairs = {frozenset((a.user_id, b.user_id)) for a, b in choose_pairs(people, NOW)}
     assert pairs == {frozenset((1, 3)), frozenset((2, 4))}
     assert best_partner(people[0], people[1:], NOW).user_id == 3  # type: ignore[union-attr]
@@ -88,7 +94,7 @@ def test_pairs_are_disjoint_compatible_and_leave_nobody_pairable_behind() -> Non
 
 
 def test_terms_follow_the_longer_waiter_and_give_black_to_the_weaker() -> None:
-    elder = seeker(1, 1700, NOW - 60, sizes=[13, 19], speeds=["blitz", "rapid"], rules="any")
+    elder = seeker(1, ranks_up(2), NOW - 60, sizes=[13, 19], speeds=["blitz", "rapid"], rules="any")
     younger = seeker(2, 1500, NOW, sizes=[19, 13], speeds=["rapid", "blitz"], rules="japanese")
     agreed = terms(younger, elder)
     assert (agreed.board_size, agreed.speed, agreed.rules) == (13, "blitz", "japanese")
@@ -107,9 +113,15 @@ def test_equal_ranks_take_nigiri_and_any_rules_means_chinese() -> None:
 
 
 def test_handicap_from_the_rank_difference_when_both_ask_for_it() -> None:
-    weak, strong = seeker(1, 1500, handicap=True), seeker(2, 1800, handicap=True)
+    weak, strong = seeker(1, 1500, handicap=True), seeker(2, ranks_up(3), handicap=True)
     agreed = terms(weak, strong)
     assert agreed.handicap == 3 and agreed.komi == 0.5 and agreed.black.user_id == 1
-    one_rank = terms(seeker(1, 1500, handicap=True), seeker(2, 1600, handicap=True))
+    one_rank = terms(seeker(1, 1500, handicap=True), seeker(2, ranks_up(1), handicap=True))
     assert one_rank.handicap == 0 and one_rank.komi == 0.5 and one_rank.black.user_id == 1  # no komi
-    assert handicap_stones(9, 8) == 2 and handicap_stones(13, 4) == 2 and handicap_stones(19, 20) == 9
+    # On 9x9 a setting is worth 361/81 times as much: two ranks get an even game, three a game without komi.
+    small = terms(seeker(1, 1500, handicap=True, sizes=[9]), seeker(2, ranks_up(2), handicap=True, sizes=[9]))
+    assert small.handicap == 0 and small.komi == 7.5
+    small = terms(seeker(1, 1500, handicap=True, sizes=[9]), seeker(2, ranks_up(3), handicap=True, sizes=[9]))
+    assert small.handicap == 0 and small.komi == 0.5
+    one_side = terms(seeker(1, 1500, handicap=True), seeker(2, ranks_up(3)))
+    assert one_side.handicap == 0 and one_side.komi == 7.5 and one_side.black.user_id == 1
