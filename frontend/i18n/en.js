@@ -277,6 +277,10 @@ export default {
   "error.not_your_challenge": "Only the player who made a challenge can cancel it.",
   "error.own_challenge": "You cannot accept your own challenge.",
   "error.too_many_challenges": "You have too many open challenges.",
+  "error.chat_repeated": "You just said that.",
+  "error.forbidden_origin": "This request came from another site and was refused.",
+  "error.not_ready": "The server is not ready yet. Try again shortly.",
+  "error.too_many_sockets": "Too many open connections: close some tabs and reload.",
 
   "rules.title": "How to play Go",
   "rules.intro": "Two players, Black and White, take turns placing stones on the intersections of the board. The player who surrounds more area wins.",

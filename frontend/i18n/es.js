@@ -277,6 +277,10 @@ export default {
   "error.not_your_challenge": "Solo quien creó el desafío puede cancelarlo.",
   "error.own_challenge": "No puedes aceptar tu propio desafío.",
   "error.too_many_challenges": "Tienes demasiados desafíos abiertos.",
+  "error.chat_repeated": "Acabas de decir eso.",
+  "error.forbidden_origin": "Se rechazó una petición hecha desde otro sitio.",
+  "error.not_ready": "El servidor aún no está listo. Inténtalo en un momento.",
+  "error.too_many_sockets": "Demasiadas conexiones abiertas: cierra algunas pestañas y recarga.",
 
   "rules.title": "Cómo se juega al go",
   "rules.intro": "Dos jugadores, Negro y Blanco, colocan por turnos piedras en las intersecciones del tablero. Gana quien rodea más área.",

@@ -277,6 +277,10 @@ export default {
   "error.not_your_challenge": "申し込みを取り消せるのは申し込んだ本人だけです。",
   "error.own_challenge": "自分の申し込みは受けられません。",
   "error.too_many_challenges": "申し込みが多すぎます。",
+  "error.chat_repeated": "同じことを言ったばかりです。",
+  "error.forbidden_origin": "他のサイトからの要求は拒否されました。",
+  "error.not_ready": "サーバーの準備ができていません。少し後でお試しください。",
+  "error.too_many_sockets": "接続が多すぎます。タブをいくつか閉じて再読み込みしてください。",
 
   "rules.title": "囲碁の打ち方",
   "rules.intro": "黒と白の二人が交互に碁盤の交点に石を置きます。より多くの地を囲んだ方が勝ちです。",

@@ -277,6 +277,10 @@ export default {
   "error.not_your_challenge": "대국 신청은 신청한 사람만 취소할 수 있습니다.",
   "error.own_challenge": "자신의 대국 신청은 수락할 수 없습니다.",
   "error.too_many_challenges": "열어 둔 대국 신청이 너무 많습니다.",
+  "error.chat_repeated": "방금 한 말입니다.",
+  "error.forbidden_origin": "다른 사이트에서 온 요청이라 거절했습니다.",
+  "error.not_ready": "서버가 아직 준비되지 않았습니다. 잠시 후 다시 시도하세요.",
+  "error.too_many_sockets": "연결이 너무 많습니다. 탭을 몇 개 닫고 새로 고치세요.",
 
   "rules.title": "바둑 두는 법",
   "rules.intro": "흑과 백 두 사람이 번갈아 바둑판의 교차점에 돌을 놓습니다. 더 많은 집을 차지한 쪽이 이깁니다.",

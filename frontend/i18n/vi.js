@@ -277,6 +277,10 @@ export default {
   "error.not_your_challenge": "Chỉ người tạo lời mời mới có thể hủy nó.",
   "error.own_challenge": "Bạn không thể nhận lời mời của chính mình.",
   "error.too_many_challenges": "Bạn có quá nhiều lời mời đang mở.",
+  "error.chat_repeated": "Bạn vừa nói câu đó rồi.",
+  "error.forbidden_origin": "Yêu cầu từ trang khác đã bị từ chối.",
+  "error.not_ready": "Máy chủ chưa sẵn sàng. Hãy thử lại sau.",
+  "error.too_many_sockets": "Quá nhiều kết nối: hãy đóng bớt thẻ rồi tải lại.",
 
   "rules.title": "Luật chơi Cờ vây",
   "rules.intro": "Đen và Trắng luân phiên đặt quân lên giao điểm trống của bàn cờ. Bên kiểm soát nhiều diện tích hơn sẽ thắng.",

@@ -277,6 +277,10 @@ export default {
   "error.not_your_challenge": "只有发起者可以取消挑战。",
   "error.own_challenge": "不能接受自己的挑战。",
   "error.too_many_challenges": "你的公开挑战太多了。",
+  "error.chat_repeated": "你刚说过这句话。",
+  "error.forbidden_origin": "来自其他网站的请求已被拒绝。",
+  "error.not_ready": "服务器尚未就绪，请稍后再试。",
+  "error.too_many_sockets": "打开的连接太多：请关闭一些标签页后刷新。",
 
   "rules.title": "围棋规则简介",
   "rules.intro": "围棋由黑白双方轮流在棋盘的交叉点上落子，围得较多地域的一方获胜。",

@@ -62,10 +62,10 @@ class Person:
         return {(x, y) for x, y in cells}
 
     def wait_stones(self, count: int) -> None:
-        self.page.wait_for_function(f"document.querySelectorAll('{self.board} .stone').length === {count}")
+        self.page.wait_for_function(f"() => document.querySelectorAll('{self.board} .stone').length === {count}")
 
     def wait_moves(self, count: int) -> None:
-        self.page.wait_for_function(f"document.querySelectorAll('.move-list .mv').length === {count}")
+        self.page.wait_for_function(f"() => document.querySelectorAll('.move-list .mv').length === {count}")
 
     def click_point(self, x: int, y: int) -> None:
         self.page.locator(f'{self.board} .pt[data-x="{x}"][data-y="{y}"]').click()

@@ -172,7 +172,7 @@ def test_your_move_is_notified_only_when_asked_for_and_the_tab_is_hidden(browser
         ana.click_point(*OPENING[6])
         bao.wait_moves(7)
         bao.click_point(*OPENING[7])
-        ana.page.wait_for_function("window.__notes.length === 1")
+        ana.page.wait_for_function("() => window.__notes.length === 1")
         note = ana.page.evaluate("window.__notes[0]")
         assert note == {"title": "Your move", "body": "Your opponent played G5."}, note
         ana.page.reload()
