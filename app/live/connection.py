@@ -55,7 +55,7 @@ GapFiller = Callable[[int, int], Awaitable[list[tuple[int, str]]]]
 class Connection:
     """A socket's place in a room. ``send`` is the socket's ``send_text``."""
 
-    __slots__ = ("id", "user_id", "user_name", "seat", "_send", "_close", "_queue", "last_v", "messages", "chat",
+    __slots__ = ("id", "user_id", "user_name", "seat", "_send", "_close", "_queue", "last_v", "messages",
                  "refused", "_pings", "lag", "fill_gap", "_writer", "closed")
 
     def __init__(
@@ -76,7 +76,6 @@ class Connection:
         self._queue: deque[tuple[int | None, str, bool]] | None = None  # made when there is something to send
         self.last_v: int | None = None  # None until the first snapshot or replay start is queued
         self.messages = TokenBucket(rate=10.0, burst=30.0)
-        self.chat = TokenBucket(rate=0.5, burst=5.0)
         self.refused = 0
         self._pings: dict[str, float] | None = None
         self.lag: float | None = None  # one-way lag estimate from the server's ping round trips

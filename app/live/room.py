@@ -40,6 +40,7 @@ Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
 SEEN_IDS_LIMIT = 5000
 CARRIED_LIMIT = 5000  # events held for a gap to fill; beyond it the database is read instead
+SNAPSHOT_CHAT_LINES = 50  # chat lines a snapshot carries; older ones are paged over HTTP
 PRESENCE_COALESCE_SECONDS = 0.1  # spectators arriving or leaving within this are announced together
 
 
@@ -345,12 +346,8 @@ class Room:
             players=self.players,
             presence=self.presence["players"],
             spectators=self.presence["spectators"],
-            chat=[
-                public(c, c["v"])
-                for c in self.chat
-                if finished or can_see(c.get("visibility", "all"), seat)
-            ],
         )
+        game.update(self._snapshot_chat(seat, finished))
         user = None if conn.user_id is None else {"id": conn.user_id, "name": conn.user_name}
         role = "practice" if self.practice and seat is not None else conn.role
         game["practice"] = self.practice
@@ -361,6 +358,20 @@ class Room:
             "you": {"role": role, "color": seat, "user": user},
             "game": game,
         }
+
+    def _snapshot_chat(self, seat: str | None, finished: bool) -> dict[str, Any]:
+        """The newest ``SNAPSHOT_CHAT_LINES`` lines this seat may see; older ones are paged over HTTP
+        (``GET /api/games/{id}/chat?before=<v>``), so a flood of chat never makes every snapshot huge."""
+        lines: list[dict[str, Any]] = []
+        more = False
+        for c in reversed(self.chat):
+            if finished or can_see(c.get("visibility", "all"), seat):
+                if len(lines) == SNAPSHOT_CHAT_LINES:
+                    more = True
+                    break
+                lines.append(public(c, c["v"]))
+        lines.reverse()
+        return {"chat": lines, "chat_more": more}
 
     def clock_tick(self) -> bytes | None:
         if self.authority is None or self.authority.phase != "playing":

@@ -148,8 +148,6 @@ async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any) ->
 async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat) -> bytes | None:
     """Chat is limited per user, whatever socket or instance it comes through (lichess: 4 lines in 10 s), and
     a line repeating the user's previous one in this game is dropped."""
-    if not conn.chat.take():
-        return _chat_error(message, "chat_rate_limited", "you are chatting too fast; wait a few seconds")
     if conn.user_id is None:
         return None  # the room refuses it: a name is needed to chat
     limiter: Limiter = state.limiter

@@ -7,7 +7,9 @@ from fastapi.responses import Response
 
 from app.lobby.records import game_record
 from app.records.sgf import export_sgf
-from app.api.deps import DB, CurrentUser, Spectators
+from app.api.deps import DB, CurrentUser, OptionalUser, Spectators
+from app.games.visibility import can_see
+from app.live.room import public
 from app.errors import NotFound
 from app.lobby.views import game_detail, game_summary
 from app.store.repositories import games
@@ -39,6 +41,25 @@ async def detail(game_id: str, db: DB, spectators: Spectators) -> dict:
     if row is None:
         raise NotFound("game_not_found", "No such game.")
     return game_detail(row, await games.moves(db, game_id), spectators)
+
+
+@router.get("/games/{game_id}/chat", summary="Older chat of a game, a page at a time (newest first)")
+async def chat(
+    game_id: str, db: DB, user: OptionalUser,
+    before: int | None = Query(default=None, ge=1, description="only lines with a version below this"),
+    limit: int = Query(default=50, ge=1, le=100),
+) -> dict:
+    """What a snapshot leaves out: the lines this viewer may see, the same way the room shows them."""
+    row = await games.get_with_players(db, game_id)
+    if row is None:
+        raise NotFound("game_not_found", "No such game.")
+    seat = None if user is None else {row.game.black_id: "B", row.game.white_id: "W"}.get(user.id)
+    finished = row.game.status == "finished"
+    events = await games.chat_events(db, game_id, before, limit + 1)
+    lines = [public(event.payload, event.v) for event in events[:limit]
+             if finished or can_see(event.payload.get("visibility", "all"), seat)]
+    more = len(events) > limit
+    return {"chat": lines[::-1], "more": more, "next_before": events[limit - 1].v if more else None}
 
 
 @router.get("/games/{game_id}/sgf", summary="The game record as SGF", response_class=Response)

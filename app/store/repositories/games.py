@@ -406,6 +406,14 @@ async def chat(session: AsyncSession, game_id: str, channel: str | None = None) 
     return list((await session.execute(query.order_by(ChatMessage.id))).scalars())
 
 
+async def chat_events(session: AsyncSession, game_id: str, before_v: int | None, limit: int) -> list[GameEvent]:
+    """Up to ``limit`` chat events of a game before version ``before_v`` (None: the newest), newest first."""
+    query = select(GameEvent).where(GameEvent.game_id == game_id, GameEvent.type == "chat")
+    if before_v is not None:
+        query = query.where(GameEvent.v < before_v)
+    return list((await session.execute(query.order_by(GameEvent.v.desc()).limit(limit))).scalars())
+
+
 async def list_live(session: AsyncSession, limit: int = 100) -> list[GameWithPlayers]:
     """Games not yet finished, most recently started first (practice games, one user on both sides, are not listed)."""
     return await _with_players(

@@ -1,0 +1,71 @@
+"""Windowed counters and remembered values, in memory and in Redis (shared by every instance)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import redis.asyncio as aioredis
+
+from app.limits.counters import Counters, MemoryCounters, RedisCounters
+from app.limits.rules import Limiter, Rule
+from tests.live.conftest import delete_prefix
+from tests.support.services import REDIS_URL, need_redis
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def stores(request):  # type: ignore[no-untyped-def]
+    """Two stores that share their counts (two instances), and the clock they count by."""
+    clock = FakeClock()
+    if request.param == "memory":
+        store = MemoryCounters(clock)
+        yield store, store, clock
+        return
+    need_redis()
+    prefix = f"tengen-test-{uuid.uuid4().hex}:"
+    clients = [aioredis.Redis.from_url(REDIS_URL), aioredis.Redis.from_url(REDIS_URL)]
+    yield RedisCounters(clients[0], prefix, clock), RedisCounters(clients[1], prefix, clock), clock
+    await delete_prefix(prefix)
+    for client in clients:
+        await client.aclose()
+
+
+async def test_a_limit_holds_across_instances_and_resets_with_the_window(stores) -> None:  # type: ignore[no-untyped-def]
+    first, second, clock = stores
+    limiter_a, limiter_b = Limiter(first), Limiter(second)
+    rule = Rule("test", 3, 10)
+    answers = [await (limiter_a if i % 2 else limiter_b).allow(rule, "u1") for i in range(5)]
+    assert answers == [True, True, True, False, False]
+    assert await limiter_a.allow(rule, "u2")  # another key counts on its own
+    clock.now += 10
+    assert await limiter_b.allow(rule, "u1")
+
+
+async def test_repeats_are_recognised_until_they_expire(stores) -> None:  # type: ignore[no-untyped-def]
+    first, second, clock = stores
+    a, b = Limiter(first), Limiter(second)
+    assert not await a.repeated("chat", 1, "hello", 30)
+    assert await b.repeated("chat", 1, "hello", 30)
+    assert not await b.repeated("chat", 1, "bye", 30)
+    assert not await a.repeated("chat", 2, "bye", 30)
+    if isinstance(first, MemoryCounters):
+        clock.now += 31
+        assert not await a.repeated("chat", 1, "bye", 30)
+
+
+async def test_no_limit_when_the_limit_is_zero() -> None:
+    limiter = Limiter(MemoryCounters())
+    assert all([await limiter.allow(Rule("off", 0, 1), "k") for _ in range(100)])
+
+
+def test_counters_are_an_interface() -> None:
+    with pytest.raises(TypeError):
+        Counters()  # type: ignore[abstract]
