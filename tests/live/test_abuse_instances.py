@@ -20,12 +20,14 @@ PASSWORD = "correct horse battery"
 async def test_wrong_passwords_are_counted_across_instances(cluster: Instances) -> None:
     a, b = cluster.start(2)
     async with httpx.AsyncClient() as client:
-        assert (await client.post(a.url + "/api/auth/register", json={"username": "Shusai", "password": PASSWORD})).status_code == 201
+        registered = await client.post(a.url + "/api/auth/register", json={"username": "Shusai", "password": PASSWORD})
+        assert registered.status_code == 201
     codes = []
     async with httpx.AsyncClient() as attacker:
         for i in range(12):
             url = (a if i % 2 else b).url
-            codes.append((await attacker.post(url + "/api/auth/login", json={"username": "Shusai", "password": f"g{i}xxxxx"})).status_code)
+            guess = {"username": "Shusai", "password": f"g{i}xxxxx"}
+            codes.append((await attacker.post(url + "/api/auth/login", json=guess)).status_code)
     assert codes == [401] * 10 + [429] * 2
 
 

@@ -78,7 +78,7 @@ async def test_the_lobby_socket_answers_pings_at_a_limited_rate(live_server: str
     async with websockets.connect(live_server.replace("http://", "ws://") + "/ws/lobby") as ws:
         await ws.recv()
         for i in range(60):
-            await ws.send(json.dumps({"t": "ping", "id": i}))
+            await ws.send(json.dumps({"t": "ping", "id": f"p{i}"}))
         answers = []
         with pytest.raises(websockets.ConnectionClosed) as closed:
             while True:
