@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response, WebSocket
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.requests import HTTPConnection
 
 from app.accounts import service as accounts
+from app.accounts import tokens
 from app.accounts.cookies import COOKIE_NAME, MAX_AGE, SessionSigner
+from app.bots.declaration import accepts_of
 from app.errors import ServiceError
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.views import SpectatorCount
@@ -68,13 +70,44 @@ def clear_session_cookie(response: Response) -> None:
     response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="lax")
 
 
+_READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+async def _token_user(connection: HTTPConnection, session: AsyncSession, *, write: bool) -> User | None:
+    """The user an ``Authorization: Bearer`` token speaks for (None: no such header). A bad token, or one
+    without the scope the request needs, is refused: it never falls back to the cookie or a new guest."""
+    token = tokens.bearer(connection.headers.get("authorization"))
+    if token is None:
+        return None
+    auth = await tokens.authenticate(session, token)
+    if auth is None:
+        raise ServiceError("invalid_token", "The API token is unknown or revoked.", 401)
+    if write and not auth.allows("play"):
+        raise ServiceError("insufficient_scope", "This API token may only read (it lacks the 'play' scope).", 403)
+    connection.state.token = auth
+    return auth.user
+
+
 async def optional_user(request: Request, db: DB) -> User | None:
-    """The user the session cookie names, or None (no guest is created)."""
+    """The user the bearer token or the session cookie names, or None (no guest is created)."""
+    user = await _token_user(request, db, write=request.method not in _READ_METHODS)
+    if user is not None:
+        return user
     return await accounts.user_for_claim(db, signer_of(request).read(request.cookies.get(COOKIE_NAME)))
 
 
+async def session_user(request: Request, db: DB) -> User:
+    """The signed-in user of a browser session: API tokens are refused (managing tokens needs the account)."""
+    if tokens.bearer(request.headers.get("authorization")) is not None:
+        raise ServiceError("session_required", "Sign in on the site for this; API tokens cannot do it.", 403)
+    user = await accounts.user_for_claim(db, signer_of(request).read(request.cookies.get(COOKIE_NAME)))
+    if user is None or user.is_guest:
+        raise ServiceError("account_required", "Sign in to your account first.", 403)
+    return user
+
+
 async def current_user(request: Request, response: Response, db: DB) -> User:
-    """The session's user; a first visit becomes a new guest and gets its cookie."""
+    """The session's (or bearer token's) user; a first visit becomes a new guest and gets its cookie."""
     user = await optional_user(request, db)
     if user is None:
         user = await accounts.create_guest(db)
@@ -84,15 +117,39 @@ async def current_user(request: Request, response: Response, db: DB) -> User:
 
 CurrentUser = Annotated[User, Depends(current_user)]
 OptionalUser = Annotated[User | None, Depends(optional_user)]
+SessionUser = Annotated[User, Depends(session_user)]
 
 
 async def optional_user_ws(websocket: WebSocket) -> User | None:
-    """The user named by the session cookie sent with a WebSocket handshake, or None."""
-    claim = signer_of(websocket).read(websocket.cookies.get(COOKIE_NAME))
-    if claim is None:
-        return None
+    """The user named by the bearer token or the session cookie of a WebSocket handshake, or None.
+
+    Raises ``ServiceError`` (``invalid_token``) for a bad token. A token without the ``play`` scope
+    identifies its user, and ``may_play`` says it may not act as a player."""
     async with sessionmaker_of(websocket)() as session:
+        user = await _token_user(websocket, session, write=False)
+        if user is not None:
+            return user
+        claim = signer_of(websocket).read(websocket.cookies.get(COOKIE_NAME))
+        if claim is None:
+            return None
         return await accounts.user_for_claim(session, claim)
+
+
+BOT_SPARE_SOCKETS = 5  # a bot's sockets beyond its game limit: its lobby socket, reconnects overlapping
+
+
+def socket_limits(connection: HTTPConnection, user: User | None) -> dict[str, Any]:
+    """The socket caps of a bot connecting with its token: its own game limit (plus a few), not the address's.
+    Everyone else: empty (the registry's caps per user and per address)."""
+    if user is None or not user.is_bot or getattr(connection.state, "token", None) is None:
+        return {}
+    return {"user_cap": accepts_of(user.bot_accepts).max_games + BOT_SPARE_SOCKETS, "count_address": False}
+
+
+def may_play(connection: HTTPConnection) -> bool:
+    """False when the connection authenticated with a token that lacks the ``play`` scope."""
+    auth = getattr(connection.state, "token", None)
+    return auth is None or auth.allows("play")
 
 
 async def current_user_ws(websocket: WebSocket) -> User:

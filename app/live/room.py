@@ -119,8 +119,8 @@ class Room:
             if row is None:
                 return False
             self.players = {
-                "B": {"id": row.black.id, "name": row.black.name},
-                "W": {"id": row.white.id, "name": row.white.name},
+                "B": {"id": row.black.id, "name": row.black.name, "bot": bool(row.black.is_bot)},
+                "W": {"id": row.white.id, "name": row.white.name, "bot": bool(row.white.is_bot)},
             }
             self.user_seats = {row.black.id: "B", row.white.id: "W"}
             self.practice = row.black.id == row.white.id

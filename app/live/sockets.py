@@ -4,6 +4,10 @@ A stranger could otherwise open sockets until the instance runs out of memory or
 (all of one session's tabs) may hold ``per_user`` sockets here, a client address ``per_address``; the bundled
 nginx caps connections per address before they reach any instance (deploy/nginx.conf, ``limit_conn``).
 
+A bot connecting with its API token plays many games at once, one socket each: its sockets are capped by
+its own limit instead (``user_cap``: the games it declared it plays at once, plus a few), and they do not
+count towards its address's cap (``count_address=False``), since many bots may run from one machine.
+
 Logging out ends the user's sessions everywhere: ``announce_logout`` sends it over the hub's sessions
 channel, and every instance closes that user's sockets (close code 4401).
 """
@@ -30,6 +34,7 @@ class Ticket:
     user_id: int | None
     address: str
     close: Closer
+    counts_address: bool = True
 
 
 class SocketRegistry:
@@ -39,24 +44,31 @@ class SocketRegistry:
         self._by_user: dict[int, set[Ticket]] = {}
         self._by_address: dict[str, int] = {}
 
-    def admit(self, user_id: int | None, address: str, close: Closer) -> Ticket | None:
-        """A ticket for one more socket, or None when the user or the address holds its cap already."""
-        if self.per_address > 0 and self._by_address.get(address, 0) >= self.per_address:
+    def admit(
+        self, user_id: int | None, address: str, close: Closer, *, user_cap: int | None = None,
+        count_address: bool = True,
+    ) -> Ticket | None:
+        """A ticket for one more socket, or None when the user or the address holds its cap already.
+        ``user_cap`` replaces ``per_user`` for this user; ``count_address=False`` leaves the address out."""
+        if count_address and self.per_address > 0 and self._by_address.get(address, 0) >= self.per_address:
             return None
-        if user_id is not None and self.per_user > 0 and len(self._by_user.get(user_id, ())) >= self.per_user:
+        cap = self.per_user if user_cap is None else user_cap
+        if user_id is not None and cap > 0 and len(self._by_user.get(user_id, ())) >= cap:
             return None
-        ticket = Ticket(user_id, address, close)
-        self._by_address[address] = self._by_address.get(address, 0) + 1
+        ticket = Ticket(user_id, address, close, count_address)
+        if count_address:
+            self._by_address[address] = self._by_address.get(address, 0) + 1
         if user_id is not None:
             self._by_user.setdefault(user_id, set()).add(ticket)
         return ticket
 
     def release(self, ticket: Ticket) -> None:
-        left = self._by_address.get(ticket.address, 0) - 1
-        if left > 0:
-            self._by_address[ticket.address] = left
-        else:
-            self._by_address.pop(ticket.address, None)
+        if ticket.counts_address:
+            left = self._by_address.get(ticket.address, 0) - 1
+            if left > 0:
+                self._by_address[ticket.address] = left
+            else:
+                self._by_address.pop(ticket.address, None)
         if ticket.user_id is not None:
             tickets = self._by_user.get(ticket.user_id)
             if tickets is not None:

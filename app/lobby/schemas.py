@@ -22,6 +22,8 @@ class ChallengeCreate(BaseModel):
     time_control: TimeControl = Field(default_factory=lambda: Byoyomi.model_validate(DEFAULT_TIME_CONTROL))
     rated: bool = False
     private: bool = False
+    # The name of the one player (e.g. a bot) this challenge is for: only they may accept or decline it.
+    opponent: str | None = Field(default=None, min_length=1, max_length=64)
 
     @field_validator("rules")
     @classmethod
@@ -53,3 +55,9 @@ class ChallengeAccept(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     token: str | None = Field(default=None, max_length=128)
+
+
+class ChallengeDecline(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reason: str | None = Field(default=None, max_length=200)

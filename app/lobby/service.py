@@ -16,9 +16,11 @@ from app.lobby import rules_presets
 from app.lobby.schemas import ChallengeCreate
 from app.lobby.time_controls import normalise
 from app.lobby.starting import announce_game_started, create_game
-from app.lobby.views import challenge_view
+from app.accounts.service import name_key
+from app.bots.declaration import accepts_of, refusal
+from app.lobby.views import challenge_people, challenge_view
 from app.store.models import Challenge, User
-from app.store.repositories import challenges, games
+from app.store.repositories import challenges, games, users
 from app.store.repositories.games import GameWithPlayers
 
 MAX_OPEN_CHALLENGES = 10
@@ -31,6 +33,11 @@ async def create_challenge(
         raise Forbidden("account_required", "Register to play rated games.")
     if await challenges.count_open_by(session, user.id) >= MAX_OPEN_CHALLENGES:
         raise Conflict("too_many_challenges", f"You already have {MAX_OPEN_CHALLENGES} open challenges.")
+    opponent = await _opponent(session, user, settings.opponent)
+    time_control = normalise(settings.time_control)
+    if opponent is not None and opponent.is_bot:
+        await _bot_fits(session, opponent, board_size=settings.board_size, time_control=time_control,
+                        rules=settings.rules, rated=settings.rated, handicap=settings.handicap)
     komi = settings.komi if settings.komi is not None else rules_presets.default_komi(settings.rules, settings.handicap)
     challenge = await challenges.add(
         session,
@@ -40,14 +47,40 @@ async def create_challenge(
         komi=komi,
         handicap=settings.handicap,
         color=settings.color,
-        time_control=normalise(settings.time_control),
+        time_control=time_control,
         rated=settings.rated,
         private=settings.private,
+        opponent_id=None if opponent is None else opponent.id,
     )
     await session.commit()
-    if not challenge.private:
-        await lobby.publish({"t": "challenge_created", "challenge": challenge_view(challenge, user.name)})
+    view = challenge_view(challenge, await users.people(session, challenge_people(challenge)))
+    if opponent is not None:  # addressed to one player: only their lobby sockets hear of it
+        await lobby.publish({"t": "challenge_created", "challenge": view, "_to": [opponent.id]})
+    elif not challenge.private:
+        await lobby.publish({"t": "challenge_created", "challenge": view})
     return challenge
+
+
+async def _opponent(session: AsyncSession, user: User, name: str | None) -> User | None:
+    if name is None:
+        return None
+    opponent = await users.get_by_name_key(session, name_key(name.strip()))
+    if opponent is None or opponent.is_guest:
+        raise NotFound("user_not_found", f"No player named '{name}'.")
+    if opponent.id == user.id:
+        raise ServiceError("own_challenge", "You cannot challenge yourself.")
+    return opponent
+
+
+async def _bot_fits(session: AsyncSession, bot: User, *, board_size: int, time_control: dict[str, Any], rules: str,
+                    rated: bool, handicap: int) -> None:
+    """Refuse, with the bot's reason, a game outside what the bot declared it accepts."""
+    reason = refusal(
+        accepts_of(bot.bot_accepts), board_size=board_size, time_control=time_control, rules=rules, rated=rated,
+        handicap=handicap, active_games=await games.count_unfinished_of(session, bot.id),
+    )
+    if reason is not None:
+        raise ServiceError("bot_refuses", f"{bot.name} {reason}.", 422)
 
 
 async def find_challenge(session: AsyncSession, user: User | None, challenge_id: str, token: str | None) -> Challenge:
@@ -59,9 +92,9 @@ async def find_challenge(session: AsyncSession, user: User | None, challenge_id:
 
 
 def _may_see(challenge: Challenge, user: User | None, token: str | None) -> bool:
-    if not challenge.private:
+    if not challenge.private and challenge.opponent_id is None:
         return True
-    if user is not None and user.id == challenge.creator_id:
+    if user is not None and user.id in (challenge.creator_id, challenge.opponent_id):
         return True
     return token is not None and challenge.token is not None and secrets.compare_digest(token, challenge.token)
 
@@ -77,8 +110,36 @@ async def cancel_challenge(session: AsyncSession, lobby: LobbyBroadcaster, user:
         raise Conflict("challenge_not_open", "This challenge is no longer open.")
     await session.commit()
     await session.refresh(challenge)
-    if not challenge.private:
-        await lobby.publish({"t": "challenge_removed", "id": challenge.id, "reason": "cancelled"})
+    await _announce_removed(lobby, challenge, "cancelled")
+    return challenge
+
+
+async def _announce_removed(lobby: LobbyBroadcaster, challenge: Challenge, reason: str) -> None:
+    if challenge.opponent_id is not None:
+        message: dict[str, Any] = {"t": "challenge_removed", "id": challenge.id, "reason": reason,
+                                   "_to": [challenge.opponent_id, challenge.creator_id]}
+        if challenge.decline_reason:
+            message["decline_reason"] = challenge.decline_reason
+        await lobby.publish(message)
+    elif not challenge.private:
+        await lobby.publish({"t": "challenge_removed", "id": challenge.id, "reason": reason})
+
+
+async def decline_challenge(
+    session: AsyncSession, lobby: LobbyBroadcaster, user: User, challenge_id: str, reason: str | None
+) -> Challenge:
+    """The player a challenge is addressed to declines it, saying why."""
+    challenge = await challenges.get(session, challenge_id)
+    if challenge is None or user.id not in (challenge.creator_id, challenge.opponent_id):
+        raise NotFound("challenge_not_found", "No such challenge.")
+    if challenge.opponent_id != user.id:
+        raise Forbidden("not_your_challenge", "Only the player a challenge is addressed to can decline it.")
+    if not await challenges.close(session, challenge.id, "declined", reason=(reason or "declined")[:200]):
+        await session.rollback()
+        raise Conflict("challenge_not_open", "This challenge is no longer open.")
+    await session.commit()
+    await session.refresh(challenge)
+    await _announce_removed(lobby, challenge, "declined")
     return challenge
 
 
@@ -90,8 +151,13 @@ async def accept_challenge(
         raise ServiceError("own_challenge", "You cannot accept your own challenge.")
     if challenge.rated and user.is_guest:
         raise Forbidden("account_required", "Register to play rated games.")
+    if challenge.opponent_id is not None and challenge.opponent_id != user.id:
+        raise Forbidden("not_your_challenge", "This challenge is addressed to another player.")
     if challenge.status != "open":
         raise Conflict("challenge_not_open", "This challenge is no longer open.")
+    if user.is_bot:
+        await _bot_fits(session, user, board_size=challenge.board_size, time_control=challenge.time_control,
+                        rules=challenge.rules, rated=challenge.rated, handicap=challenge.handicap)
     black_id, white_id = _colours(challenge, user.id)
     game = await create_game(
         session,
@@ -110,8 +176,8 @@ async def accept_challenge(
     await session.commit()
     row = await games.get_with_players(session, game.id)
     assert row is not None
-    if not challenge.private:
-        await lobby.publish({"t": "challenge_removed", "id": challenge.id, "reason": "accepted"})
+    await session.refresh(challenge)
+    await _announce_removed(lobby, challenge, "accepted")
     await announce_game_started(lobby, row, challenge_id=challenge.id)
     return row
 

@@ -29,13 +29,34 @@ def _time(value: datetime | None) -> str | None:
 
 
 def user_view(user: User) -> dict[str, Any]:
-    return {"id": user.id, "name": user.name, "guest": user.is_guest}
+    return {"id": user.id, "name": user.name, "guest": user.is_guest, "bot": user.is_bot}
 
 
-def challenge_view(challenge: Challenge, creator_name: str, *, with_token: bool = False) -> dict[str, Any]:
+def player_view(user: User) -> dict[str, Any]:
+    """A player wherever a name is shown: bots are marked."""
+    return {"id": user.id, "name": user.name, "bot": bool(user.is_bot)}
+
+
+People = dict[int, tuple[str, bool]]  # user id -> (name, is a bot), from users.people
+
+
+def person(people: People, user_id: int | None) -> dict[str, Any] | None:
+    if user_id is None:
+        return None
+    name, bot = people.get(user_id, ("?", False))
+    return {"id": user_id, "name": name, "bot": bot}
+
+
+def challenge_people(challenge: Challenge) -> set[int]:
+    """The users a challenge view names."""
+    return {challenge.creator_id} | ({challenge.opponent_id} if challenge.opponent_id else set())
+
+
+def challenge_view(challenge: Challenge, people: People, *, with_token: bool = False) -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": challenge.id,
-        "creator": {"id": challenge.creator_id, "name": creator_name},
+        "creator": person(people, challenge.creator_id),
+        "opponent": person(people, challenge.opponent_id),
         "board_size": challenge.board_size,
         "rules": challenge.rules,
         "komi": challenge.komi,
@@ -45,6 +66,7 @@ def challenge_view(challenge: Challenge, creator_name: str, *, with_token: bool 
         "rated": challenge.rated,
         "private": challenge.private,
         "status": challenge.status,
+        "decline_reason": challenge.decline_reason,
         "game_id": challenge.game_id,
         "created_at": _time(challenge.created_at),
     }
@@ -69,7 +91,7 @@ def game_summary(row: GameWithPlayers, spectators: SpectatorCount = no_spectator
         "result": game.result,
         "ended_by": game.ended_by,
         "move_count": game.move_count,
-        "players": {"B": {"id": row.black.id, "name": row.black.name}, "W": {"id": row.white.id, "name": row.white.name}},
+        "players": {"B": player_view(row.black), "W": player_view(row.white)},
         "spectators": spectators(game.id) if game.status != "finished" else 0,
         "started_at": _time(game.started_at),
         "ended_at": _time(game.ended_at),

@@ -57,6 +57,13 @@ class User(Base):
     registered_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # The strength declared at registration ("club", "12k", ...): it sets the starting rating.
     strength: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # A bot account: played by a program through the bot API. ``owner_id`` is the account that registered it
+    # (None for the server's own house bots); ``bot_accepts`` is what it accepts (app/bots/declaration.py).
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    owner_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    bot_accepts: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
 
 class Challenge(Base):
@@ -64,7 +71,7 @@ class Challenge(Base):
 
     __tablename__ = "challenges"
     __table_args__ = (
-        CheckConstraint("status IN ('open', 'accepted', 'cancelled')", name="status"),
+        CheckConstraint("status IN ('open', 'accepted', 'cancelled', 'declined')", name="status"),
         CheckConstraint("color IN ('black', 'white', 'nigiri')", name="color"),
         Index("ix_challenges_status_created_at", "status", "created_at"),
     )
@@ -82,7 +89,29 @@ class Challenge(Base):
     token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     status: Mapped[str] = mapped_column(String(16), default="open")
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
+    # A challenge addressed to one player (e.g. a bot): only they may accept or decline it; never listed.
+    opponent_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    decline_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ApiToken(Base):
+    """A token a program authenticates with (``Authorization: Bearer``). Only its SHA-256 is stored: the token
+    is shown once, when it is made. ``scopes`` limit what it may do (app/accounts/tokens.py)."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    prefix: Mapped[str] = mapped_column(String(16))  # the token's first characters, to recognise it in a list
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    scopes: Mapped[list[str]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class Game(Base):

@@ -14,7 +14,7 @@ from app.store.models import metadata
 
 TABLES = {
     "users", "games", "moves", "chat_messages", "game_events", "challenges", "server_marks",
-    "ratings", "rating_updates", "rating_changes",
+    "ratings", "rating_updates", "rating_changes", "api_tokens",
 }
 
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.accounts import service as accounts
 from app.api.deps import DB, CurrentUser, OptionalUser, clear_session_cookie, set_session_cookie
 from app.api.login_limits import check_password_limits
+from app.bots.declaration import accepts_of
 from app.live.sockets import announce_logout
 from app.lobby.views import user_view
 
@@ -23,7 +24,11 @@ class Credentials(BaseModel):
 
 @router.get("/me", summary="The current user (a first visit becomes a guest)")
 async def me(user: CurrentUser) -> dict:
-    return user_view(user)
+    view = user_view(user)
+    if user.is_bot:  # a bot reads what it accepts from here
+        view["accepts"] = accepts_of(user.bot_accepts).model_dump()
+        view["owner_id"] = user.owner_id
+    return view
 
 
 @router.post("/auth/register", status_code=201, summary="Create an account (a guest keeps its games)")

@@ -1,4 +1,4 @@
-"""``/api/challenges``: list, create, view, cancel and accept challenges."""
+"""``/api/challenges``: list, create, view, cancel, accept and decline challenges."""
 
 from __future__ import annotations
 
@@ -6,24 +6,33 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import DB, CurrentUser, Lobby, OptionalUser, Spectators
 from app.lobby import service
-from app.lobby.schemas import ChallengeAccept, ChallengeCreate
-from app.lobby.views import challenge_view, game_summary, game_url
+from app.lobby.schemas import ChallengeAccept, ChallengeCreate, ChallengeDecline
+from app.lobby.views import challenge_people, challenge_view, game_summary, game_url
+from app.store.models import Challenge
 from app.store.repositories import challenges, users
 
 router = APIRouter(prefix="/api/challenges", tags=["challenges"])
 
 
+async def _views(db: DB, rows: list[Challenge]) -> list[dict]:
+    people = await users.people(db, set().union(*(challenge_people(row) for row in rows)) if rows else set())
+    return [challenge_view(row, people) for row in rows]
+
+
 @router.get("", summary="Open challenges anyone may accept")
 async def list_open(db: DB) -> dict:
-    rows = await challenges.list_open(db)
-    names = await users.names(db, {row.creator_id for row in rows})
-    return {"challenges": [challenge_view(row, names.get(row.creator_id, "?")) for row in rows]}
+    return {"challenges": await _views(db, await challenges.list_open(db))}
 
 
-@router.post("", status_code=201, summary="Create a challenge")
+@router.get("/incoming", summary="Open challenges addressed to me (a bot polls this after a reconnect)")
+async def incoming(db: DB, user: CurrentUser) -> dict:
+    return {"challenges": await _views(db, await challenges.list_open_to(db, user.id))}
+
+
+@router.post("", status_code=201, summary="Create a challenge (to anyone, or to one player with `opponent`)")
 async def create(body: ChallengeCreate, db: DB, user: CurrentUser, lobby: Lobby) -> dict:
     challenge = await service.create_challenge(db, lobby, user, body)
-    return challenge_view(challenge, user.name, with_token=True)
+    return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=True)
 
 
 @router.get("/{challenge_id}", summary="One challenge (a private one needs its token)")
@@ -31,15 +40,14 @@ async def get(
     challenge_id: str, db: DB, user: OptionalUser, token: str | None = Query(default=None, max_length=128)
 ) -> dict:
     challenge = await service.find_challenge(db, user, challenge_id, token)
-    names = await users.names(db, {challenge.creator_id})
     mine = user is not None and user.id == challenge.creator_id
-    return challenge_view(challenge, names.get(challenge.creator_id, "?"), with_token=mine)
+    return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=mine)
 
 
 @router.delete("/{challenge_id}", summary="Cancel your challenge")
 async def cancel(challenge_id: str, db: DB, user: CurrentUser, lobby: Lobby) -> dict:
     challenge = await service.cancel_challenge(db, lobby, user, challenge_id)
-    return challenge_view(challenge, user.name)
+    return challenge_view(challenge, await users.people(db, challenge_people(challenge)))
 
 
 @router.post("/{challenge_id}/accept", status_code=201, summary="Accept a challenge: a game starts")
@@ -48,3 +56,9 @@ async def accept(
 ) -> dict:
     row = await service.accept_challenge(db, lobby, user, challenge_id, body.token if body else None)
     return {"game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, spectators)}
+
+
+@router.post("/{challenge_id}/decline", summary="Decline a challenge addressed to you, with a reason")
+async def decline(challenge_id: str, db: DB, user: CurrentUser, lobby: Lobby, body: ChallengeDecline | None = None) -> dict:
+    challenge = await service.decline_challenge(db, lobby, user, challenge_id, body.reason if body else None)
+    return challenge_view(challenge, await users.people(db, challenge_people(challenge)))

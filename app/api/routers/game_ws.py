@@ -9,7 +9,8 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from app.api.deps import optional_user_ws
+from app.api.deps import may_play, optional_user_ws, socket_limits
+from app.errors import ServiceError
 from app.api.login_limits import client_address
 from app.limits.rules import Limiter, Rule
 from app.live.connection import CLOSE_FLOODING, Connection
@@ -23,6 +24,7 @@ from app.protocol import Chat, ErrorMessage, Ping, Pong, PongReply, ProtocolErro
 router = APIRouter()
 
 CLOSE_NO_GAME = 4404
+CLOSE_BAD_TOKEN = 4401
 FLOOD_LIMIT = 20  # refused messages (over the rate) before the socket is closed
 _LAG_ACTIONS = ("play", "pass", "seal")
 _MOVES = ("play", "pass")
@@ -39,9 +41,14 @@ def _since(raw: str | None) -> int | None:
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     bind_game(game_id)  # this task serves one socket: every line it logs is about this game
     metrics: Metrics = websocket.app.state.metrics
-    user = await optional_user_ws(websocket)
+    try:
+        user = await optional_user_ws(websocket)
+    except ServiceError as exc:
+        await refuse_token(websocket, exc)
+        return
     sockets: SocketRegistry = websocket.app.state.sockets
-    ticket = sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close)
+    ticket = sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close,
+                           **socket_limits(websocket, user))
     if ticket is None:
         await refuse_socket(websocket, metrics)
         return
@@ -74,7 +81,7 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
         websocket.close,
         user_id=user_id,
         user_name=None if user is None else user.name,
-        seat=room.seat_of(user_id),
+        seat=room.seat_of(user_id) if may_play(websocket) else None,
     )
     ticket.close = _closer(conn, websocket)
     await room.attach(conn, _since(websocket.query_params.get("v")))
@@ -100,6 +107,13 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
     finally:
         metrics.connected_sockets.dec()
         await room.detach(conn)
+
+
+async def refuse_token(websocket: WebSocket, exc: ServiceError) -> None:
+    """A handshake with a bad API token: the error, then close 4401."""
+    await websocket.accept()
+    await websocket.send_text(encode(ErrorMessage(code=exc.code, message=exc.message)).decode())
+    await websocket.close(CLOSE_BAD_TOKEN, exc.code)
 
 
 def _closer(conn: Connection, websocket: WebSocket) -> Closer:

@@ -5,7 +5,9 @@ Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [
 ``challenge_created`` (``challenge``), ``challenge_removed`` (``id``, ``reason``), ``game_started``
 (``challenge_id`` or ``automatch``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``,
 ``result``), and ``resync`` when the socket fell too far behind (reload the lists). To this user only:
-``seeking``, ``seek_cancelled``, ``paired``. Clients may send ``{"t": "ping"}`` to get a pong, and ``seek`` /
+``seeking``, ``seek_cancelled``, ``paired``, and the challenges addressed to this user (``challenge_created``,
+``challenge_removed``); the snapshot's ``incoming`` lists those still open. The user is the session cookie's
+or the ``Authorization: Bearer`` token's. Clients may send ``{"t": "ping"}`` to get a pong, and ``seek`` /
 ``seek_cancel`` (answered with ``ack`` or ``error``). See docs/protocol.md §7 and docs/lobby.md.
 
 Every client message counts against ``TENGEN_LOBBY_MESSAGES_PER_SECOND`` (burst 10); beyond it
@@ -25,14 +27,14 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.deps import optional_user_ws, sessionmaker_of
+from app.api.deps import optional_user_ws, sessionmaker_of, socket_limits
 from app.api.login_limits import client_address
-from app.api.routers.game_ws import FLOOD_LIMIT, refuse_socket
+from app.api.routers.game_ws import FLOOD_LIMIT, refuse_socket, refuse_token
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.errors import ServiceError
 from app.live.connection import CLOSE_FLOODING, TokenBucket
-from app.lobby.views import challenge_view, game_summary
+from app.lobby.views import challenge_people, challenge_view, game_summary
 from app.protocol import LobbyPing, ProtocolError, Seek, SeekCancel, parse_lobby_message
 from app.store.models import User
 from app.store.repositories import challenges, games, users
@@ -45,35 +47,43 @@ SEEK_WINDOW = 10.0  # ... within this many seconds
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
+    try:
+        user = await optional_user_ws(websocket)
+    except ServiceError as exc:
+        await refuse_token(websocket, exc)
+        return
     sockets = websocket.app.state.sockets
-    ticket = sockets.admit(None, client_address(websocket), websocket.close)
+    # Lobby sockets count towards the address (a bot's, with its token, towards its own cap instead).
+    limits = socket_limits(websocket, user)
+    ticket = sockets.admit(user.id if user and limits else None, client_address(websocket), websocket.close, **limits)
     if ticket is None:
         await refuse_socket(websocket, websocket.app.state.metrics)
         return
     try:
-        await _serve(websocket)
+        await _serve(websocket, user)
     finally:
         sockets.release(ticket)
 
 
-async def _serve(websocket: WebSocket) -> None:
+async def _serve(websocket: WebSocket, user: User | None) -> None:
     await websocket.accept()
     broadcaster = websocket.app.state.lobby
     spectators = websocket.app.state.spectator_count
     automatch: Automatch = websocket.app.state.automatch
-    user = await optional_user_ws(websocket)
     conn_id = uuid.uuid4().hex
     sender = _Sender(websocket)
     async with broadcaster.subscribe(user.id if user else None) as subscription:
         async with sessionmaker_of(websocket)() as session:
             open_challenges = await challenges.list_open(session)
-            names = await users.names(session, {row.creator_id for row in open_challenges})
+            incoming = [] if user is None else await challenges.list_open_to(session, user.id)
+            people = await users.people(session, set().union(*(challenge_people(row) for row in open_challenges + incoming)))
             live = await games.list_live(session)
         seeker = automatch.seeking(user.id) if user else None
         await sender.send(
             {
                 "t": "snapshot",
-                "challenges": [challenge_view(row, names.get(row.creator_id, "?")) for row in open_challenges],
+                "challenges": [challenge_view(row, people) for row in open_challenges],
+                "incoming": [challenge_view(row, people) for row in incoming],
                 "games": [game_summary(row, spectators) for row in live],
                 "seek": {"id": seeker.seek_id, "since": seeker.since, **seeker.prefs.model_dump()} if seeker else None,
             }

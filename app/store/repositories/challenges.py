@@ -23,6 +23,7 @@ async def add(
     time_control: dict[str, Any],
     rated: bool,
     private: bool,
+    opponent_id: int | None = None,
 ) -> Challenge:
     challenge = Challenge(
         id=short_id(),
@@ -35,6 +36,7 @@ async def add(
         time_control=time_control,
         rated=rated,
         private=private,
+        opponent_id=opponent_id,
         token=secret_token() if private else None,
         status="open",
     )
@@ -48,11 +50,23 @@ async def get(session: AsyncSession, challenge_id: str) -> Challenge | None:
 
 
 async def list_open(session: AsyncSession, limit: int = 200) -> list[Challenge]:
-    """Open challenges that anyone may accept, newest first (private ones are never listed)."""
+    """Open challenges that anyone may accept, newest first (private ones and those addressed to one player
+    are never listed)."""
     query = (
         select(Challenge)
-        .where(Challenge.status == "open", Challenge.private.is_(False))
+        .where(Challenge.status == "open", Challenge.private.is_(False), Challenge.opponent_id.is_(None))
         .order_by(Challenge.created_at.desc())
+        .limit(limit)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+async def list_open_to(session: AsyncSession, opponent_id: int, limit: int = 200) -> list[Challenge]:
+    """Open challenges addressed to this player, oldest first."""
+    query = (
+        select(Challenge)
+        .where(Challenge.status == "open", Challenge.opponent_id == opponent_id)
+        .order_by(Challenge.created_at)
         .limit(limit)
     )
     return list((await session.execute(query)).scalars())
@@ -64,13 +78,13 @@ async def count_open_by(session: AsyncSession, creator_id: int) -> int:
 
 
 async def close(
-    session: AsyncSession, challenge_id: str, status: str, game_id: str | None = None
+    session: AsyncSession, challenge_id: str, status: str, game_id: str | None = None, reason: str | None = None
 ) -> bool:
     """Move an open challenge to ``status`` (compare-and-set: False when it was no longer open)."""
     result = await session.execute(
         update(Challenge)
         .where(Challenge.id == challenge_id, Challenge.status == "open")
-        .values(status=status, game_id=game_id)
+        .values(status=status, game_id=game_id, decline_reason=reason)
         .execution_options(synchronize_session=False)
     )
     return bool(cast(CursorResult[Any], result).rowcount == 1)

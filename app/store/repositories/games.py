@@ -481,3 +481,11 @@ async def started_since(session: AsyncSession, user_id: int, since: datetime) ->
         .limit(1)
     )
     return (await session.execute(query)).scalar_one_or_none()
+
+
+async def count_unfinished_of(session: AsyncSession, user_id: int) -> int:
+    """How many games the user is playing now."""
+    query = select(func.count()).where(
+        (Game.black_id == user_id) | (Game.white_id == user_id), Game.status != FINISHED
+    )
+    return int((await session.execute(query)).scalar_one())

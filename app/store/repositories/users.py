@@ -77,3 +77,56 @@ async def lock(session: AsyncSession, user_ids: list[int]) -> None:
     PostgreSQL takes row locks; SQLite ignores ``FOR UPDATE`` and serialises writers by itself.
     """
     await session.execute(select(User.id).where(User.id.in_(sorted(user_ids))).order_by(User.id).with_for_update())
+
+
+async def bots_of(session: AsyncSession, owner_id: int) -> list[User]:
+    query = select(User).where(User.owner_id == owner_id, User.is_bot.is_(True)).order_by(User.id)
+    return list((await session.execute(query)).scalars())
+
+
+async def house_bots(session: AsyncSession) -> list[User]:
+    """The server's own bots (no owner)."""
+    query = select(User).where(User.owner_id.is_(None), User.is_bot.is_(True)).order_by(User.id)
+    return list((await session.execute(query)).scalars())
+
+
+async def add_bot(session: AsyncSession, name: str, name_key: str, owner_id: int | None, accepts: dict) -> User:
+    user = User(
+        name=name,
+        name_key=name_key,
+        is_guest=False,
+        is_bot=True,
+        owner_id=owner_id,
+        bot_accepts=accepts,
+        session_version=0,
+        registered_at=utcnow(),
+    )
+    session.add(user)
+    await session.flush()
+    return user
+
+
+async def set_bot_accepts(session: AsyncSession, user_id: int, accepts: dict) -> None:
+    await session.execute(update(User).where(User.id == user_id).values(bot_accepts=accepts))
+
+
+async def bot_flags(session: AsyncSession, user_ids: set[int]) -> set[int]:
+    """Which of these users are bots."""
+    if not user_ids:
+        return set()
+    rows = await session.execute(select(User.id).where(User.id.in_(user_ids), User.is_bot.is_(True)))
+    return {row.id for row in rows}
+
+
+async def people(session: AsyncSession, user_ids: set[int]) -> dict[int, tuple[str, bool]]:
+    """Name and whether it is a bot, by user id."""
+    if not user_ids:
+        return {}
+    rows = await session.execute(select(User.id, User.name, User.is_bot).where(User.id.in_(user_ids)))
+    return {row.id: (row.name, bool(row.is_bot)) for row in rows}
+
+
+async def all_bots(session: AsyncSession, limit: int = 200) -> list[User]:
+    """Bots, the server's own first."""
+    query = select(User).where(User.is_bot.is_(True)).order_by(User.owner_id.is_not(None), User.id).limit(limit)
+    return list((await session.execute(query)).scalars())

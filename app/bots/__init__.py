@@ -1,0 +1,1 @@
+"""Bots: accounts played by programs, what they accept, the GTP bridge and the server's house bots."""

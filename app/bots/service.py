@@ -1,0 +1,72 @@
+"""Bot accounts: registered by a user who owns them, or the server's own house bots (no owner)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.accounts.service import check_username, name_key
+from app.bots.declaration import BotAccepts, accepts_of
+from app.errors import Conflict, Forbidden, NotFound
+from app.store.models import User
+from app.store.repositories import games, users
+
+MAX_BOTS_PER_OWNER = 10
+
+
+def bot_view(bot: User, active_games: int | None = None) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "id": bot.id,
+        "name": bot.name,
+        "bot": True,
+        "house": bot.owner_id is None,
+        "owner_id": bot.owner_id,
+        "accepts": accepts_of(bot.bot_accepts).model_dump(),
+    }
+    if active_games is not None:
+        view["active_games"] = active_games
+    return view
+
+
+async def create_bot(session: AsyncSession, owner: User | None, name: str, accepts: BotAccepts) -> User:
+    """A bot account owned by ``owner`` (None: a house bot)."""
+    if owner is not None:
+        if owner.is_guest or owner.is_bot:
+            raise Forbidden("account_required", "Only a registered account can own bots.")
+        if len(await users.bots_of(session, owner.id)) >= MAX_BOTS_PER_OWNER:
+            raise Conflict("too_many_bots", f"An account may own {MAX_BOTS_PER_OWNER} bots.")
+    name = check_username(name)
+    key = name_key(name)
+    if await users.name_taken(session, key):
+        raise Conflict("username_taken", f"The username '{name}' is taken.")
+    try:
+        bot = await users.add_bot(session, name, key, None if owner is None else owner.id, accepts.model_dump())
+        await session.commit()
+    except IntegrityError as exc:
+        await session.rollback()
+        raise Conflict("username_taken", f"The username '{name}' is taken.") from exc
+    return bot
+
+
+async def bot_for(session: AsyncSession, actor: User, bot_id: int) -> User:
+    """A bot the actor may manage: its owner, or the bot itself (through its token)."""
+    bot = await users.get(session, bot_id)
+    if bot is None or not bot.is_bot or (actor.id != bot.id and actor.id != bot.owner_id):
+        raise NotFound("bot_not_found", "No such bot of yours.")
+    return bot
+
+
+async def set_accepts(session: AsyncSession, actor: User, bot_id: int, accepts: BotAccepts) -> User:
+    bot = await bot_for(session, actor, bot_id)
+    await users.set_bot_accepts(session, bot.id, accepts.model_dump())
+    await session.commit()
+    await session.refresh(bot)
+    return bot
+
+
+async def listed(session: AsyncSession) -> list[dict[str, Any]]:
+    """Every bot, house bots first, with how many games each is playing now."""
+    bots = await users.all_bots(session)
+    return [bot_view(bot, await games.count_unfinished_of(session, bot.id)) for bot in bots]
