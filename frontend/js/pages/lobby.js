@@ -6,6 +6,7 @@ import { LobbySocket } from "../protocol.js";
 import { TIME_PRESETS, describeTimeControl } from "../clock.js";
 import { currentUser, onUserChange } from "../session.js";
 import { errorToast, toast } from "../ui.js";
+import { playNowCard } from "./playnow.js";
 import { challengeColorText, creatorOf, gameSummary, nameOf, playersOf, shortResult } from "./common.js";
 
 const DEFAULT_KOMI = { chinese: 7.5, japanese: 6.5, korean: 6.5, aga: 7.5 };
@@ -183,6 +184,8 @@ export function mount(container) {
   };
 
   form = challengeForm(onCreated);
+  let socket = null;
+  const playNow = playNowCard((message) => Boolean(socket && socket.sendRaw(message)));
 
   const empty = (key) => h("li", { class: "empty muted", i18n: key });
 
@@ -281,7 +284,7 @@ export function mount(container) {
       "div",
       { class: "lobby" },
       offline,
-      h("section", { class: "card create" }, form, shareBox),
+      h("div", { class: "lobby-side" }, playNow.element, h("section", { class: "card create" }, form, shareBox)),
       h(
         "div",
         { class: "lobby-lists" },
@@ -295,9 +298,10 @@ export function mount(container) {
   renderLists();
   refresh();
 
-  const socket = new LobbySocket({
+  socket = new LobbySocket({
     onReconnected: refresh,
     onMessage: (msg) => {
+      playNow.onMessage(msg);
       if (msg.t === "snapshot") {
         model.challenges = listOf(msg, "challenges");
         model.live = listOf(msg, "games");
@@ -338,9 +342,11 @@ export function mount(container) {
   const offUser = onUserChange(() => refresh());
   const offLang = onLanguageChange(() => {
     form.retranslate();
+    playNow.retranslate();
     renderLists();
   });
   return () => {
+    playNow.destroy();
     socket.stop();
     offUser();
     offLang();

@@ -1,0 +1,83 @@
+"""Two browsers press "Play now" with overlapping preferences and land in the same game, on both stacks:
+the embedded one (SQLite, in-process pool) and the shared one (PostgreSQL + Redis, each browser on its own
+server process)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import LiveServer
+from tests.frontend.test_e2e import Person
+from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
+from tests.support.services import CHROMIUM, need_chromium
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _chromium(pw):  # type: ignore[no-untyped-def]
+    need_chromium()
+    return pw.chromium.launch(
+        executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+    )
+
+
+def _play_now(first_url: str, second_url: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = _chromium(pw)
+        ana, bao = Person(browser, first_url), Person(browser, second_url)
+        try:
+            ana.open()
+            bao.open()
+            # Ana: 9x9 or 19x19, blitz or rapid. She starts, cancels, and starts again.
+            ana.page.check(".playnow input[name=pn-size][value='9']")
+            ana.page.check(".playnow input[name=pn-speed][value=blitz]")
+            ana.page.click(".playnow button.play-now")
+            ana.page.wait_for_selector(".playnow[data-state=seeking] .searching")
+            assert "Looking for an opponent" in ana.page.inner_text(".playnow .searching")
+            ana.page.click(".playnow .cancel-search")
+            ana.page.wait_for_selector(".playnow[data-state=idle] button.play-now")
+            ana.page.click(".playnow button.play-now")
+            ana.page.wait_for_selector(".playnow[data-state=seeking]")
+            # Bao: 9x9 only, rapid only: they overlap on 9x9 rapid.
+            bao.page.uncheck(".playnow input[name=pn-size][value='19']")
+            bao.page.check(".playnow input[name=pn-size][value='9']")
+            bao.page.click(".playnow button.play-now")
+            bao.page.wait_for_url(re.compile(r"#/game/\w+$"))
+            game_id = bao.page.url.rsplit("/", 1)[1]
+            ana.page.wait_for_url(re.compile(rf"#/game/{game_id}$"))
+            colours = set()
+            for person in (ana, bao):
+                person.page.wait_for_selector("svg.board .pt")
+                assert person.page.locator("svg.board .pt").count() == 81
+                colours.add(person.page.locator(".player-card").last.get_attribute("data-color"))
+            assert colours == {"B", "W"}  # each sits at their own side of the same board
+            for person in (ana, bao):
+                assert person.errors == [], person.errors
+        finally:
+            ana.close()
+            bao.close()
+            browser.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_play_now_pairs_two_browsers_on_the_embedded_stack(settings) -> None:  # type: ignore[no-untyped-def]
+    server = LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend"}))
+    server.start()
+    try:
+        _play_now(server.url, server.url)
+    finally:
+        server.stop()
+
+
+@POSTGRES_ONLY
+def test_play_now_pairs_two_browsers_on_two_instances_of_the_shared_stack(cluster: Instances) -> None:
+    cluster.env["TENGEN_FRONTEND_DIR"] = str(ROOT / "frontend")
+    first, second = cluster.start(2)
+    _play_now(first.url, second.url)
