@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import LiveServer
-from tests.frontend.test_e2e import Person
+from tests.frontend.people import Person
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
 from tests.support.services import CHROMIUM, need_chromium
 
