@@ -29,6 +29,7 @@ from app.live.sockets import SocketRegistry
 from app.limits.counters import make_counters
 from app.limits.rules import Limiter
 from app.lobby.service import announce_game_finished
+from app.lobby.starting import announce_rematch
 from app.store.repositories import games as games_repo
 from app.live.lobby import MemoryLobbyBroadcaster
 from app.lobby.views import no_spectators
@@ -71,8 +72,12 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             ratings.game_finished(game_id)
             await announce_game_finished(lobby, game_id, result.get("text"))
 
+        async def rematch(game_id: str, rematch_of: str) -> None:
+            await announce_rematch(app.state.sessionmaker, lobby, game_id, rematch_of)
+
         rooms = RoomManager(
-            hub, app.state.sessionmaker, clock=clock, on_finished=finished, metrics=app.state.metrics
+            hub, app.state.sessionmaker, clock=clock, on_finished=finished, metrics=app.state.metrics,
+            on_rematch=rematch,
         )
         app.state.rooms = rooms
         app.state.metrics.track_live_games(lambda: list(rooms.rooms.values()))

@@ -83,8 +83,10 @@ class Room:
         clock: Clock = time.time,
         on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
         metrics: Metrics | None = None,
+        on_rematch: Callable[[str, str], Any] | None = None,
     ) -> None:
         self.game_id = game_id
+        self.on_rematch = on_rematch  # (new game id, this game's id), after the rematch is committed
         self.metrics = metrics
         self.channel = game_channel(game_id)
         self.hub = hub
@@ -597,6 +599,10 @@ class Room:
 
     async def _after_commit(self, events: list[dict[str, Any]]) -> None:
         for event in events:
+            if event.get("t") == "rematch" and self.on_rematch is not None:
+                started = self.on_rematch(event["game_id"], self.game_id)
+                if asyncio.iscoroutine(started):
+                    await started
             if event.get("t") == "game_over" and self.on_finished is not None:
                 result = self.on_finished(self.game_id, event["result"])
                 if asyncio.iscoroutine(result):

@@ -37,8 +37,10 @@ class RoomManager:
         clock: Clock = time.time,
         on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
         metrics: Metrics | None = None,
+        on_rematch: Callable[[str, str], Any] | None = None,
     ) -> None:
         self.hub = hub
+        self.on_rematch = on_rematch
         self.metrics = metrics
         self.sessionmaker = sessionmaker
         self.clock = clock
@@ -79,7 +81,8 @@ class RoomManager:
         async with lock:
             room = self.rooms.get(game_id)
             if room is None:
-                room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished, self.metrics)
+                room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished, self.metrics,
+                            on_rematch=self.on_rematch)
                 if not await room.load():
                     await room.close()
                     return None

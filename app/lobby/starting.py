@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.views import game_summary, game_url
@@ -41,6 +41,16 @@ async def create_game(
         black_id=black_id,
         white_id=white_id,
     )
+
+
+async def announce_rematch(
+    sessionmaker: async_sessionmaker[AsyncSession], lobby: LobbyBroadcaster, game_id: str, rematch_of: str
+) -> None:
+    """``game_started`` for a rematch, once the room has committed the new game with its ``rematch`` event."""
+    async with sessionmaker() as session:
+        row = await games.get_with_players(session, game_id)
+    if row is not None:
+        await announce_game_started(lobby, row, rematch_of=rematch_of)
 
 
 async def announce_game_started(lobby: LobbyBroadcaster, row: GameWithPlayers, **fields: Any) -> None:

@@ -7,7 +7,7 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 from __future__ import annotations
 
 from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401
-from tests.support.endings import begin, stored
+from tests.support.endings import Lobby, begin, stored
 from tests.support.fake_clock import clock, servers  # noqa: F401
 
 pytestmark = STACKS
@@ -42,10 +42,14 @@ async def test_rematch_declined_then_accepted_swaps_colours_and_keeps_the_settin
     await _ok(b, {"t": "rematch_decline"})
     assert (await w.of_type("offer_declined"))["kind"] == "rematch"
 
+    lobby = await Lobby.open(black)
     await _ok(b, {"t": "rematch_offer"})
     await _ok(w, {"t": "rematch_accept"})
     events = [await sock.of_type("rematch") for sock in (b, w)]
     new_id = events[0]["game_id"]
+    started = await lobby.of_type("game_started", game_id=new_id)  # the lobby lists the new game
+    assert started["rematch_of"] == game_id and started["game"]["players"]["B"]["id"] == white.user["id"]
+    await lobby.close()
     assert events[1]["game_id"] == new_id != game_id and events[0]["by"] == "W"
     await _refused(b, {"t": "rematch_offer"}, "rematch_exists")
 
