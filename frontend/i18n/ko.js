@@ -83,7 +83,7 @@ export default {
   "lobby.share_hint": "이 링크를 상대에게 보내세요:",
   "lobby.share_link": "초대 링크",
   "lobby.unreachable": "서버에 연결할 수 없습니다. 다시 시도하는 중…",
-  "lobby.you_play": "나는 {color}",
+  "lobby.you_play": "내 돌: {color}",
   "lobby.colour_nigiri": "돌 가리기로 흑백 결정",
 
   "challenge.title": "{name}님의 대국 신청",
@@ -327,4 +327,14 @@ export default {
   "playnow.pick_speed": "속도를 하나 이상 고르세요.",
   "error.already_playing": "진행 중인 대국을 마친 뒤에 새 상대를 찾으세요.",
   "error.pool_full": "지금 상대를 찾는 사람이 너무 많습니다. 잠시 후 다시 시도하세요.",
+  "error.bot_not_found": "내 봇이 아닙니다.",
+  "error.bot_refuses": "이 봇은 그 대국을 받지 않습니다.",
+  "error.insufficient_scope": "이 API 토큰은 읽기만 할 수 있습니다.",
+  "error.invalid_scopes": "토큰 권한이 올바르지 않습니다.",
+  "error.invalid_token": "알 수 없거나 취소된 API 토큰입니다.",
+  "error.session_required": "사이트에 로그인해서 하세요. API 토큰으로는 할 수 없습니다.",
+  "error.token_not_found": "없는 토큰입니다.",
+  "error.too_many_bots": "가질 수 있는 봇 수를 넘었습니다.",
+  "error.too_many_tokens": "토큰이 너무 많습니다. 먼저 하나를 취소하세요.",
+  "error.user_not_found": "없는 대국자입니다.",
 };
