@@ -346,15 +346,19 @@ class Automatch:
             except TimeoutError:
                 pass
             self._wake.clear()
-            try:
-                await self.pool.heartbeat(self.instance, HEARTBEAT_TTL)
-                await self.check_local()
-                await self.sweep()
-                self._unreachable_since = None
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                await self._pool_failed(exc)
+            await self.tick()
+
+    async def tick(self) -> None:
+        """One sweep: heartbeat, this instance's seeks checked against the pool, then pairing."""
+        try:
+            await self.pool.heartbeat(self.instance, HEARTBEAT_TTL)
+            await self.check_local()
+            await self.sweep()
+            self._unreachable_since = None
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            await self._pool_failed(exc)
 
     async def check_local(self) -> None:
         """Place again this instance's seeks that left the pool without a game; end those that found one."""

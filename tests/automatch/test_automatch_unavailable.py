@@ -1,0 +1,88 @@
+"""The automatch service when its pool misbehaves: a lost seek is placed again; an unreachable pool ends the
+search with a message rather than leaving the player waiting for nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.automatch.preferences import SeekPreferences
+from app.automatch.service import UNAVAILABLE_GRACE, Automatch
+from app.errors import ServiceError
+from app.live.lobby import MemoryLobbyBroadcaster
+from app.live.seek_pool import MemorySeekPool
+from app.store.repositories import users
+
+
+class FlakyPool(MemorySeekPool):
+    """A pool that can be cut off (every call fails, like a Redis that went away) and emptied (a flush)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+
+    def __getattribute__(self, name: str):  # type: ignore[no-untyped-def]
+        attribute = super().__getattribute__(name)
+        if name in ("put", "withdraw", "waiting", "count", "claim", "release", "status", "heartbeat", "alive"):
+            if super().__getattribute__("down"):
+                async def fail(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+                    raise ConnectionError("pool unreachable")
+
+                return fail
+        return attribute
+
+    def flush(self) -> None:
+        self._waiting.clear()
+        self._claimed.clear()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def setup(db_sessionmaker):  # type: ignore[no-untyped-def]
+    async with db_sessionmaker() as session:
+        ana = await users.add_guest(session, "Guest-ana1", "guest-ana1")
+        await session.commit()
+    pool, lobby, clock = FlakyPool(), MemoryLobbyBroadcaster(), Clock()
+    automatch = Automatch(pool, lobby, db_sessionmaker, clock=clock)
+    yield automatch, pool, lobby, clock, ana
+    await automatch.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_seek_lost_from_the_pool_is_placed_again(setup) -> None:  # type: ignore[no-untyped-def]
+    automatch, pool, lobby, clock, ana = setup
+    async with lobby.subscribe(ana.id) as inbox:
+        seeker = await automatch.seek(ana, SeekPreferences(sizes=[9]))
+        assert (await inbox.get())["t"] == "seeking"
+        pool.flush()
+        clock.now += 1
+        await automatch.tick()
+        waiting = await pool.waiting()
+        assert list(waiting) == [ana.id] and seeker.seek_id.encode() in waiting[ana.id]
+        assert automatch.seeking(ana.id) == seeker
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_unreachable_pool_tells_the_player_to_search_again(setup) -> None:  # type: ignore[no-untyped-def]
+    automatch, pool, lobby, clock, ana = setup
+    async with lobby.subscribe(ana.id) as inbox:
+        await automatch.seek(ana, SeekPreferences(sizes=[9]))
+        assert (await inbox.get())["t"] == "seeking"
+        pool.down = True
+        await automatch.tick()
+        clock.now += UNAVAILABLE_GRACE / 2
+        await automatch.tick()
+        assert automatch.seeking(ana.id) is not None  # a short outage is waited out
+        clock.now += UNAVAILABLE_GRACE
+        await automatch.tick()
+        assert await inbox.get() == {"t": "seek_cancelled", "reason": "unavailable"}
+        assert automatch.seeking(ana.id) is None
+        with pytest.raises(ServiceError) as refused:  # and a new seek says so at once
+            await automatch.seek(ana, SeekPreferences(sizes=[9]))
+        assert refused.value.code == "unavailable"

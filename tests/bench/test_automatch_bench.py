@@ -1,0 +1,31 @@
+"""``bench/automatch_bench.py`` runs end to end on two server processes, PostgreSQL and Redis.
+
+Only the shape of the output is checked: timings are the benchmark's business, not the test suite's.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.services import need_postgres, need_redis
+
+ROOT = Path(__file__).resolve().parents[2]
+LINE = re.compile(r"^(pair_all|pair_cross_instance|pair_same_instance|baseline_ping) n=(\d+) p50_ms=[\d.]+ "
+                  r"p99_ms=[\d.]+ max_ms=[\d.]+$")
+
+
+def test_a_short_run_pairs_every_trial_and_prints_the_p99_last() -> None:
+    need_postgres()
+    need_redis()
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "automatch_bench.py"), "--trials", "4"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert re.match(r"^pair_p99_ms=[\d.]+ ratio_p99=[\d.]+$", lines[-1]), lines[-1]
+    counts = {m.group(1): int(m.group(2)) for m in map(LINE.match, lines) if m}
+    assert counts == {"pair_all": 4, "pair_cross_instance": 2, "pair_same_instance": 2, "baseline_ping": 4}, lines
