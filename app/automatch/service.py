@@ -16,6 +16,9 @@ placed (``_local``), and
 
 Messages to players go through the lobby broadcaster as private messages (``_to``), so a player's sockets on
 any instance hear them. The rules of pairing are in ``pairing.py``; docs/lobby.md describes them.
+
+Over 400 lines because one seek's whole life (placed, paired, placed again, ended) is one state machine over
+``_local`` and the pool; split across modules, each part would reach into the others' state.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -34,13 +37,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.automatch import pairing
 from app.automatch.pairing import PairTerms, Seeker
+from app.automatch.messages import paired_message, seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.strength import Avoid, Strength, avoid_nobody, player_rating
 from app.errors import Conflict, Forbidden, ServiceError
 from app.live.lobby import LobbyBroadcaster
 from app.live.seek_pool import SeekPool
 from app.lobby.starting import announce_game_started, create_game
-from app.lobby.views import game_summary, game_url
 from app.store.models import User
 from app.store.repositories import games, users
 
@@ -179,7 +182,7 @@ class Automatch:
         except Exception as exc:
             self._local.pop(user.id, None)
             raise Unavailable() from exc
-        await self._tell(user.id, {"t": "seeking", "seek": _seek_view(seeker)})
+        await self._tell(user.id, {"t": "seeking", "seek": seek_view(seeker)})
         try:
             await self._pair_now(seeker, data)
         except Exception:
@@ -278,7 +281,7 @@ class Automatch:
             local = self._local.get(seeker.user_id)
             if local is not None and local.seeker.seek_id == seeker.seek_id:
                 del self._local[seeker.user_id]
-        message = _paired(row, agreed)
+        message = paired_message(row, agreed)
         await self._tell_many([a.user_id, b.user_id], {**message, "seeks": [a.seek_id, b.seek_id]})
         await announce_game_started(self.lobby, row, automatch=True)
         return True
@@ -313,17 +316,27 @@ class Automatch:
         if kind == "paired":
             seeks = set(message.get("seeks") or ())
             for user_id in message.get("_to") or ():
-                local = self._local.get(user_id)
-                if local is not None and local.seeker.seek_id in seeks:
-                    del self._local[user_id]
+                local = self._local.pop(user_id, None)
+                if local is not None and local.seeker.seek_id not in seeks:
+                    # A newer seek placed while the older one was being paired: the player has their game now.
+                    self._spawn(self._withdraw_quietly(user_id, local.data))
         elif kind == "game_started" and not message.get("automatch"):
             players = (message.get("game") or {}).get("players") or {}
             for side in players.values():
                 user_id = side.get("id") if isinstance(side, dict) else None
                 if user_id in self._local:
-                    task = asyncio.create_task(self._end_for_game(user_id, message))
-                    self._background.add(task)
-                    task.add_done_callback(self._background.discard)
+                    self._spawn(self._end_for_game(user_id, message))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _withdraw_quietly(self, user_id: int, data: bytes) -> None:
+        try:
+            await self.pool.withdraw(user_id, data)
+        except Exception:  # a pairing refuses a player already in a game: the seek goes nowhere
+            log.warning("could not withdraw a superseded seek of user %s", user_id, exc_info=True)
 
     async def _end_for_game(self, user_id: int, started: dict[str, Any]) -> None:
         """``user_id`` began a game some other way (a challenge): their search is over; send them there."""
@@ -386,7 +399,7 @@ class Automatch:
                 continue
             if row is not None:  # paired (or a challenge accepted meanwhile): the game is where they belong
                 del self._local[user_id]
-                await self._tell(user_id, {**_paired(row, None), "seeks": [seek.seeker.seek_id]})
+                await self._tell(user_id, {**paired_message(row, None), "seeks": [seek.seeker.seek_id]})
                 continue
             if state.claimed == seek.data:
                 await self.pool.release(user_id, seek.data)
@@ -424,15 +437,3 @@ class Automatch:
 
 def _datetime(epoch: float) -> datetime:
     return datetime.fromtimestamp(epoch, UTC)
-
-
-def _seek_view(seeker: Seeker) -> dict[str, Any]:
-    return {"id": seeker.seek_id, "since": seeker.since, **seeker.prefs.model_dump()}
-
-
-def _paired(row: games.GameWithPlayers, agreed: PairTerms | None) -> dict[str, Any]:
-    message: dict[str, Any] = {"t": "paired", "game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row)}
-    if agreed is not None:
-        message["speed"] = agreed.speed
-        message["nigiri"] = agreed.nigiri
-    return message

@@ -30,6 +30,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.api.deps import optional_user_ws, sessionmaker_of, socket_limits
 from app.api.login_limits import client_address
 from app.api.routers.game_ws import FLOOD_LIMIT, refuse_socket, refuse_token
+from app.automatch.messages import seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.errors import ServiceError
@@ -85,7 +86,7 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
                 "challenges": [challenge_view(row, people) for row in open_challenges],
                 "incoming": [challenge_view(row, people) for row in incoming],
                 "games": [game_summary(row, spectators) for row in live],
-                "seek": {"id": seeker.seek_id, "since": seeker.since, **seeker.prefs.model_dump()} if seeker else None,
+                "seek": seek_view(seeker) if seeker else None,
             }
         )
         if user is not None:
