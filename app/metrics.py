@@ -14,6 +14,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 # Receive -> ack of a move on the server: the commit (one database transaction) dominates.
 MOVE_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 MOVE_EVENTS = ("move", "pass")
+# How long automatch seekers waited for their pair: from instant to the widest gap (80 s) and beyond.
+WAIT_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0)
 
 
 class _Phased(Protocol):
@@ -43,6 +45,23 @@ class Metrics:
             "tengen_room_catchup_reads",
             "Times a room re-read a game's events from the database: another instance committed and the hub "
             "did not carry the events in order (a gap, a hub reset), or a commit failed.",
+            registry=self.registry,
+        )
+        self.automatch_seekers = Gauge(
+            "tengen_automatch_seekers", "Automatch seeks placed on this instance and still waiting.",
+            registry=self.registry,
+        )
+        self.automatch_pairs = Counter(
+            "tengen_automatch_pairs", "Automatch pairs this instance turned into games.", registry=self.registry
+        )
+        self.automatch_wait = Histogram(
+            "tengen_automatch_wait_seconds", "How long each player of a pair made here had waited for it.",
+            buckets=WAIT_BUCKETS, registry=self.registry,
+        )
+        self.automatch_replaced = Counter(
+            "tengen_automatch_replaced",
+            "Seeks this instance placed again after they left the pool without a game (Redis lost them, a claimer "
+            "died, a pair fell through).",
             registry=self.registry,
         )
         self.errors = Counter(

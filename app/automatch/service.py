@@ -44,6 +44,7 @@ from app.errors import Conflict, Forbidden, ServiceError
 from app.live.lobby import LobbyBroadcaster
 from app.live.seek_pool import SeekPool
 from app.lobby.starting import announce_game_started, create_game
+from app.metrics import Metrics
 from app.store.models import User
 from app.store.repositories import games, users
 
@@ -86,6 +87,7 @@ class Automatch:
         avoid: Avoid = avoid_nobody,
         clock: Callable[[], float] = time.time,
         sweep_every: float = SWEEP_EVERY,
+        metrics: Metrics | None = None,
     ) -> None:
         self.pool = pool
         self.lobby = lobby
@@ -94,6 +96,8 @@ class Automatch:
         self.avoid = avoid
         self.clock = clock
         self.sweep_every = sweep_every
+        self.metrics = metrics or Metrics()
+        self.metrics.automatch_seekers.set_function(lambda: float(len(self._local)))
         self.instance = uuid.uuid4().hex[:12]
         self._local: dict[int, LocalSeek] = {}
         self._sockets = _Sockets()
@@ -281,6 +285,10 @@ class Automatch:
             local = self._local.get(seeker.user_id)
             if local is not None and local.seeker.seek_id == seeker.seek_id:
                 del self._local[seeker.user_id]
+        self.metrics.automatch_pairs.inc()
+        paired_at = self.clock()
+        for seeker in (a, b):
+            self.metrics.automatch_wait.observe(max(0.0, paired_at - seeker.since))
         message = paired_message(row, agreed)
         await self._tell_many([a.user_id, b.user_id], {**message, "seeks": [a.seek_id, b.seek_id]})
         await announce_game_started(self.lobby, row, automatch=True)
@@ -404,6 +412,7 @@ class Automatch:
             if state.claimed == seek.data:
                 await self.pool.release(user_id, seek.data)
             log.info("seek of user %s was no longer in the pool; placed again", user_id)
+            self.metrics.automatch_replaced.inc()
             await self.pool.put(user_id, seek.data)
 
     async def _pool_failed(self, exc: Exception) -> None:
