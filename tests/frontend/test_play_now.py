@@ -58,6 +58,11 @@ def _play_now(first_url: str, second_url: str) -> None:
                 assert person.page.locator("svg.board .pt").count() == 81
                 colours.add(person.page.locator(".player-card").last.get_attribute("data-color"))
             assert colours == {"B", "W"}  # each sits at their own side of the same board
+            # Back in the lobby, the card remembers Ana's choices.
+            ana.open()
+            ana.page.wait_for_selector(".playnow button.play-now")
+            assert ana.page.is_checked(".playnow input[name=pn-size][value='9']")
+            assert ana.page.is_checked(".playnow input[name=pn-speed][value=blitz]")
             for person in (ana, bao):
                 assert person.errors == [], person.errors
         finally:

@@ -4,6 +4,7 @@ import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { TIME_PRESETS, describeTimeControl } from "../clock.js";
 import { errorToast, toast } from "../ui.js";
+import { getSettings, setSetting } from "../settings.js";
 
 const SIZES = [9, 13, 19];
 const SPEEDS = ["blitz", "rapid", "classical"];
@@ -31,11 +32,15 @@ export function playNowCard(send) {
   let counter = 0;
   let timer = null;
 
-  const sizes = SIZES.map((n) => checkbox("pn-size", n, h("span", {}, `${n}×${n}`), n === 19));
-  const speeds = SPEEDS.map((s) => checkbox("pn-speed", s, h("span", { i18n: `tc.${s}`, title: describeTimeControl(TIME_PRESETS[s]) }), s === "rapid"));
-  const rules = h("select", { name: "pn-rules" }, RULES.map((r) => h("option", { value: r, i18n: r === "any" ? "playnow.any_rules" : `ruleset.${r}` })));
-  const rated = h("input", { type: "checkbox", name: "pn-rated" });
-  const handicap = h("input", { type: "checkbox", name: "pn-handicap" });
+  // The choices of the last search in this browser, or 19x19 rapid under any rules.
+  const last = getSettings().playNow || {};
+  const lastSizes = Array.isArray(last.sizes) && last.sizes.length ? last.sizes : [19];
+  const lastSpeeds = Array.isArray(last.speeds) && last.speeds.length ? last.speeds : ["rapid"];
+  const sizes = SIZES.map((n) => checkbox("pn-size", n, h("span", {}, `${n}×${n}`), lastSizes.includes(n)));
+  const speeds = SPEEDS.map((s) => checkbox("pn-speed", s, h("span", { i18n: `tc.${s}`, title: describeTimeControl(TIME_PRESETS[s]) }), lastSpeeds.includes(s)));
+  const rules = h("select", { name: "pn-rules" }, RULES.map((r) => h("option", { value: r, i18n: r === "any" ? "playnow.any_rules" : `ruleset.${r}`, selected: r === (last.rules || "any") })));
+  const rated = h("input", { type: "checkbox", name: "pn-rated", checked: Boolean(last.rated) });
+  const handicap = h("input", { type: "checkbox", name: "pn-handicap", checked: Boolean(last.handicap) });
   const speedHint = h("p", { class: "muted small" });
   const start = h("button", { type: "submit", class: "btn primary big play-now", i18n: "playnow.start" });
 
@@ -123,6 +128,7 @@ export function playNowCard(send) {
     };
     if (!wanted.sizes.length) return toast("playnow.pick_size", {}, "error");
     if (!wanted.speeds.length) return toast("playnow.pick_speed", {}, "error");
+    setSetting("playNow", wanted);
     seek(wanted);
   });
 
