@@ -12,7 +12,8 @@ bare ``websockets`` floor servers (``floor_servers.py``), each in its own proces
    with the persist-echo floor (a bare server committing one row per message to the same PostgreSQL before
    acking it) driven through the same number of sockets at the same message rate.
 
-Prints p50/p99 move round trip (send -> ack), move -> last spectator delivery, memory per idle socket, and
+Prints p50/p99 move round trip (send -> ack), move -> last spectator delivery, memory and server CPU per idle
+socket, server CPU per delivery of a move to one spectator, and
 as its last line ``rtt_ratio=<Tengen p50 / floor p50> fanout_ratio=<Tengen p50 / floor p50>``.
 
     /work/main/.venv/bin/python bench/room_bench.py [--games 100] [--spectators 5] [--moves 20]
@@ -45,9 +46,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import asyncpg  # noqa: E402
 import httpx  # noqa: E402
+from proc_cpu import cpu_seconds  # noqa: E402
+from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered  # noqa: E402
 
 from app.rules import Game  # noqa: E402
-from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered  # noqa: E402
 
 ADMIN_DSN = os.environ.get("TENGEN_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 BOARD = 19
@@ -319,11 +321,21 @@ class PersistFloor:
             await probe.close()
 
 
+@dataclass(frozen=True)
+class Costs:
+    """Server CPU for capacity planning: an open idle socket (CPU seconds per second), and one delivery of a
+    move to one spectator (CPU seconds: the fan-out game's server CPU per move, shared by its listeners)."""
+
+    idle_socket: float
+    delivery: float
+
+
 async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args: argparse.Namespace,
-                     rng: random.Random) -> tuple[list[float], list[float], float, float]:
+                     rng: random.Random) -> tuple[list[float], list[float], float, float, Costs]:
     """One Tengen game and the broadcast floor, each with ``--fanout-listeners`` listeners, moves alternating.
 
-    Also the memory per idle socket of both servers: RSS growth while the listeners connect, per listener.
+    Also the memory per idle socket of both servers: RSS growth while the listeners connect, per listener;
+    and the server's CPU per idle socket and per delivered move (``Costs``).
     """
     black, white = await Bot(base).visit(), await Bot(base).visit()
     table = Table(base, black, white, 0)
@@ -334,6 +346,10 @@ async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args:
     listeners = await open_many(ws, args.fanout_listeners)
     await settle(listeners, quiet=1.0)
     per_socket = (rss_kb(pid) - before) * 1024 / args.fanout_listeners
+    # What the open sockets cost the server while nothing happens (pings, presence, clocks).
+    idle_from = cpu_seconds(pid)
+    await asyncio.sleep(args.idle_seconds)
+    idle_cpu = (cpu_seconds(pid) - idle_from) / args.idle_seconds / (args.fanout_listeners + 2)
 
     floor_url = f"ws://127.0.0.1:{floor_port}/"
     sender = await Probe.open(floor_url)
@@ -348,15 +364,18 @@ async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args:
     gc.freeze()
 
     times, floor_times = [], []
+    tengen_cpu = 0.0
     for i in range(args.fanout_moves):
         colour = table.game.to_move
         point = choose_move(table.game, rng)
         assert point is not None
+        cpu_from = cpu_seconds(pid)
         answer, sent, _ = await table.sockets[colour].request({"t": "play", "p": list(point)})
         if answer.get("t") != "ack":
             raise RuntimeError(f"move refused: {answer}")
         table.game.play(colour, point)
         times.append(await wait_delivered(listeners, answer["v"]) - sent)
+        tengen_cpu += cpu_seconds(pid) - cpu_from
         await asyncio.sleep(0.05)
         answer, sent, _ = await sender.request({"t": "play", "p": [i % BOARD, i // BOARD % BOARD]})
         floor_times.append(await wait_delivered(floor_listeners, answer["v"]) - sent)
@@ -366,7 +385,8 @@ async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args:
     await table.close()
     await black.http.aclose()
     await white.http.aclose()
-    return times, floor_times, per_socket, floor_per_socket
+    costs = Costs(idle_cpu, tengen_cpu / args.fanout_moves / args.fanout_listeners)
+    return times, floor_times, per_socket, floor_per_socket, costs
 
 
 async def run_round_trips(base: str, persist_port: int, args: argparse.Namespace,
@@ -414,7 +434,7 @@ async def run(args: argparse.Namespace) -> int:
                   f"moves={args.moves} interval={args.interval}s fanout_listeners={args.fanout_listeners} "
                   f"fanout_moves={args.fanout_moves}", flush=True)
             try:
-                fanout, floor_fanout, tengen_mem, floor_mem = await run_fanout(
+                fanout, floor_fanout, tengen_mem, floor_mem, costs = await run_fanout(
                     base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng)
                 rtts, delivered, floor_rtts = await run_round_trips(base, persist_port, args, rng)
             except Exception:
@@ -428,6 +448,8 @@ async def run(args: argparse.Namespace) -> int:
             print(f"floor  broadcast() -> last of {args.fanout_listeners} listeners: {ms(floor_fanout)}")
             print(f"tengen memory per idle socket: {tengen_mem / 1024:.1f} KB "
                   f"(bare websockets server: {floor_mem / 1024:.1f} KB)")
+            print(f"tengen cpu per idle socket: {costs.idle_socket * 1e6:.1f} us/s; per delivery of a move to "
+                  f"one of {args.fanout_listeners} spectators: {costs.delivery * 1e6:.1f} us")
             rtt_ratio = percentile(rtts, 50) / percentile(floor_rtts, 50)
             fanout_ratio = percentile(fanout, 50) / percentile(floor_fanout, 50)
             print(f"rtt_ratio={rtt_ratio:.2f} fanout_ratio={fanout_ratio:.2f}", flush=True)
@@ -450,12 +472,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fanout-moves", type=int, default=30, help="moves timed in the fan-out game")
     parser.add_argument("--rounds", type=int, default=4,
                         help="alternating rounds of Tengen and persist-echo moves (default 4)")
+    parser.add_argument("--idle-seconds", type=float, default=5.0,
+                        help="seconds the fan-out game's sockets sit idle while the server's CPU is read")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, 5 moves")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 6, 0.2, 2
-        args.fanout_listeners, args.fanout_moves = 50, 5
+        args.fanout_listeners, args.fanout_moves, args.idle_seconds = 50, 5, 1.0
     gc.set_threshold(50_000, 20, 20)  # the clients' own collector: see run_fanout
     return asyncio.run(run(args))
 

@@ -1,355 +1,85 @@
-"""The same workload of concurrent games against one Tengen instance, then against two, in one run.
+"""Horizontal scaling with CPU quotas: 1, 2 and 4 Tengen instances, each held to the same share of a core.
 
-Each instance is a real ``python -m app.cli serve`` process; all share one PostgreSQL database (created for
-the run and dropped afterwards) and one Redis key prefix (deleted afterwards). Clients run in their own
-processes (``--client-procs``): every game has two players, each on a WebSocket, alternating precomputed
-moves on a 19x19 board; each player moves once the opponent's move has reached its own socket, and waits
-for the acknowledgement (a new game starts when one fills up), so ``--games`` moves are in flight. Each
-socket stays just under the server's rate limit (10 messages a second); ``paced`` counts the sends that
-waited for it. With two instances, each game is routed to
-one instance (``--placement game``, as a load balancer hashing the ``/ws/games/<id>`` path does) or its two
-players are put on different instances (``--placement spread``, the worst case: every event crosses the hub).
-Measuring starts once every game is set up and has a move acknowledged, plus ``--warmup`` seconds.
+On a small machine the clients, PostgreSQL and Redis share the cores with the servers, so comparing one
+unlimited instance with two measures the machine. Here every server process is put in a control group of its
+own (``bench/cpu_groups.py``: cgroup v1 ``cpu.cfs_quota_us`` or v2 ``cpu.max``) with the same quota
+(``--quota`` of a core per ``--period-ms``; a short period, so throttling comes in small slices instead of
+bursts), and the rest of the machine is left to everything else. The groups of the instances and of the
+client processes weigh ``--weight`` times the default against the other processes, so that on a busy
+machine a runnable instance gets its quota within each period (``quota_used`` shows whether it did). The load grows with the instances:
+``--games-per-instance`` concurrent games per instance (players and moves as in ``bench/scale_clients.py``),
+enough that a quota'd instance is always busy (it is throttled in most periods) yet healthy.
 
-Prints, for each phase, moves per second, the p50/p99/max round trip (send -> ack), the longest stretch with
-no ack at all, then the CPU split over the measured window read from ``/proc`` (each server, the clients,
-PostgreSQL for this database, Redis, everything else on the machine), how long each server waited for a core,
-CPU milliseconds per move and how often each instance's rooms re-read events from the database; then the
-best ratio this machine allows, worked out from the CPU a move cost with one instance (``ceiling``), and
-``scale_ratio=<two/one>`` last. Everything (servers, PostgreSQL, Redis, clients and whatever else runs)
-shares this machine's cores: see ``os.cpu_count()``.
+Four instances are started once, on one PostgreSQL database (created for the run, dropped afterwards) and
+one Redis prefix (deleted afterwards), each in a CPU group of its own. The phases:
 
-    /work/main/.venv/bin/python bench/scale_bench.py [--games 200] [--seconds 15] [--client-procs 2]
-        [--placement game|spread] [--pin-servers]
+    base    instance 1, no quota            the reference cost of a move
+    q1      instance 1 at the quota
+    q2, q4  instances 1-2 and 1-4 at the quota, each game on one instance (as nginx's hash on the game id)
+    s2, s4  instances 1-2 and 1-4 at the quota, the two players of a game on different instances
+
+run one after another, in ``--rounds`` rounds, so that every phase sees the busy machine as the others do
+(the figures of a phase are those of its rounds together; ``rounds=[...]`` lists each round's moves per
+second). Each window plays fresh games: every game is set up (users, challenge, sockets, a first move)
+before the quota is applied, so setup cannot time out at low quotas; then ``--warmup`` seconds, then
+``--seconds`` measured. For each phase it prints moves per second, round trips (send -> ack), the CPU split
+over the window (``bench/proc_cpu.py``), the share of periods in which each instance ran out of quota
+(``throttled``) and the share of the quota it used, the time its main thread was runnable but not running
+(waiting for a core, or throttled), CPU per move, and room catch-up reads. Then:
+
+    eff      server CPU per move of the quota'd instance (q1) / that of the unthrottled one (base)
+    scale2   q2 / q1 moves per second;  scale4   q4 / q1;  spread4   s4 / q1
+
+and last ``scale2=<x> scale4=<y> spread4=<z> eff=<e>``. Without a writable CPU controller it says so and
+exits with status 2. ``--via-nginx`` puts Debian's nginx with ``deploy/nginx.conf`` in front of the
+instances for the base and game-placement phases (the spread phases, which a proxy hashing the game id never
+produces, still connect directly).
+
+    nice -n 10 /work/main/.venv/bin/python bench/scale_bench.py [--quota 0.1] [--period-ms 10]
+        [--games-per-instance 16] [--seconds 5] [--rounds 3] [--warmup 2] [--client-procs 2] [--weight 4]
+        [--via-nginx]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
+import math
 import multiprocessing
 import os
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import cpu_groups  # noqa: E402
 import httpx  # noqa: E402
-import orjson  # noqa: E402
-import websockets  # noqa: E402
+import proc_cpu  # noqa: E402
+import scale_clients  # noqa: E402
 
 from tests.support.instances import Instances, delete_redis_prefix  # noqa: E402
 from tests.support.services import POSTGRES_URL, REDIS_URL  # noqa: E402
 
-SIZE = 19
-BLACK_POINTS = [[x, y] for y in range(0, 9) for x in range(SIZE)]
-WHITE_POINTS = [[x, y] for y in range(10, SIZE) for x in range(SIZE)]
-MOVES_PER_GAME = 2 * min(len(BLACK_POINTS), len(WHITE_POINTS))
+# Seconds an instance may take to start: under ``nice`` on a machine with a load of 10 it can take 30 and more.
+START_TIMEOUT = 180.0
 
 
-# The server refuses more than 10 messages a second per socket (burst 30): each seat stays just under it, so
-# that a refusal never breaks a game's alternation. ``paced`` counts the sends that had to wait for it.
-SEND_INTERVAL = 1 / 9.5
-ACK_TIMEOUT = 30.0
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    instances: int
+    placement: str
+    quota: float | None
 
 
-class Seat:
-    """A lean game socket: a reader task drains every message, resolves the awaited acks and notes the newest
-    event version the socket has received (a player moves once the opponent's move has reached its screen)."""
-
-    def __init__(self, connection) -> None:  # type: ignore[no-untyped-def]
-        self.connection = connection
-        self.next_send = 0.0
-        self.paced = 0
-        self.waiting: dict[str, asyncio.Future] = {}
-        self.ids = itertools.count()
-        self.snapshot = asyncio.get_running_loop().create_future()
-        self.seen_v = 0
-        self.seen = asyncio.Event()
-        self.reader = asyncio.create_task(self._read())
-
-    async def sees(self, v: int) -> bool:
-        """Wait until this socket has received event ``v``; False if it never comes (the socket closed)."""
-        while self.seen_v < v:
-            if self.reader.done():
-                return False
-            self.seen.clear()
-            try:
-                await asyncio.wait_for(self.seen.wait(), ACK_TIMEOUT)
-            except asyncio.TimeoutError:
-                return False
-        return True
-
-    async def _read(self) -> None:
-        try:
-            async for raw in self.connection:
-                message = orjson.loads(raw)
-                kind = message.get("t")
-                if kind == "snapshot" and not self.snapshot.done():
-                    self.snapshot.set_result(message)
-                    self.seen_v = message.get("v", 0)
-                elif kind not in ("ack", "error") and isinstance(message.get("v"), int):
-                    self.seen_v = max(self.seen_v, message["v"])
-                    self.seen.set()
-                elif kind == "error" and message.get("id") is None:
-                    # Refused before parsing (the per-socket rate limit: 10 messages/s): fail what waits.
-                    for future in self.waiting.values():
-                        if not future.done():
-                            future.set_result(message)
-                    self.waiting.clear()
-                elif kind in ("ack", "error"):
-                    future = self.waiting.pop(message.get("id"), None)
-                    if future is not None and not future.done():
-                        future.set_result(message)
-        except websockets.ConnectionClosed:
-            pass
-
-    async def act(self, message: dict) -> dict:
-        client_id = f"b{next(self.ids)}"
-        wait = self.next_send - time.monotonic()
-        if wait > 0:
-            self.paced += 1
-            await asyncio.sleep(wait)
-        self.next_send = time.monotonic() + SEND_INTERVAL
-        future = asyncio.get_running_loop().create_future()
-        self.waiting[client_id] = future
-        await self.connection.send(orjson.dumps({**message, "id": client_id}).decode())
-        try:
-            return await asyncio.wait_for(future, ACK_TIMEOUT)
-        except asyncio.TimeoutError:
-            self.waiting.pop(client_id, None)
-            return {"t": "timeout"}
-
-    async def close(self) -> None:
-        await self.connection.close()
-        self.reader.cancel()
-
-
-async def _user(url: str) -> httpx.AsyncClient:
-    client = httpx.AsyncClient(base_url=url, timeout=30)
-    (await client.get("/api/me")).raise_for_status()
-    return client
-
-
-async def _seat(client: httpx.AsyncClient, url: str, game_id: str) -> Seat:
-    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-    ws_url = url.replace("http://", "ws://") + f"/ws/games/{game_id}"
-    seat = Seat(await websockets.connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22))
-    await asyncio.wait_for(seat.snapshot, 30)
-    return seat
-
-
-async def _run_clients(urls: list[str], games: list[int], placement: str, ready, go) -> dict:  # type: ignore[no-untyped-def]
-    """One client process: its share of the games.
-
-    Every game is set up and has a first move acknowledged before anything is measured: this process then
-    puts its setup time on ``ready`` and waits for the window (from, end) on ``go``, the same for all.
-    """
-    begun = time.time()
-    window = {"from": float("inf"), "end": float("inf")}
-    out: dict = {"rtts": [], "acked_at": [], "errors": 0, "timeouts": 0, "paced": 0, "cpu": 0.0, "codes": {},
-                 "setup_s": 0.0}
-    cpu_marks: list[float] = []
-    set_up = 0
-    all_set_up = asyncio.Event()
-
-    async def table(index: int) -> None:
-        nonlocal set_up
-        black_url = urls[index % len(urls)]
-        white_url = urls[(index + 1) % len(urls)] if placement == "spread" else black_url
-        black, white = await _user(black_url), await _user(white_url)
-        first = True
-        try:
-            while time.time() < window["end"]:
-                body = {"board_size": SIZE, "rules": "chinese", "color": "black", "time_control": {"kind": "none"}}
-                offered = (await black.post("/api/challenges", json=body)).json()
-                challenge_id = offered.get("id") or offered["challenge"]["id"]
-                accepted = (await white.post(f"/api/challenges/{challenge_id}/accept")).json()
-                game_id = accepted.get("game_id") or accepted["game"]["id"]
-                seats = [await _seat(black, black_url, game_id), await _seat(white, white_url, game_id)]
-                for move in range(1, MOVES_PER_GAME + 1):
-                    if time.time() >= window["end"]:
-                        break
-                    points = BLACK_POINTS if move % 2 else WHITE_POINTS
-                    seat = seats[(move + 1) % 2]
-                    if not await seat.sees(move - 1):
-                        out["timeouts"] += 1
-                        break  # the opponent's move never reached this player: start another game
-                    sent = time.time()
-                    reply = await seat.act({"t": "play", "p": points[(move - 1) // 2]})
-                    done = time.time()
-                    if first:
-                        first, set_up = False, set_up + 1
-                        if set_up == len(games):
-                            all_set_up.set()
-                    if reply.get("t") == "timeout":
-                        out["timeouts"] += 1
-                        break  # this game's alternation is lost: start another
-                    if reply.get("t") != "ack":
-                        out["errors"] += 1
-                        code = str(reply.get("code"))
-                        out["codes"][code] = out["codes"].get(code, 0) + 1
-                        break  # refused: this game's alternation is lost, start another
-                    if sent >= window["from"] and done <= window["end"]:
-                        out["rtts"].append(done - sent)
-                        out["acked_at"].append(done)
-                for seat in seats:
-                    out["paced"] += seat.paced
-                    await seat.close()
-        finally:
-            await black.aclose()
-            await white.aclose()
-
-    async def conductor() -> None:
-        await all_set_up.wait()
-        out["setup_s"] = time.time() - begun
-        ready.put(out["setup_s"])
-        window["from"], window["end"] = await asyncio.to_thread(go.get)
-        await asyncio.sleep(max(0.0, window["from"] - time.time()))
-        cpu_marks.append(time.process_time())  # this process's own CPU seconds over the measured window
-        await asyncio.sleep(max(0.0, window["end"] - time.time()))
-        cpu_marks.append(time.process_time())
-
-    await asyncio.gather(conductor(), *(table(i) for i in games))
-    out["cpu"] = cpu_marks[1] - cpu_marks[0] if len(cpu_marks) == 2 else float("nan")
-    return out
-
-
-def _client_process(args: tuple, ready, go, results) -> None:  # type: ignore[no-untyped-def]
-    results.put(asyncio.run(_run_clients(*args, ready, go)))
-
-
-# ---- CPU accounting from /proc: who used the cores during a phase's measured window ----
-
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _processes() -> dict[int, tuple[str, str, float]]:
-    """pid -> (command name, command line, CPU seconds so far) for every process on the machine."""
-    out = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        close = stat.rindex(")")
-        fields = stat[close + 2:].split()
-        out[int(entry)] = (stat[stat.index("(") + 1:close], cmdline, (int(fields[11]) + int(fields[12])) / TICKS)
-    return out
-
-
-def _machine_busy() -> float:
-    """CPU seconds all cores spent on anything but idle and iowait, since boot."""
-    with open("/proc/stat") as f:
-        values = [int(v) for v in f.readline().split()[1:]]
-    return (sum(values) - values[3] - values[4]) / TICKS
-
-
-def _runqueue_waits(pids: list[int]) -> list[float]:
-    """Seconds each process's main thread has spent runnable but waiting for a core (``/proc/<pid>/schedstat``)."""
-    out = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/schedstat") as f:
-                out.append(int(f.read().split()[1]) / 1e9)
-        except (OSError, IndexError, ValueError):
-            out.append(float("nan"))
-    return out
-
-
-def _cpu_split(before: tuple, after: tuple, servers: list[int], database: str, clients_cpu: float,
-               seconds: float) -> dict[str, object]:
-    """Cores used over the window: each server, the clients, PostgreSQL for this database, Redis, the rest."""
-    (procs0, busy0), (procs1, busy1) = before, after
-
-    def used(pid: int) -> float:
-        if pid not in procs1:
-            return 0.0  # ended inside the window: its last share is lost (a pooled connection rarely ends)
-        return procs1[pid][2] - (procs0[pid][2] if pid in procs0 else 0.0)
-
-    postgres = sum(used(pid) for pid, (name, cmd, _) in procs1.items() if name == "postgres" and database in cmd)
-    redis = sum(used(pid) for pid, (name, _, _) in procs1.items() if name == "redis-server")
-    per_server = [used(pid) / seconds for pid in servers]
-    machine = (busy1 - busy0) / seconds
-    ours = sum(per_server) + (clients_cpu + postgres + redis) / seconds
-    return {"servers": per_server, "clients": clients_cpu / seconds, "postgres": postgres / seconds,
-            "redis": redis / seconds, "other": max(0.0, machine - ours), "machine": machine}
-
-
-def run_phase(instances: int, group: Instances, opts: argparse.Namespace, database: str) -> dict:
-    started = group.start(instances)
-    urls = [i.url for i in started]
-    servers = [i.process.pid for i in started]
-    if opts.pin_servers:
-        # One core per instance (an instance is one single-threaded process: it can never use more).
-        for core, pid in enumerate(servers):
-            subprocess.run(["taskset", "-pc", str(core % os.cpu_count()), str(pid)], check=True,
-                           stdout=subprocess.DEVNULL)
-    shares = [list(range(p, opts.games, opts.client_procs)) for p in range(opts.client_procs)]
-    ctx = multiprocessing.get_context("spawn")
-    ready, results = ctx.Queue(), ctx.Queue()
-    gos = [ctx.Queue() for _ in shares]
-    processes = [ctx.Process(target=_client_process, args=((urls, share, opts.placement), ready, go, results))
-                 for share, go in zip(shares, gos)]
-    for process in processes:
-        process.start()
-    # Measuring starts once every game is set up and has a move acknowledged, however long a cold server
-    # on a busy machine takes for that (``setup_s``), then after ``--warmup`` more seconds of play.
-    setup_s = max(ready.get(timeout=300) for _ in processes)
-    measure_from = time.time() + opts.warmup
-    for go in gos:
-        go.put((measure_from, measure_from + opts.seconds))
-    time.sleep(max(0.0, measure_from - time.time()))
-    before = (_processes(), _machine_busy())
-    waits_before = _runqueue_waits(servers)
-    time.sleep(max(0.0, measure_from + opts.seconds - time.time()))
-    after = (_processes(), _machine_busy())
-    waits = [(b - a) / opts.seconds for a, b in zip(waits_before, _runqueue_waits(servers))]
-    results = [results.get(timeout=120) for _ in processes]
-    for process in processes:
-        process.join(30)
-    catchup_reads = [_metric(url, "tengen_room_catchup_reads_total") for url in urls]
-    for instance in started:
-        instance.stop()
-    rtts = sorted(r for result in results for r in result["rtts"])
-    acked = sorted([measure_from] + [a for result in results for a in result["acked_at"]]
-                   + [measure_from + opts.seconds])
-    p = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000 if rtts else float("nan")  # noqa: E731
-    return {"moves_per_s": len(rtts) / opts.seconds, "p50_ms": p(0.50), "p99_ms": p(0.99),
-            "max_ms": p(1.0), "moves": len(rtts),
-            # the longest stretch of the window in which no move at all was acknowledged
-            "longest_gap_ms": max(b - a for a, b in zip(acked, acked[1:])) * 1000,
-            "errors": sum(r["errors"] for r in results), "timeouts": sum(r["timeouts"] for r in results),
-            "paced": sum(r["paced"] for r in results), "setup_s": setup_s,
-            "codes": {c: sum(r["codes"].get(c, 0) for r in results) for r in results for c in r["codes"]},
-            "server_waits": waits, "catchup_reads": catchup_reads,
-            "cpu": _cpu_split(before, after, servers, database, sum(r["cpu"] for r in results), opts.seconds)}
-
-
-def ceiling(one: dict, cores: int) -> str:
-    """The best ratio this machine allows, from the CPU one move cost with one instance.
-
-    One instance is one single-threaded process: at most one core, so at most ``1/s`` moves a second for ``s``
-    server CPU seconds per move. Everything shares ``cores``: with ``o`` CPU seconds per move spent by the
-    clients, PostgreSQL and Redis, no number of instances passes ``cores/(s+o)``. Two instances reach at most
-    ``min(2/s, cores/(s+o))``.
-    """
-    cpu, rate = one["cpu"], one["moves_per_s"]
-    s = sum(cpu["servers"]) / rate
-    o = (cpu["clients"] + cpu["postgres"] + cpu["redis"]) / rate
-    best_one, best_two = min(1 / s, cores / (s + o)), min(2 / s, cores / (s + o))
-    return (f"ceiling: server {s * 1000:.2f} + clients/postgres/redis {o * 1000:.2f} CPU ms per move on {cores} "
-            f"cores -> one instance <= {best_one:.0f} moves/s, two <= {best_two:.0f}, ratio <= {best_two / best_one:.2f}")
+def phases(quota: float) -> list[Phase]:
+    return [Phase("base", 1, "game", None), Phase("q1", 1, "game", quota), Phase("q2", 2, "game", quota),
+            Phase("q4", 4, "game", quota), Phase("s2", 2, "spread", quota), Phase("s4", 4, "spread", quota)]
 
 
 def _metric(url: str, name: str) -> float:
@@ -362,6 +92,162 @@ def _metric(url: str, name: str) -> float:
         if line.startswith(name + " "):
             return float(line.split()[1])
     return float("nan")
+
+
+class Rig:
+    """Four instances started once for the whole run, each in a CPU group of its own (no quota until a phase
+    sets one); the clients' group; with ``--via-nginx``, one nginx in front of the first 1, 2 and 4."""
+
+    def __init__(self, group: Instances, controller: cpu_groups.Controller, opts: argparse.Namespace,
+                 workdir: Path) -> None:
+        self.instances = group.start(4, timeout=START_TIMEOUT)
+        tag = uuid.uuid4().hex[:8]
+        self.limits: list[cpu_groups.CpuGroup] = []
+        self.nginx: dict[int, object] = {}
+        # The clients, unlimited, with the same weight as the instances: on a busy machine they keep them fed.
+        self.players = controller.group(f"tengen-bench-{tag}-clients", opts.period_ms * 1000)
+        self.players.weigh(opts.weight)
+        for n, instance in enumerate(self.instances):
+            limit = controller.group(f"tengen-bench-{tag}-{n}", opts.period_ms * 1000)
+            limit.weigh(opts.weight)
+            limit.add(instance.process.pid)
+            self.limits.append(limit)
+        if opts.via_nginx:
+            from tests.support.nginx import Nginx
+
+            for count in (1, 2, 4):
+                proxy = Nginx([i.url.removeprefix("http://") for i in self.instances[:count]],
+                              workdir / f"nginx-{count}")
+                proxy.wait_ready()
+                self.nginx[count] = proxy
+                for pid, row in proc_cpu.processes().items():  # the master and its workers, with the clients
+                    if proxy.process.pid in (pid, row[3]):
+                        self.players.add(pid)
+
+    def close(self) -> None:
+        for proxy in self.nginx.values():
+            proxy.stop()  # type: ignore[attr-defined]
+        for instance in self.instances:
+            instance.stop()
+        for limit in [*self.limits, self.players]:
+            limit.remove()
+
+
+def run_window(phase: Phase, rig: Rig, opts: argparse.Namespace, database: str) -> dict:
+    """One measured window of ``phase``: fresh games on its instances, set up unthrottled, then the quota."""
+    started = rig.instances[:phase.instances]
+    limits = rig.limits[:phase.instances]
+    servers = [i.process.pid for i in started]
+    proxy = rig.nginx.get(phase.instances) if phase.placement == "game" else None
+    urls = [proxy.url] if proxy is not None else [i.url for i in started]  # type: ignore[attr-defined]
+    reads_before = [_metric(i.url, "tengen_room_catchup_reads_total") for i in started]
+    games = opts.games_per_instance * phase.instances
+    shares = [list(range(p, games, opts.client_procs)) for p in range(opts.client_procs)]
+    ctx = multiprocessing.get_context("spawn")
+    ready, results = ctx.Queue(), ctx.Queue()
+    gos = [ctx.Queue() for _ in shares]
+    clients = [ctx.Process(target=scale_clients.client_process,
+                           args=((urls, share, phase.placement), ready, go, results))
+               for share, go in zip(shares, gos)]
+    try:
+        for process in clients:
+            process.start()
+            rig.players.add(process.pid)  # type: ignore[arg-type]
+        # Set up unthrottled (however long a cold server on a busy machine takes: ``setup_s``), then the quota.
+        setup_s = max(ready.get(timeout=600) for _ in clients)
+        for limit in limits:
+            limit.limit(phase.quota)
+        measure_from = time.time() + opts.warmup
+        for go in gos:
+            go.put((measure_from, measure_from + opts.seconds))
+        time.sleep(max(0.0, measure_from - time.time()))
+        before = (proc_cpu.processes(), proc_cpu.machine_busy())
+        waits_before = proc_cpu.runqueue_waits(servers)
+        throttled_before = [limit.throttling() for limit in limits]
+        time.sleep(max(0.0, measure_from + opts.seconds - time.time()))
+        after = (proc_cpu.processes(), proc_cpu.machine_busy())
+        waits = [(b - a) / opts.seconds for a, b in zip(waits_before, proc_cpu.runqueue_waits(servers))]
+        throttled = [limit.throttling().since(t) for limit, t in zip(limits, throttled_before)]
+    finally:
+        for limit in limits:
+            limit.limit(None)  # the games wind down at full speed
+    outcomes = [results.get(timeout=300) for _ in clients]
+    for process in clients:
+        process.join(30)
+    reads = [_metric(i.url, "tengen_room_catchup_reads_total") - r for i, r in zip(started, reads_before)]
+    acked = sorted([measure_from] + [a for result in outcomes for a in result["acked_at"]]
+                   + [measure_from + opts.seconds])
+    cpu = proc_cpu.cpu_split(before, after, servers, database, sum(r["cpu"] for r in outcomes), opts.seconds,
+                             proxy.process.pid if proxy is not None else None)  # type: ignore[attr-defined]
+    return {"rtts": [r for result in outcomes for r in result["rtts"]], "games": games,
+            # the longest stretch of the window in which no move at all was acknowledged
+            "longest_gap_ms": max(b - a for a, b in zip(acked, acked[1:])) * 1000,
+            "errors": sum(r["errors"] for r in outcomes), "timeouts": sum(r["timeouts"] for r in outcomes),
+            "paced": sum(r["paced"] for r in outcomes), "setup_s": setup_s,
+            "codes": {c: sum(r["codes"].get(c, 0) for r in outcomes) for r in outcomes for c in r["codes"]},
+            "server_waits": waits, "catchup_reads": reads, "throttled": throttled, "cpu": cpu,
+            "via": "nginx" if proxy is not None else "direct"}
+
+
+def combine(windows: list[dict], seconds: float) -> dict:
+    """A phase's windows (one per round) as one: counts summed, rates and shares averaged, all round trips."""
+    n = len(windows)
+    rtts = sorted(r for w in windows for r in w["rtts"])
+    p = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000 if rtts else float("nan")  # noqa: E731
+    mean = lambda values: sum(values) / len(values)  # noqa: E731
+    first = windows[0]
+    cpu = {k: mean([w["cpu"][k] for w in windows]) for k in first["cpu"] if k != "servers"}
+    cpu["servers"] = [mean([w["cpu"]["servers"][i] for w in windows]) for i in range(len(first["cpu"]["servers"]))]
+    throttled = [cpu_groups.Throttling(sum(w["throttled"][i].periods for w in windows),
+                                       sum(w["throttled"][i].throttled for w in windows),
+                                       sum(w["throttled"][i].throttled_s for w in windows))
+                 for i in range(len(first["throttled"]))]
+    codes: dict[str, int] = {}
+    for w in windows:
+        for code, count in w["codes"].items():
+            codes[code] = codes.get(code, 0) + count
+    return {"moves_per_s": len(rtts) / (seconds * n), "p50_ms": p(0.50), "p99_ms": p(0.99), "max_ms": p(1.0),
+            "moves": len(rtts), "games": first["games"], "rounds": n,
+            "rates": [len(w["rtts"]) / seconds for w in windows],
+            "longest_gap_ms": max(w["longest_gap_ms"] for w in windows),
+            "errors": sum(w["errors"] for w in windows), "timeouts": sum(w["timeouts"] for w in windows),
+            "paced": sum(w["paced"] for w in windows), "setup_s": max(w["setup_s"] for w in windows),
+            "codes": codes, "cpu": cpu, "throttled": throttled,
+            "server_waits": [mean([w["server_waits"][i] for w in windows]) for i in range(len(first["server_waits"]))],
+            "catchup_reads": [sum(w["catchup_reads"][i] for w in windows) for i in range(len(first["catchup_reads"]))],
+            "via": first["via"]}
+
+
+def server_ms_per_move(f: dict) -> float:
+    return 1000 * sum(f["cpu"]["servers"]) / f["moves_per_s"] if f["moves_per_s"] else float("nan")
+
+
+def report(phase: Phase, f: dict, opts: argparse.Namespace) -> None:
+    cpu = f["cpu"]
+    quota = "none" if phase.quota is None else f"{phase.quota:.2f}"
+    rates = ",".join(f"{r:.0f}" for r in f["rates"])
+    print(f"phase={phase.name} instances={phase.instances} placement={phase.placement} via={f['via']} "
+          f"quota={quota} games={f['games']} moves_per_s={f['moves_per_s']:.1f} rounds=[{rates}] "
+          f"p50_ms={f['p50_ms']:.1f} "
+          f"p99_ms={f['p99_ms']:.1f} max_ms={f['max_ms']:.1f} longest_gap_ms={f['longest_gap_ms']:.1f} "
+          f"moves={f['moves']} errors={f['errors']} timeouts={f['timeouts']} paced={f['paced']} "
+          f"setup_s={f['setup_s']:.1f}" + "".join(f" error_{code}={n}" for code, n in sorted(f["codes"].items())))
+    servers = ",".join(f"{c:.3f}" for c in cpu["servers"])
+    print(f"  cpu_cores servers=[{servers}] clients={cpu['clients']:.2f} postgres={cpu['postgres']:.2f} "
+          f"redis={cpu['redis']:.2f} nginx={cpu['nginx']:.2f} other={cpu['other']:.2f} "
+          f"machine={cpu['machine']:.2f}/{os.cpu_count()}")
+    throttled = ",".join(f"{t.share:.2f}" for t in f["throttled"])
+    used = ("-" if phase.quota is None
+            else ",".join(f"{c / phase.quota:.2f}" for c in cpu["servers"]))
+    waits = ",".join(f"{w:.2f}" for w in f["server_waits"])
+    reads = ",".join(f"{r:.0f}" for r in f["catchup_reads"])
+    print(f"  throttled=[{throttled}] (share of {opts.period_ms} ms periods each instance ran out of quota) "
+          f"quota_used=[{used}] server_runqueue_wait=[{waits}] room_catchup_reads=[{reads}]")
+    per_move = {k: 1000 * cpu[k] / f["moves_per_s"] if f["moves_per_s"] else float("nan")
+                for k in ("clients", "postgres", "redis", "nginx")}
+    core_rate = f["moves_per_s"] / sum(cpu["servers"]) if sum(cpu["servers"]) else float("nan")
+    print(f"  moves_per_server_core_s={core_rate:.0f} cpu_ms_per_move servers={server_ms_per_move(f):.3f} "
+          + " ".join(f"{k}={v:.3f}" for k, v in per_move.items()))
 
 
 def _pg_admin(statement: str) -> None:
@@ -379,57 +265,69 @@ def _pg_admin(statement: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="concurrent games")
-    parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds per phase")
-    parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds before each phase")
+    parser.add_argument("--quota", type=float, default=0.1, help="cores per instance in the quota'd phases")
+    parser.add_argument("--period-ms", type=int, default=10, help="quota enforcement period")
+    parser.add_argument("--games-per-instance", type=int, default=16, help="concurrent games per instance")
+    parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per phase and round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of all phases, one after another")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds at the quota before measuring")
     parser.add_argument("--client-procs", type=int, default=2, help="client processes")
-    parser.add_argument("--placement", choices=("game", "spread"), default="game")
-    parser.add_argument("--pin-servers", action="store_true",
-                        help="taskset instance i to core i (clients, PostgreSQL and Redis stay unpinned)")
+    parser.add_argument("--weight", type=float, default=4.0,
+                        help="CPU weight of each instance's group and of the clients' group, in multiples of the "
+                             "default (so that a quota'd instance gets its quota on a busy machine)")
+    parser.add_argument("--via-nginx", action="store_true",
+                        help="nginx (deploy/nginx.conf) in front of the instances in the base and game phases")
     opts = parser.parse_args()
 
+    try:
+        controller = cpu_groups.find()
+    except cpu_groups.NoCpuController as error:
+        print(f"scale_bench needs a writable CPU controller to hold each instance to a quota: {error}",
+              file=sys.stderr)
+        return 2
     name = f"tengen_bench_{uuid.uuid4().hex}"
     prefix = f"tengen-bench-{uuid.uuid4().hex}:"
     _pg_admin(f'CREATE DATABASE "{name}"')
     database_url = POSTGRES_URL.rpartition("/")[0] + "/" + name
-    print(f"cpus={os.cpu_count()} games={opts.games} seconds={opts.seconds} client_procs={opts.client_procs} "
-          f"placement={opts.placement} pin_servers={opts.pin_servers} "
-          f"(servers, clients, PostgreSQL and Redis share these cores; 'other' is everything else running)")
+    print(f"cpus={os.cpu_count()} {controller.describe()} quota={opts.quota} period_ms={opts.period_ms} "
+          f"weight={opts.weight} games_per_instance={opts.games_per_instance} seconds={opts.seconds} "
+          f"rounds={opts.rounds} client_procs={opts.client_procs} "
+          f"via_nginx={opts.via_nginx} load_average={os.getloadavg()[0]:.2f}")
+    figures: dict[str, dict] = {}
+    windows: dict[str, list[dict]] = {phase.name: [] for phase in phases(opts.quota)}
     try:
-        with tempfile.TemporaryDirectory() as workdir:
+        with tempfile.TemporaryDirectory(dir=os.environ.get("TENGEN_BENCH_WORKDIR")) as workdir:
             group = Instances(database_url, REDIS_URL, prefix, Path(workdir), secret_key=uuid.uuid4().hex)
             try:
-                group.start(1)[0].stop()  # migrate the new database once, before any timing
-                figures = {}
-                for count in (1, 2):
-                    figures[count] = run_phase(count, group, opts, name)
-                    f, cpu = figures[count], figures[count]["cpu"]
-                    print(f"instances={count} moves_per_s={f['moves_per_s']:.1f} p50_ms={f['p50_ms']:.1f} "
-                          f"p99_ms={f['p99_ms']:.1f} max_ms={f['max_ms']:.1f} "
-                          f"longest_gap_ms={f['longest_gap_ms']:.1f} moves={f['moves']} errors={f['errors']} "
-                          f"timeouts={f['timeouts']} paced={f['paced']} setup_s={f['setup_s']:.1f}"
-                          + "".join(f" error_{code}={n}" for code, n in sorted(f["codes"].items())))
-                    servers = ",".join(f"{c:.2f}" for c in cpu["servers"])
-                    print(f"  cpu_cores servers=[{servers}] clients={cpu['clients']:.2f} "
-                          f"postgres={cpu['postgres']:.2f} redis={cpu['redis']:.2f} other={cpu['other']:.2f} "
-                          f"machine={cpu['machine']:.2f}/{os.cpu_count()}")
-                    waits = ",".join(f"{w:.2f}" for w in f["server_waits"])
-                    reads = ",".join(f"{r:.0f}" for r in f["catchup_reads"])
-                    print(f"  server_runqueue_wait=[{waits}] (share of the window each server was ready to run "
-                          f"but waited for a core) room_catchup_reads=[{reads}] (since each server started)")
-                    # What one core of server buys: if it stays flat from one instance to two, the instances
-                    # share no bottleneck and throughput follows the cores they are given.
-                    per_move = {k: 1000 * cpu[k] / f["moves_per_s"] for k in ("clients", "postgres", "redis")}
-                    print(f"  moves_per_server_core_s={f['moves_per_s'] / sum(cpu['servers']):.0f} "
-                          f"cpu_ms_per_move servers={1000 * sum(cpu['servers']) / f['moves_per_s']:.2f} "
-                          + " ".join(f"{k}={v:.2f}" for k, v in per_move.items()))
+                group.start(1, timeout=START_TIMEOUT)[0].stop()  # migrate the new database once, before any timing
+                rig = Rig(group, controller, opts, Path(workdir))
+                try:
+                    # Round after round of every phase: each phase sees the machine as the others do.
+                    for _ in range(opts.rounds):
+                        for phase in phases(opts.quota):
+                            windows[phase.name].append(run_window(phase, rig, opts, name))
+                finally:
+                    rig.close()
             finally:
                 group.stop_all()
+        for phase in phases(opts.quota):
+            figures[phase.name] = combine(windows[phase.name], opts.seconds)
+            report(phase, figures[phase.name], opts)
     finally:
         _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         delete_redis_prefix(prefix)
-    print(ceiling(figures[1], os.cpu_count() or 1))
-    print(f"scale_ratio={figures[2]['moves_per_s'] / figures[1]['moves_per_s']:.2f}")
+
+    rate = {k: f["moves_per_s"] for k, f in figures.items()}
+
+    def ratio(a: float, b: float) -> float:
+        return a / b if b else math.nan
+
+    eff = ratio(server_ms_per_move(figures["q1"]), server_ms_per_move(figures["base"]))
+    print(f"server_cpu_ms_per_move base={server_ms_per_move(figures['base']):.3f} "
+          f"q1={server_ms_per_move(figures['q1']):.3f} q4={server_ms_per_move(figures['q4']):.3f} "
+          f"s4={server_ms_per_move(figures['s4']):.3f}; spread2={ratio(rate['s2'], rate['q1']):.2f}")
+    print(f"scale2={ratio(rate['q2'], rate['q1']):.2f} scale4={ratio(rate['q4'], rate['q1']):.2f} "
+          f"spread4={ratio(rate['s4'], rate['q1']):.2f} eff={eff:.2f}")
     return 0
 
 

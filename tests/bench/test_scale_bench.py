@@ -1,4 +1,5 @@
-"""``bench/scale_bench.py`` runs end to end on real server processes, PostgreSQL and Redis, and ends with its ratio.
+"""``bench/scale_bench.py`` runs end to end on real server processes held to CPU quotas, PostgreSQL and Redis,
+and ends with its ratios; without a writable CPU controller it says so and fails.
 
 Only the shape of the output and the absence of refused or lost moves are checked: timings are the
 benchmark's business, not the test suite's.
@@ -6,38 +7,68 @@ benchmark's business, not the test suite's.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.services import need_postgres, need_redis
+import pytest
+
+from tests.support.services import need, need_postgres, need_redis
 
 ROOT = Path(__file__).resolve().parents[2]
-PHASE = re.compile(r"^instances=(\d) moves_per_s=\d+\.\d .* moves=(\d+) errors=(\d+) timeouts=(\d+) ")
-CPU = re.compile(r"^  cpu_cores servers=\[[\d.,]+\] clients=\d+\.\d\d postgres=\d+\.\d\d redis=\d+\.\d\d "
-                 r"other=\d+\.\d\d machine=\d+\.\d\d/\d+$")
+BENCH = ROOT / "bench" / "scale_bench.py"
+sys.path.insert(0, str(ROOT / "bench"))
+
+import cpu_groups  # noqa: E402
+
+PHASE = re.compile(r"^phase=(\w+) instances=(\d) placement=(game|spread) via=direct quota=(none|0\.10) games=(\d+) "
+                   r"moves_per_s=\d+\.\d .* moves=(\d+) errors=(\d+) timeouts=(\d+) ")
+THROTTLED = re.compile(r"^  throttled=\[([\d.,]+)\] .* quota_used=\[([\d.,]+|-)\] ")
+LAST = re.compile(r"^scale2=\d+\.\d\d scale4=\d+\.\d\d spread4=\d+\.\d\d eff=\d+\.\d\d$")
 
 
-def test_a_short_run_measures_both_phases_and_prints_the_ratio_last() -> None:
+def _writable_controller() -> bool:
+    try:
+        cpu_groups.find()
+        return True
+    except cpu_groups.NoCpuController:
+        return False
+
+
+def test_without_a_cpu_controller_it_says_so_and_exits_non_zero(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(BENCH)], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, cpu_groups.CGROUP_ROOT_ENV: str(tmp_path)})
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "needs a writable CPU controller" in done.stderr and "no CPU controller" in done.stderr
+    assert "scale2=" not in done.stdout
+
+
+@pytest.mark.timeout(300)
+def test_a_short_run_measures_every_phase_and_prints_the_ratios_last() -> None:
     need_postgres()
     need_redis()
+    need(_writable_controller(), "a writable cgroup CPU controller (root, cgroup v1 cpu or v2 cpu.max)")
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "scale_bench.py"), "--games", "2", "--seconds", "1", "--warmup", "0",
-         "--client-procs", "1", "--placement", "spread"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        [sys.executable, str(BENCH), "--games-per-instance", "1", "--seconds", "1", "--warmup", "0",
+         "--client-procs", "1", "--rounds", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=280,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()
-    assert re.match(r"^scale_ratio=\d+\.\d\d$", lines[-1]), lines[-1]
-    phases = [PHASE.match(line) for line in lines if line.startswith("instances=")]
-    assert [int(m.group(1)) for m in phases if m] == [1, 2], lines
+    assert LAST.match(lines[-1]), lines[-1]
+    phases = [m for m in map(PHASE.match, lines) if m]
+    assert [(m.group(1), int(m.group(2)), m.group(3)) for m in phases] == [
+        ("base", 1, "game"), ("q1", 1, "game"), ("q2", 2, "game"), ("q4", 4, "game"), ("s2", 2, "spread"),
+        ("s4", 4, "spread")], lines
     for m in phases:
-        assert int(m.group(2)) > 0 and m.group(3) == "0" and m.group(4) == "0", lines
-    assert sum(1 for line in lines if CPU.match(line)) == 2, lines
-    servers = [line.split("servers=[")[1].split("]")[0].split(",") for line in lines if CPU.match(line)]
-    assert [len(s) for s in servers] == [1, 2], servers  # one CPU figure per server in each phase
-    # Every move of the two-instance phase crossed the hub, and no room had to read it back from the database.
-    reads = [line.split("room_catchup_reads=[")[1].split("]")[0].split(",") for line in lines if "room_catchup_reads=" in line]
-    assert reads == [["0"], ["0", "0"]], lines
-    assert re.match(r"^ceiling: .* ratio <= \d+\.\d\d$", lines[-2]), lines[-2]
+        assert (m.group(4) == "none") == (m.group(1) == "base"), m.group(0)
+        assert int(m.group(5)) == int(m.group(2))  # one game per instance
+        assert int(m.group(6)) > 0 and m.group(7) == "0" and m.group(8) == "0", m.group(0)
+    throttled = [m for m in map(THROTTLED.match, lines) if m]
+    # One figure per instance in every phase, read from each instance's own control group.
+    assert [len(m.group(1).split(",")) for m in throttled] == [1, 1, 2, 4, 2, 4], lines
+    assert throttled[0].group(1) == "0.00" and throttled[0].group(2) == "-", lines
+    # Every group the bench made is gone.
+    assert not list(cpu_groups.find().root.glob("tengen-bench-*"))

@@ -107,14 +107,14 @@ class Instances:
         }
         self.all: list[Instance] = []
 
-    def start(self, count: int = 1) -> list[Instance]:
+    def start(self, count: int = 1, timeout: float = START_TIMEOUT) -> list[Instance]:
         started = []
         for _ in range(count):
             instance = Instance(self.env, self.workdir / f"instance-{len(self.all)}.log")
             self.all.append(instance)
             started.append(instance)
         for instance in started:
-            instance.wait_ready()
+            instance.wait_ready(timeout)
         return started
 
     def stop_all(self) -> None:

@@ -1,0 +1,80 @@
+"""CPU accounting from ``/proc``: who used this machine's cores during a measured window.
+
+Per process (all its threads) from ``/proc/<pid>/stat``, the whole machine from ``/proc/stat``, and how long
+a process's main thread was ready to run but waited for a core from ``/proc/<pid>/schedstat``.
+"""
+
+from __future__ import annotations
+
+import os
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def processes() -> dict[int, tuple[str, str, float, int]]:
+    """pid -> (command name, command line, CPU seconds so far, parent pid) for every process on the machine."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        close = stat.rindex(")")
+        fields = stat[close + 2:].split()
+        out[int(entry)] = (stat[stat.index("(") + 1:close], cmdline, (int(fields[11]) + int(fields[12])) / TICKS,
+                           int(fields[1]))
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds one process (all its threads) has used so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        stat = f.read()
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def machine_busy() -> float:
+    """CPU seconds all cores spent on anything but idle and iowait, since boot."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    return (sum(values) - values[3] - values[4]) / TICKS
+
+
+def runqueue_waits(pids: list[int]) -> list[float]:
+    """Seconds each process's main thread has spent runnable but waiting for a core (``/proc/<pid>/schedstat``)."""
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/schedstat") as f:
+                out.append(int(f.read().split()[1]) / 1e9)
+        except (OSError, IndexError, ValueError):
+            out.append(float("nan"))
+    return out
+
+
+def cpu_split(before: tuple, after: tuple, servers: list[int], database: str, clients_cpu: float,
+              seconds: float, nginx: int | None = None) -> dict[str, object]:
+    """Cores used over the window: each server, the clients, PostgreSQL for this database, Redis, nginx (the
+    master ``nginx`` and its workers, when there is one), and the rest of the machine."""
+    (procs0, busy0), (procs1, busy1) = before, after
+
+    def used(pid: int) -> float:
+        if pid not in procs1:
+            return 0.0  # ended inside the window: its last share is lost (a pooled connection rarely ends)
+        return procs1[pid][2] - (procs0[pid][2] if pid in procs0 else 0.0)
+
+    postgres = sum(used(pid) for pid, (name, cmd, _, _) in procs1.items() if name == "postgres" and database in cmd)
+    redis = sum(used(pid) for pid, (name, _, _, _) in procs1.items() if name == "redis-server")
+    proxy = 0.0 if nginx is None else sum(used(pid) for pid, row in procs1.items() if nginx in (pid, row[3]))
+    per_server = [used(pid) / seconds for pid in servers]
+    machine = (busy1 - busy0) / seconds
+    ours = sum(per_server) + (clients_cpu + postgres + redis + proxy) / seconds
+    return {"servers": per_server, "clients": clients_cpu / seconds, "postgres": postgres / seconds,
+            "redis": redis / seconds, "nginx": proxy / seconds, "other": max(0.0, machine - ours),
+            "machine": machine}
