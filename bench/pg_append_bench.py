@@ -68,52 +68,67 @@ async def _create_games(url: str, count: int) -> list[str]:
         await engine.dispose()
 
 
-async def _append(url: str, game_ids: list[str], window: tuple[float, float]) -> dict:
-    """Append moves to each of ``game_ids`` in turn until the window ends; times the ones inside it."""
+async def _append(url: str, game_ids: list[str], ready, go) -> dict:  # type: ignore[no-untyped-def]
+    """Append moves to each of ``game_ids`` in turn until the window ends; times the ones inside it.
+
+    Every game has one move appended (its connection opened) before this process says it is ready; the
+    window (start, end) then comes on ``go``, the same for all processes."""
     # One driver connection per game, up to CONNECTIONS_PER_PROC: PostgreSQL's connection slots are shared.
     engine = create_engine(url, pool_size=min(len(game_ids), CONNECTIONS_PER_PROC), max_overflow=0)
     sessionmaker = create_sessionmaker(engine)
     latencies: list[float] = []
-    start, end = window
-    marks: list[float] = []
+    versions = dict.fromkeys(game_ids, 0)
 
-    async def game(game_id: str) -> None:
-        v = 0
-        while time.time() < end:
-            event = move_event(v + 1)
-            sent = time.time()
-            v = await games_repo.append_events_direct(
-                sessionmaker, game_id, v, [games_repo.NewEvent(type="move", payload=event, **rows_for(event))])
-            done = time.time()
-            if sent >= start and done <= end:
-                latencies.append(done - sent)
-
-    async def clock() -> None:
-        await asyncio.sleep(max(0.0, start - time.time()))
-        marks.append(time.process_time())
-        await asyncio.sleep(max(0.0, end - time.time()))
-        marks.append(time.process_time())
+    async def one(game_id: str) -> float:
+        event = move_event(versions[game_id] + 1)
+        sent = time.time()
+        versions[game_id] = await games_repo.append_events_direct(
+            sessionmaker, game_id, versions[game_id],
+            [games_repo.NewEvent(type="move", payload=event, **rows_for(event))])
+        return sent
 
     try:
-        await asyncio.gather(clock(), *(game(g) for g in game_ids))
+        await asyncio.gather(*(one(g) for g in game_ids))
+        ready.put(True)
+        start, end = await asyncio.to_thread(go.get)
+
+        async def game(game_id: str) -> None:
+            while time.time() < end:
+                sent = await one(game_id)
+                done = time.time()
+                if sent >= start and done <= end:
+                    latencies.append(done - sent)
+
+        async def clock() -> list[float]:
+            await asyncio.sleep(max(0.0, start - time.time()))
+            marks = [time.process_time()]
+            await asyncio.sleep(max(0.0, end - time.time()))
+            return [*marks, time.process_time()]
+
+        marks, *_ = await asyncio.gather(clock(), *(game(g) for g in game_ids))
     finally:
         await engine.dispose()
     return {"latencies": latencies, "cpu": marks[1] - marks[0]}
 
 
-def _client(url: str, game_ids: list[str], window: tuple[float, float], results) -> None:  # type: ignore[no-untyped-def]
-    results.put(asyncio.run(_append(url, game_ids, window)))
+def _client(url: str, game_ids: list[str], ready, go, results) -> None:  # type: ignore[no-untyped-def]
+    results.put(asyncio.run(_append(url, game_ids, ready, go)))
 
 
 def run_step(url: str, database: str, game_ids: list[str], procs: int, seconds: float, warmup: float) -> dict:
     shares = [game_ids[p::procs] for p in range(procs) if game_ids[p::procs]]
-    start = time.time() + warmup + 2.0  # the client processes start and connect first
-    window = (start, start + seconds)
     ctx = multiprocessing.get_context("spawn")
-    results = ctx.Queue()
-    clients = [ctx.Process(target=_client, args=(url, share, window, results)) for share in shares]
+    ready, results = ctx.Queue(), ctx.Queue()
+    gos = [ctx.Queue() for _ in shares]
+    clients = [ctx.Process(target=_client, args=(url, share, ready, go, results)) for share, go in zip(shares, gos)]
     for process in clients:
         process.start()
+    for _ in clients:
+        ready.get(timeout=300)
+    start = time.time() + warmup
+    window = (start, start + seconds)
+    for go in gos:
+        go.put(window)
     time.sleep(max(0.0, start - time.time()))
     before = (proc_cpu.processes(), proc_cpu.machine_busy())
     time.sleep(max(0.0, window[1] - time.time()))
@@ -171,8 +186,9 @@ def main() -> int:
     finally:
         _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     busiest = max(figures, key=lambda f: f["rate"])
-    pg_ms = 1000 * busiest["postgres"] / busiest["rate"]
-    print(f"pg_ms_per_append={pg_ms:.3f} appends_per_pg_core={1000 / pg_ms:.0f} best_appends_per_s={busiest['rate']:.0f}")
+    pg_ms = 1000 * busiest["postgres"] / busiest["rate"] if busiest["rate"] else float("nan")
+    per_core = 1000 / pg_ms if pg_ms else float("nan")
+    print(f"pg_ms_per_append={pg_ms:.3f} appends_per_pg_core={per_core:.0f} best_appends_per_s={busiest['rate']:.0f}")
     return 0
 
 
