@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from app.games.errors import GameError
 from app.games.lag import LagPolicy
 from app.games.timecontrol import TimeControl, parse_time_control
-from app.rules import RuleSet, fixed_handicap_points, rules_for
+from app.rules import RuleSet, fixed_handicap_points, max_fixed_handicap, rules_for
 
 DEFAULT_SCORING_TIMEOUT = 300.0  # seconds a scoring phase may stay unanswered before automatic acceptance
 DEFAULT_ABANDON_GRACE = 60.0  # seconds a player may be gone before the opponent can claim the game
@@ -87,6 +87,11 @@ def parse_config(data: dict | None) -> GameConfig:
     if isinstance(handicap, bool) or not isinstance(handicap, int) or handicap < 0 or handicap == 1:
         raise _bad("'handicap' must be 0 or a whole number of stones from 2")
     points = data.get("handicap_points")
+    if handicap and not points and handicap > max_fixed_handicap(size):
+        top = max_fixed_handicap(size)
+        if top == 0:
+            raise _bad(f"a {size}x{size} board takes no handicap stones (handicap needs a board of 7x7 or more)")
+        raise _bad(f"a {size}x{size} board takes at most {top} handicap stones, not {handicap}")
     try:
         if points:
             pts = tuple((int(p[0]), int(p[1])) for p in points)

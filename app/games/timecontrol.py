@@ -10,7 +10,8 @@ Accepted input (a JSON object, ``kind`` decides the other keys):
 - ``{"kind": "chinese_countdown", "main": 3600, "periods": 3}``  — the countdown of the Chinese rules
   (Article 3): after the main time, each move made within a minute costs nothing, every full minute used
   takes one of the reserved minutes, and running out of the last one loses. It is byo-yomi with
-  60-second periods; ``main`` is the time before the countdown starts.
+  60-second periods; ``main`` is the time before the countdown starts. ``main`` and ``periods`` default
+  to 1800 and 3, and the bare string ``"chinese_countdown"`` means those defaults.
 
 Times are seconds (int or float). Bad input raises :class:`TimeControlError` (code
 ``invalid_time_control``) naming the field.
@@ -34,8 +35,10 @@ _FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
     "fischer": {"required": ("main", "increment"), "optional": ("cap",)},
     "byoyomi": {"required": ("main", "periods", "period_time"), "optional": ()},
     "canadian": {"required": ("main", "stones", "period_time"), "optional": ()},
-    "chinese_countdown": {"required": ("main", "periods"), "optional": ("period_time",)},
+    "chinese_countdown": {"required": (), "optional": ("main", "periods", "period_time")},
 }
+# Names that stand for a whole time control (a bare string in place of the object).
+PRESETS = {"chinese_countdown": {"kind": "chinese_countdown", "main": 1800, "periods": 3}}
 
 
 class TimeControlError(GameError):
@@ -113,8 +116,11 @@ def parse_time_control(data: object) -> TimeControl:
         return TimeControl()
     if isinstance(data, TimeControl):
         return data
+    if isinstance(data, str) and data in PRESETS:
+        data = PRESETS[data]
     if not isinstance(data, dict):
-        raise TimeControlError("time control must be an object with a 'kind'")
+        names = ", ".join(repr(name) for name in PRESETS)
+        raise TimeControlError(f"time control must be an object with a 'kind' (or one of the names {names})")
     kind = data.get("kind")
     if kind not in _FIELDS:
         raise TimeControlError(f"unknown time control kind {kind!r}; expected one of {', '.join(KINDS)}")
@@ -155,6 +161,7 @@ def parse_time_control(data: object) -> TimeControl:
             period_time=_seconds(data, "period_time", positive=True),
         )
     # chinese_countdown
+    data = {**PRESETS["chinese_countdown"], **data}
     if "period_time" in data and data["period_time"] != COUNTDOWN_PERIOD:
         raise TimeControlError("the Chinese countdown counts whole minutes: 'period_time' is always 60")
     return TimeControl(

@@ -23,6 +23,8 @@ def rows_for(event: dict[str, Any]) -> dict[str, Any]:
     elif kind == "undo":
         out["drop_moves_from"] = event["move_number"] + 1
         out["updates"] = {"move_count": event["move_number"]}
+    elif kind == "phase":  # scoring, adjourned, playing again: the stored status follows every phase change
+        out["updates"] = {"status": event["phase"]}
     elif kind == "chat":
         out["chat"] = NewChat(channel=event["channel"], user_id=event["from"]["id"], text=event["text"])
     elif kind == "game_over":

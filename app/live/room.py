@@ -21,6 +21,7 @@ import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import SYSTEM, GameAuthority
+from app.games.config import GameConfig
 from app.games.errors import GameError
 from app.games.visibility import can_see
 from app.live.connection import Connection
@@ -44,15 +45,9 @@ SNAPSHOT_CHAT_LINES = 50  # chat lines a snapshot carries; older ones are paged 
 PRESENCE_COALESCE_SECONDS = 0.1  # spectators arriving or leaving within this are announced together
 
 
-def game_config(row: GameWithPlayers) -> dict[str, Any]:
-    """The authority's configuration for a stored game."""
-    game = row.game
-    return {
-        "size": game.board_size,
-        "rules": {"preset": game.rules, "komi": game.komi},
-        "handicap": game.handicap if game.handicap >= 2 else 0,
-        "time_control": game.time_control,
-    }
+def game_config(row: GameWithPlayers) -> GameConfig:
+    """The configuration the game was created with, exactly as stored (see app/lobby/game_settings.py)."""
+    return GameConfig.from_dict(row.game.config)
 
 
 def _ack(client_id: str, v: int) -> bytes:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.config import GameConfig
 from app.records.sgf import GameRecord, RecordMove
-from app.rules import fixed_handicap_points
 from app.store.models import Move
 from app.store.repositories.games import GameWithPlayers
 
@@ -22,9 +22,10 @@ def _time_left(clock: dict[str, Any] | None, color: str) -> float | None:
 def _overtime(time_control: dict[str, Any]) -> tuple[float | None, str]:
     kind = time_control.get("kind", "none")
     main = time_control.get("main")
-    if kind in ("byoyomi", "chinese_countdown"):
-        period = time_control.get("period_time", 60)
-        return main, f"{time_control.get('periods')}x{period} byo-yomi"
+    if kind == "chinese_countdown":
+        return main, f"{time_control.get('periods')}x60 countdown (Chinese rules)"
+    if kind == "byoyomi":
+        return main, f"{time_control.get('periods')}x{time_control.get('period_time')} byo-yomi"
     if kind == "canadian":
         return main, f"{time_control.get('stones')}/{time_control.get('period_time')} Canadian"
     if kind == "fischer":
@@ -36,13 +37,14 @@ def _overtime(time_control: dict[str, Any]) -> tuple[float | None, str]:
 
 def game_record(row: GameWithPlayers, moves: list[Move]) -> GameRecord:
     game = row.game
-    main, overtime = _overtime(game.time_control or {})
-    handicap = fixed_handicap_points(game.board_size, game.handicap) if game.handicap >= 2 else []
+    config = GameConfig.from_dict(game.config)
+    time_control = config.time_control.to_dict()
+    main, overtime = _overtime(time_control)
     return GameRecord(
-        size=game.board_size,
-        rules=game.rules,
-        komi=game.komi,
-        handicap=[(x, y) for x, y in handicap],
+        size=config.size,
+        rules=config.rules.name,
+        komi=config.rules.komi,
+        handicap=list(config.handicap_points),
         black=row.black.name,
         white=row.white.name,
         date=game.started_at.date().isoformat(),

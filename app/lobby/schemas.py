@@ -1,14 +1,14 @@
-"""Request bodies of the lobby API, validated with pydantic."""
+"""Request bodies of the lobby API, validated with pydantic; the game settings by the game's own rules."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic_core import PydanticCustomError
 
-from app.lobby import rules_presets
-from app.lobby.time_controls import DEFAULT as DEFAULT_TIME_CONTROL
-from app.lobby.time_controls import Byoyomi, TimeControl, coerce_preset
+from app.games.config import GameConfig
+from app.lobby.game_settings import DEFAULT_TIME_CONTROL, InvalidGameSettings, build_config
 
 
 class ChallengeCreate(BaseModel):
@@ -19,36 +19,28 @@ class ChallengeCreate(BaseModel):
     komi: float | None = Field(default=None, ge=-150, le=150)  # None: the preset's default
     handicap: int = Field(default=0, ge=0, le=9)
     color: Literal["black", "white", "nigiri"] = "nigiri"
-    time_control: TimeControl = Field(default_factory=lambda: Byoyomi.model_validate(DEFAULT_TIME_CONTROL))
+    # An object of app/games/timecontrol.py (or a preset name such as "chinese_countdown"), checked by the game.
+    time_control: dict[str, Any] | str = Field(default_factory=lambda: dict(DEFAULT_TIME_CONTROL))
     rated: bool = False
     private: bool = False
     # The name of the one player (e.g. a bot) this challenge is for: only they may accept or decline it.
     opponent: str | None = Field(default=None, min_length=1, max_length=64)
-
-    @field_validator("rules")
-    @classmethod
-    def _known_preset(cls, value: str) -> str:
-        if not rules_presets.is_preset(value):
-            raise ValueError(f"unknown rules preset; choose one of {', '.join(rules_presets.preset_names())}")
-        return value
-
-    @field_validator("komi")
-    @classmethod
-    def _half_points(cls, value: float | None) -> float | None:
-        if value is not None and (value * 2) != int(value * 2):
-            raise ValueError("komi must be a whole or half number")
-        return value
-
-    @field_validator("time_control", mode="before")
-    @classmethod
-    def _preset_name(cls, value: Any) -> Any:
-        return coerce_preset(value)
+    _config: GameConfig | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
-    def _handicap_fits(self) -> "ChallengeCreate":
-        if self.handicap > 0 and self.board_size < 7:
-            raise ValueError("handicap needs a board of at least 7x7")
+    def _game_can_play_it(self) -> "ChallengeCreate":
+        try:
+            self._config = build_config(board_size=self.board_size, rules=self.rules, komi=self.komi,
+                                        handicap=self.handicap, time_control=self.time_control)
+        except InvalidGameSettings as exc:
+            raise PydanticCustomError("invalid_game_settings", "{message}", {"message": exc.message}) from None
         return self
+
+    @property
+    def config(self) -> GameConfig:
+        """The game these settings make, as the game's rules read them (komi and time control resolved)."""
+        assert self._config is not None
+        return self._config
 
 
 class ChallengeAccept(BaseModel):

@@ -12,9 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, Forbidden, NotFound, ServiceError
 from app.live.lobby import LobbyBroadcaster
-from app.lobby import rules_presets
 from app.lobby.schemas import ChallengeCreate
-from app.lobby.time_controls import normalise
 from app.lobby.starting import announce_game_started, create_game
 from app.accounts.service import name_key
 from app.bots.declaration import accepts_of, refusal
@@ -33,19 +31,19 @@ async def create_challenge(
         raise Forbidden("account_required", "Register to play rated games.")
     if await challenges.count_open_by(session, user.id) >= MAX_OPEN_CHALLENGES:
         raise Conflict("too_many_challenges", f"You already have {MAX_OPEN_CHALLENGES} open challenges.")
+    config = settings.config  # checked by the game's rules; accepting builds the same again
     opponent = await _opponent(session, user, settings.opponent)
-    time_control = normalise(settings.time_control)
+    time_control = config.time_control.to_dict()
     if opponent is not None and opponent.is_bot:
-        await _bot_fits(session, opponent, board_size=settings.board_size, time_control=time_control,
-                        rules=settings.rules, rated=settings.rated, handicap=settings.handicap)
-    komi = settings.komi if settings.komi is not None else rules_presets.default_komi(settings.rules, settings.handicap)
+        await _bot_fits(session, opponent, board_size=config.size, time_control=time_control,
+                        rules=config.rules.name, rated=settings.rated, handicap=config.handicap)
     challenge = await challenges.add(
         session,
         creator_id=user.id,
-        board_size=settings.board_size,
-        rules=settings.rules,
-        komi=komi,
-        handicap=settings.handicap,
+        board_size=config.size,
+        rules=config.rules.name,
+        komi=config.rules.komi,
+        handicap=config.handicap,
         color=settings.color,
         time_control=time_control,
         rated=settings.rated,

@@ -1,7 +1,9 @@
-"""Starting a game between two people: the one path shared by accepted challenges and automatch pairs.
+"""Starting a game: the one path shared by accepted challenges, automatch pairs and practice boards.
 
-``create_game`` adds the game inside the caller's transaction (the caller commits, together with whatever
-closes the challenge or the seeks); ``announce_game_started`` tells the lobby after the commit.
+``create_game`` builds the game's whole configuration with the game's own rules (``game_settings.py``: what
+the game cannot play is refused with 422 before anything is written) and adds the game inside the caller's
+transaction (the caller commits, together with whatever closes the challenge or the seeks);
+``announce_game_started`` tells the lobby after the commit.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.lobby import LobbyBroadcaster
+from app.lobby.game_settings import build_config, game_columns
 from app.lobby.views import game_summary, game_url
 from app.store.models import Game
 from app.store.repositories import games
@@ -22,21 +25,21 @@ async def create_game(
     *,
     board_size: int,
     rules: str,
-    komi: float,
+    komi: float | None,
     handicap: int,
-    time_control: dict[str, Any],
+    time_control: dict[str, Any] | str | None,
     rated: bool,
     black_id: int,
     white_id: int,
+    practice: bool = False,
 ) -> Game:
+    """``komi`` None is the preset's; a practice game has one user on both sides."""
+    config = build_config(board_size=board_size, rules=rules, komi=komi, handicap=handicap, time_control=time_control)
+    rules_params: dict[str, Any] = {"preset": rules, "practice": True} if practice else {"preset": rules}
     return await games.add(
         session,
-        board_size=board_size,
-        rules=rules,
-        rules_params={"preset": rules},
-        komi=komi,
-        handicap=handicap,
-        time_control=time_control,
+        **game_columns(config),
+        rules_params=rules_params,
         rated=rated,
         black_id=black_id,
         white_id=white_id,

@@ -131,6 +131,9 @@ class Game(Base):
     komi: Mapped[float] = mapped_column(Float)
     handicap: Mapped[int] = mapped_column(Integer, default=0)
     time_control: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    # The whole configuration the game was created with (app/games/config.py: GameConfig.to_dict()); the room
+    # builds the game from it alone. The columns above repeat parts of it for lists and searches.
+    config: Mapped[dict[str, Any]] = mapped_column(JSONType)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     black_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     white_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
+import orjson
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
+from app.games.config import GameConfig
 from app.store.db import create_engine
 from app.store.migrations import current_revision, downgrade_to_base, head_revision, upgrade_to_head
 from app.store.models import metadata
@@ -58,3 +61,67 @@ def test_upgrade_twice_is_a_no_op(empty_database_url: str) -> None:
     upgrade_to_head(empty_database_url)
     upgrade_to_head(empty_database_url)
     assert _inspect(empty_database_url)[1] == head_revision()
+
+
+def test_games_get_their_whole_configuration(empty_database_url: str) -> None:
+    """0005: existing games get the configuration they were played with; countdown stops being byo-yomi."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from app.store.migrations import alembic_config
+
+    command.upgrade(alembic_config(empty_database_url), "0004_bots")
+    countdown = {"kind": "byoyomi", "main": 1200, "periods": 3, "period_time": 60, "preset": "chinese_countdown"}
+    rows = {  # id: (size, rules, komi, handicap, time control)
+        "cd": (19, "chinese", 7.5, 0, countdown),
+        "h5": (8, "chinese", 0.5, 5, {"kind": "none"}),
+        "h1": (9, "japanese", 0.5, 1, {"kind": "absolute", "main": 60}),
+        "h4": (13, "aga", 0.5, 4, {"kind": "fischer", "main": 300, "increment": 5}),
+    }
+
+    async def run(statements) -> list:  # type: ignore[no-untyped-def]
+        engine = create_engine(empty_database_url)
+        try:
+            async with engine.begin() as connection:
+                out = []
+                for statement, params in statements:
+                    result = await connection.execute(text(statement), params)
+                    out.append(result.all() if statement.startswith("SELECT") else None)
+                return out
+        finally:
+            await engine.dispose()
+
+    now = datetime(2025, 1, 1, tzinfo=UTC)
+    inserts = [("INSERT INTO users (id, name, name_key, is_guest, session_version, created_at) "
+                "VALUES (1, 'a', 'a', true, 0, :now)", {"now": now})]
+    for game_id, (size, rules, komi, handicap, tc) in rows.items():
+        inserts.append((
+            "INSERT INTO games (id, board_size, rules, rules_params, komi, handicap, time_control, rated, black_id, "
+            "white_id, status, move_count, version, state, created_at, started_at, updated_at) VALUES (:id, :size, "
+            ":rules, '{}', :komi, :handicap, :tc, false, 1, 1, 'playing', 0, 0, '{}', :now, :now, :now)",
+            {"id": game_id, "size": size, "rules": rules, "komi": komi, "handicap": handicap, "now": now,
+             "tc": orjson.dumps(tc).decode()}))
+    inserts.append((
+        "INSERT INTO challenges (id, creator_id, board_size, rules, komi, handicap, color, time_control, rated, "
+        "private, status, created_at) VALUES ('c1', 1, 19, 'chinese', 7.5, 0, 'black', :tc, false, false, 'open', "
+        ":now)", {"tc": orjson.dumps(countdown).decode(), "now": now}))
+    asyncio.run(run(inserts))
+
+    upgrade_to_head(empty_database_url)
+    games, challenges = asyncio.run(run([("SELECT id, config, handicap, time_control FROM games", {}),
+                                         ("SELECT time_control FROM challenges", {})]))
+    stored = {row[0]: (_json(row[1]), row[2], _json(row[3])) for row in games}
+    assert set(stored) == set(rows)
+    for game_id, (config, handicap, tc) in stored.items():
+        parsed = GameConfig.from_dict(config)  # the room builds every game from this alone
+        assert parsed.size == rows[game_id][0] and parsed.rules.komi == rows[game_id][2]
+        assert (parsed.handicap, parsed.time_control.to_dict()) == (handicap, tc)
+        assert {"lag", "scoring_timeout", "abandon_grace"} <= set(config)
+    counted = {"kind": "chinese_countdown", "main": 1200, "periods": 3, "period_time": 60}
+    assert stored["cd"][2] == counted and _json(challenges[0][0]) == counted
+    assert stored["h5"][1] == 0 and stored["h1"][1] == 0 and stored["h4"][1] == 4
+    assert stored["h1"][0]["rules"]["name"] == "japanese"
+
+
+def _json(value):  # type: ignore[no-untyped-def]
+    return orjson.loads(value) if isinstance(value, str | bytes) else value

@@ -12,9 +12,8 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict
 
 from app.api.deps import DB, CurrentUser
-from app.lobby import rules_presets
+from app.lobby.starting import create_game
 from app.lobby.views import game_url
-from app.store.repositories import games
 
 router = APIRouter(prefix="/api/practice", tags=["practice"])
 
@@ -29,14 +28,14 @@ class PracticeCreate(BaseModel):
 @router.post("", status_code=201, summary="Start a practice game: you play both colours (not rated, not listed)")
 async def create(db: DB, user: CurrentUser, body: PracticeCreate | None = None) -> dict:
     size = (body or PracticeCreate()).size
-    game = await games.add(
+    game = await create_game(
         db,
         board_size=size,
         rules=PRACTICE_RULES,
-        rules_params={"preset": PRACTICE_RULES, "practice": True},
-        komi=rules_presets.default_komi(PRACTICE_RULES),
+        komi=None,
         handicap=0,
         time_control={"kind": "none"},
+        practice=True,
         rated=False,
         black_id=user.id,
         white_id=user.id,

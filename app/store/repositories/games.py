@@ -69,12 +69,14 @@ async def add(
     komi: float,
     handicap: int,
     time_control: dict[str, Any],
+    config: dict[str, Any],
     rated: bool,
     black_id: int,
     white_id: int,
     state: dict[str, Any] | None = None,
     game_id: str | None = None,
 ) -> Game:
+    """A new game; ``config`` is the game's whole configuration (``GameConfig.to_dict()``), stored as it is."""
     now = utcnow()
     game = Game(
         id=game_id or short_id(),
@@ -84,6 +86,7 @@ async def add(
         komi=komi,
         handicap=handicap,
         time_control=time_control,
+        config=config,
         rated=rated,
         black_id=black_id,
         white_id=white_id,
@@ -117,6 +120,7 @@ async def add_rematch(session: AsyncSession, source_id: str, game_id: str) -> Ga
         komi=source.komi,
         handicap=source.handicap,
         time_control=dict(source.time_control or {}),
+        config=dict(source.config),  # exactly the configuration the first game was created with
         rated=source.rated,
         black_id=source.white_id,
         white_id=source.black_id,

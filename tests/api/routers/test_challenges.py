@@ -23,8 +23,9 @@ async def _create(http: httpx.AsyncClient, **settings) -> dict:  # type: ignore[
          {"kind": "canadian", "main": 600, "stones": 25, "period_time": 300}),
         ({"kind": "absolute", "main": 1200}, {"kind": "absolute", "main": 1200}),
         ({"kind": "none"}, {"kind": "none"}),
-        ("chinese_countdown",
-         {"kind": "byoyomi", "main": 1800, "periods": 3, "period_time": 60, "preset": "chinese_countdown"}),
+        ("chinese_countdown", {"kind": "chinese_countdown", "main": 1800, "periods": 3, "period_time": 60}),
+        ({"kind": "chinese_countdown", "main": 1200, "periods": 3},
+         {"kind": "chinese_countdown", "main": 1200, "periods": 3, "period_time": 60}),
     ],
 )
 async def test_time_controls(client: httpx.AsyncClient, time_control, stored) -> None:  # type: ignore[no-untyped-def]
@@ -49,7 +50,8 @@ async def test_default_komi_from_the_preset(client: httpx.AsyncClient, rules: st
         {"color": "red"}, {"komi": 6.3}, {"time_control": {"kind": "byoyomi", "main": 600}},
         {"time_control": {"kind": "fischer", "main": 300, "increment": 5, "cap": 100}},
         {"time_control": {"kind": "hourglass", "main": 60}}, {"time_control": "blitz"},
-        {"board_size": 5, "handicap": 2}, {"surprise": True},
+        {"board_size": 5, "handicap": 2}, {"surprise": True}, {"board_size": 8, "handicap": 5},
+        {"board_size": 7, "handicap": 9}, {"handicap": 1},
     ],
 )
 async def test_invalid_settings_get_one_error_shape_and_create_nothing(client: httpx.AsyncClient, body: dict) -> None:

@@ -22,6 +22,7 @@ async def _new_game(sessionmaker):  # type: ignore[no-untyped-def]
             komi=7.5,
             handicap=0,
             time_control={"kind": "none"},
+            config={"size": 9, "rules": {"preset": "chinese"}},
             rated=False,
             black_id=black.id,
             white_id=white.id,
@@ -152,7 +153,8 @@ async def _new_game_for(sessionmaker, black_id: int, white_id: int):  # type: ig
     async with sessionmaker() as session:
         game = await games.add(
             session, board_size=19, rules="japanese", rules_params={}, komi=6.5, handicap=0,
-            time_control={"kind": "none"}, rated=False, black_id=black_id, white_id=white_id,
+            time_control={"kind": "none"}, config={"size": 19, "rules": {"preset": "japanese"}}, rated=False,
+            black_id=black_id, white_id=white_id,
         )
         await session.commit()
         return game.id, black_id, white_id
