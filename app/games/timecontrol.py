@@ -66,25 +66,30 @@ class TimeControl:
         return self.kind != "none"
 
     def to_dict(self) -> dict:
+        """The stored and shown form; whole seconds are written as whole numbers (``600``, not ``600.0``)."""
         out: dict = {"kind": self.kind}
         if self.kind == "none":
             return out
-        out["main"] = self.main
+        out["main"] = _whole(self.main)
         if self.kind == "fischer":
-            out["increment"] = self.increment
+            out["increment"] = _whole(self.increment)
             if self.cap is not None:
-                out["cap"] = self.cap
+                out["cap"] = _whole(self.cap)
         elif self.kind in ("byoyomi", "chinese_countdown"):
             out["periods"] = self.periods
-            out["period_time"] = self.period_time
+            out["period_time"] = _whole(self.period_time)
         elif self.kind == "canadian":
             out["stones"] = self.stones
-            out["period_time"] = self.period_time
+            out["period_time"] = _whole(self.period_time)
         return out
 
     @classmethod
     def from_dict(cls, data: object) -> "TimeControl":
         return parse_time_control(data)
+
+
+def _whole(seconds: float) -> float | int:
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 def _seconds(data: dict, key: str, *, positive: bool) -> float:
