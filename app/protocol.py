@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union, get_args
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from app.automatch.preferences import SeekPreferences
 
@@ -19,7 +19,9 @@ MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_CHARS = 500
 
 ClientId = Annotated[str, Field(min_length=1, max_length=64)]
-Coordinate = Annotated[int, Field(ge=0, le=24)]
+# Any whole number: a point off the board is the game's to refuse (illegal_move, reason off_board), the same
+# answer wherever it lies (a frame is at most MAX_MESSAGE_BYTES, and JSON numbers past 64 bits are bad_json).
+Coordinate = StrictInt
 Point = tuple[Coordinate, Coordinate]
 
 
@@ -204,10 +206,24 @@ def parse_lobby_message(raw: str | bytes) -> Any:
     return _parse(raw, _lobby_adapter, LOBBY_TYPES)
 
 
+def client_id_of(raw: str | bytes) -> str | None:
+    """The ``id`` of a frame that is refused before it is parsed (over the rate, too large), when it can be read.
+
+    The server's own frame cap (``app/server.py``) bounds what is read here.
+    """
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    client_id = data.get("id") if isinstance(data, dict) else None
+    return client_id if isinstance(client_id, str) and 0 < len(client_id) <= 64 else None
+
+
 def _parse(raw: str | bytes, adapter: TypeAdapter[Any], types: frozenset[str]) -> Any:
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes, got {size}")
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes, got {size}",
+                            client_id_of(raw))
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:

@@ -9,6 +9,7 @@ from app.protocol import (
     Play,
     ProtocolError,
     Seal,
+    client_id_of,
     encode,
     error_bytes,
     parse_client_message,
@@ -39,7 +40,9 @@ def test_chat_defaults_to_players_channel():
         ('{"id":"q"}', "invalid_message", "q"),
         ('{"t":"teleport","id":"q"}', "unknown_type", "q"),
         ('{"t":"play","id":"q","p":[3]}', "invalid_message", "q"),
-        ('{"t":"play","id":"q","p":[3,25]}', "invalid_message", "q"),
+        ('{"t":"play","id":"q","p":[3,"4"]}', "invalid_message", "q"),
+        ('{"t":"play","id":"q","p":[3,true]}', "invalid_message", "q"),
+        ('{"t":"play","id":"q","p":[3,4.5]}', "invalid_message", "q"),
         ('{"t":"play","id":"q","p":[3,4],"extra":1}', "invalid_message", "q"),
         ('{"t":"play","p":[3,4]}', "invalid_message", None),
         ('{"t":"chat","id":"q","text":""}', "invalid_message", "q"),
@@ -58,7 +61,19 @@ def test_oversized_message_is_refused_before_parsing():
     raw = '{"t":"chat","id":"c","text":"' + "x" * MAX_MESSAGE_BYTES + '"}'
     with pytest.raises(ProtocolError) as caught:
         parse_client_message(raw)
-    assert caught.value.code == "too_large"
+    assert caught.value.code == "too_large" and caught.value.client_id == "c"
+
+
+@pytest.mark.parametrize("point", [[-1, 0], [3, 25], [9, 4], [-100000, 7]])
+def test_any_whole_numbers_make_a_point_the_game_judges(point):  # type: ignore[no-untyped-def]
+    assert parse_client_message(orjson.dumps({"t": "play", "id": "q", "p": point})).p == tuple(point)
+    assert parse_client_message(orjson.dumps({"t": "toggle_dead", "id": "q", "p": point})).p == tuple(point)
+
+
+@pytest.mark.parametrize(("raw", "client_id"), [('{"t":"x","id":"a7"}', "a7"), ('{"id":5}', None), ("{", None),
+                                                 ("[1]", None), ('{"id":""}', None)])
+def test_the_id_of_a_refused_frame_is_read_where_it_can_be(raw, client_id):  # type: ignore[no-untyped-def]
+    assert client_id_of(raw) == client_id
 
 
 def test_client_types_lists_every_action():

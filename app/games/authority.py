@@ -634,8 +634,8 @@ class GameAuthority:
 
     def _toggle_dead(self, actor: str, p: tuple[int, int], now: float) -> list[dict]:
         size = self.game.size
-        if not (0 <= p[0] < size and 0 <= p[1] < size):
-            raise GameError("bad_request", f"{list(p)} is off the board")
+        if not (0 <= p[0] < size and 0 <= p[1] < size):  # the same answer as a move off the board
+            raise GameError("illegal_move", f"{list(p)} is off the board", reason="off_board")
         chain = chain_at(self.game.board_rows(), p)
         if not chain:
             raise GameError("no_stone", "there is no stone there to mark")

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 QUEUE_LIMIT = 2000
+FLOOD_LIMIT = 20  # the refusal (over the message rate) that closes a socket: its 20th within FLOOD_WINDOW
+FLOOD_WINDOW = 60.0  # seconds a refusal counts for: a long session is never cut for refusals long past
 CLOSE_TOO_SLOW = 4008
 CLOSE_FLOODING = 4029
 
@@ -76,7 +78,7 @@ class Connection:
         self._queue: deque[tuple[int | None, str, bool]] | None = None  # made when there is something to send
         self.last_v: int | None = None  # None until the first snapshot or replay start is queued
         self.messages = TokenBucket(rate=10.0, burst=30.0)
-        self.refused = 0
+        self.refused: deque[float] | None = None  # when the recent refusals happened (made at the first one)
         self._pings: dict[str, float] | None = None
         self.lag: float | None = None  # one-way lag estimate from the server's ping round trips
         self.fill_gap: GapFiller | None = None
@@ -91,6 +93,16 @@ class Connection:
     def busy(self) -> bool:
         """Whether a writer is sending queued messages right now."""
         return self._writer is not None
+
+    def refuse(self, now: float | None = None) -> bool:
+        """Count one refused message; True when it is the ``FLOOD_LIMIT``-th within ``FLOOD_WINDOW`` seconds."""
+        now = time.monotonic() if now is None else now
+        if self.refused is None:
+            self.refused = deque(maxlen=FLOOD_LIMIT)
+        while self.refused and self.refused[0] <= now - FLOOD_WINDOW:
+            self.refused.popleft()
+        self.refused.append(now)
+        return len(self.refused) >= FLOOD_LIMIT
 
     def ping_sent(self, ping_id: str, at: float) -> None:
         if self._pings is None:

@@ -238,7 +238,9 @@ def test_toggles_mark_whole_chains_reset_acceptance_then_both_accept():
     assert ev[0]["marked_dead"] is False and ev[0]["dead"] == [] and ev[0]["accepted"] == {"B": False, "W": False}
     act(a, "B", "toggle_dead", 23.0, p=[6, 6])
     refused(a, "B", "toggle_dead", 23.5, "no_stone", p=[0, 8])
-    refused(a, "B", "toggle_dead", 23.5, "bad_request", p=[9, 9])
+    for off in ([9, 0], [-1, 3], [2, 99]):  # the same answer as a move off the board
+        assert refused(a, "B", "toggle_dead", 23.5, "illegal_move", p=off).reason == "off_board"
+    assert refused(a, "B", "toggle_dead", 23.5, "illegal_move", p=[9, 9]).reason == "off_board"
     refused(a, None, "toggle_dead", 23.5, "not_a_player", p=[6, 6])
     ev = act(a, "W", "accept_score", 24.0)
     assert [e["t"] for e in ev] == ["score_accepted"]

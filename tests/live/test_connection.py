@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.live.connection import CLOSE_TOO_SLOW, QUEUE_LIMIT, Connection
+from app.live.connection import CLOSE_TOO_SLOW, FLOOD_LIMIT, FLOOD_WINDOW, QUEUE_LIMIT, Connection
 
 
 class Socket:
@@ -119,3 +119,20 @@ async def test_a_reply_goes_out_at_once_when_nothing_is_queued_and_behind_the_qu
     await _drained(conn)
     assert socket.sent == ["ack 1", "snap", "tick", "ack 2"]
     await conn.stop()
+
+
+def test_refusals_count_within_their_window_only() -> None:
+    conn = Connection(_noop_send, _noop_close, user_id=None, user_name=None, seat=None)
+    assert not any(conn.refuse(now=float(t)) for t in range(FLOOD_LIMIT - 1))
+    # Long past refusals are forgotten: a long session is not cut for them.
+    later = FLOOD_WINDOW + FLOOD_LIMIT
+    assert not any(conn.refuse(now=later + t * 0.01) for t in range(FLOOD_LIMIT - 1))
+    assert conn.refuse(now=later + 1.0)  # the 20th within the window closes
+
+
+async def _noop_send(_text: str) -> None:
+    return None
+
+
+async def _noop_close(_code: int, _reason: str) -> None:
+    return None

@@ -170,7 +170,8 @@ async def test_bad_input_gets_an_error_and_changes_nothing(make_player):  # type
     await b.send_raw('{"t":"play","id":"x"}')
     assert (await b.of_type("error"))["code"] == "invalid_message"
     await b.send_raw('{"t":"chat","id":"big","text":"' + "x" * 5000 + '"}')
-    assert (await b.of_type("error"))["code"] == "too_large"
+    too_large = await b.of_type("error")
+    assert too_large["code"] == "too_large" and too_large["id"] == "big"
     out_of_turn = await w.act({"t": "play", "p": [3, 3]})
     assert out_of_turn["code"] == "not_your_turn"
     assert (await s.act({"t": "play", "p": [3, 3]}))["code"] == "not_a_player"
@@ -178,14 +179,36 @@ async def test_bad_input_gets_an_error_and_changes_nothing(make_player):  # type
     assert (await b.act({"t": "play", "p": [4, 4]}))["t"] == "ack"
     occupied = await w.act({"t": "play", "p": [4, 4]})
     assert occupied["code"] == "illegal_move" and occupied["reason"] == "occupied"
-    off = await w.act({"t": "play", "p": [20, 20]})
-    assert off["code"] == "illegal_move" and off["reason"] == "off_board"
+    for point in ([20, 20], [-1, 0], [9, 4], [4, -7], [100000, 3]):  # every point off the board: one answer
+        off = await w.act({"t": "play", "p": point})
+        assert (off["code"], off["reason"]) == ("illegal_move", "off_board"), (point, off)
     # Only the one good move was applied, and the sockets are still open.
     assert (await w.act({"t": "play", "p": [5, 5]}))["v"] == 2
     for sock in (b, w, s):
         await sock.event(2)
         assert [m["v"] for m in sock.versioned()] == [1, 2]
         await sock.close()
+
+
+async def test_the_twentieth_refusal_closes_the_socket_and_each_names_its_frame(make_player):  # type: ignore[no-untyped-def]
+    black, white, game_id = await _seated(make_player)
+    b = await black.socket(game_id)
+    await b.of_type("snapshot")
+    sent = 0
+    for n in range(120):
+        try:
+            await b.send_raw('{"t":"ping","id":"f%d"}' % n)
+            sent += 1
+        except websockets.ConnectionClosed:
+            break
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        while True:
+            b.received.append(orjson.loads(await asyncio.wait_for(b.connection.recv(), 10)))
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4029
+    refused = [m for m in b.received if m.get("t") == "error"]
+    assert len(refused) == 20 and all(m["code"] == "rate_limited" for m in refused)
+    assert all(m["id"].startswith("f") for m in refused)  # each refusal names the frame it refuses
+    assert len({m["id"] for m in refused}) == 20
 
 
 async def test_a_flooding_client_is_throttled_then_closed(make_player):  # type: ignore[no-untyped-def]

@@ -13,21 +13,31 @@ from app.api.deps import may_play, optional_user_ws, socket_limits
 from app.errors import ServiceError
 from app.api.login_limits import client_address
 from app.limits.rules import Limiter, Rule
-from app.live.connection import CLOSE_FLOODING, Connection
+from app.live.connection import CLOSE_FLOODING, FLOOD_LIMIT, FLOOD_WINDOW, Connection
 from app.live.room import Room
 from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
 from app.store.models import User
 from app.logs import bind_game
 from app.metrics import Metrics
-from app.protocol import Chat, ErrorMessage, Ping, Pong, PongReply, ProtocolError, encode, parse_client_message
+from app.protocol import (
+    Chat,
+    ErrorMessage,
+    Ping,
+    Pong,
+    PongReply,
+    ProtocolError,
+    client_id_of,
+    encode,
+    parse_client_message,
+)
 
 router = APIRouter()
 
 CLOSE_NO_GAME = 4404
 CLOSE_BAD_TOKEN = 4401
-FLOOD_LIMIT = 20  # refused messages (over the rate) before the socket is closed
 _LAG_ACTIONS = ("play", "pass", "seal")
 _MOVES = ("play", "pass")
+_FLOODED = "flooded"  # _handle's kind for the refusal that closes the socket
 
 
 def _since(raw: str | None) -> int | None:
@@ -99,9 +109,10 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
             if reply is not None:
                 _observe(metrics, kind, reply, time.perf_counter() - received)
                 await conn.reply(reply.decode())
-            if conn.refused > FLOOD_LIMIT:
+            if kind == _FLOODED:
                 conn.closed = True
-                await websocket.close(CLOSE_FLOODING, "too many messages: slow down and reconnect")
+                await websocket.close(CLOSE_FLOODING, f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: "
+                                                      "slow down and reconnect")
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -135,8 +146,9 @@ def _observe(metrics: Metrics, kind: str | None, reply: bytes, seconds: float) -
 async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any) -> tuple[bytes | None, str | None]:
     """The reply to one client message (None: no reply) and the message's type (None: not understood)."""
     if not conn.messages.take():
-        conn.refused += 1
-        return encode(ErrorMessage(code="rate_limited", message="too many messages; this one was ignored")), None
+        closing = conn.refuse()
+        return encode(ErrorMessage(id=client_id_of(raw), code="rate_limited",
+                                   message="too many messages; this one was ignored")), _FLOODED if closing else None
     try:
         message = parse_client_message(raw)
     except ProtocolError as exc:
