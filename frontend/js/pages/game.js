@@ -1,5 +1,7 @@
-// Game page: board, player cards and clocks, move list, actions, scoring, chat. Players and spectators
-// share this page; the server decides the role and stays authoritative for everything.
+// Game page: board, player cards and clocks, move list, actions and offers, chat (the scoring panel is in
+// ./scoring.js). Players and spectators share this page; the server decides the role and stays
+// authoritative for everything. Over 400 lines because it is the one view that ties these together: each
+// render* method draws one part from the same state, and splitting them would only pass that state around.
 import { h, replace, setText } from "../dom.js";
 import { t, onLanguageChange } from "../i18n.js";
 import { api } from "../api.js";
@@ -7,7 +9,8 @@ import { Board } from "../board.js";
 import { gtp } from "../coords.js";
 import { GameSocket, normalizeClocks } from "../protocol.js";
 import { fromSnapshot, applyEvent, illegalReason, isObviouslyLegal, isPlayer, myColors, myTurn, placeStone } from "../gamestate.js";
-import { formatClock, formatSeconds, tick, urgentSeconds, describeTimeControl } from "../clock.js";
+import { formatClock, tick, urgentSeconds, describeTimeControl } from "../clock.js";
+import { ScoringPanel } from "./scoring.js";
 import { Countdown, playStoneSound } from "../sound.js";
 import { getSettings, setSetting } from "../settings.js";
 import { Chat } from "../chat.js";
@@ -71,7 +74,7 @@ export class GameView {
     this.status = h("p", { class: "status-line", "aria-live": "polite" });
     this.offersBox = h("div", { class: "offers" });
     this.actions = h("div", { class: "actions" });
-    this.scoring = h("div", { class: "scoring", hidden: true });
+    this.scoring = new ScoringPanel({ act: (type, confirm) => this.act(type, confirm) });
     this.moveList = h("ol", { class: "move-list", i18nAria: "game.moves" });
     this.nav = h(
       "div",
@@ -93,7 +96,7 @@ export class GameView {
       h(
         "aside",
         { class: "side" },
-        h("div", { class: "card" }, this.status, this.offersBox, this.actions, this.scoring),
+        h("div", { class: "card" }, this.status, this.offersBox, this.actions, this.scoring.el),
         h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.moveList),
         h("div", { class: "card" }, chatHost),
         h("div", { class: "card" }, this.settingsPanel(), h("div", { class: "row spread" }, this.spectators, this.sgf), this.info),
@@ -195,7 +198,7 @@ export class GameView {
       // The spectators' chat was hidden from the players during the game: a fresh snapshot now shows it.
       if (isPlayer(this.state) && this.state.hiddenEvents > 0) this.socket.resync();
     }
-    if (msg.t === "rematch" && msg.game_id && (isPlayer(this.state))) {
+    if (msg.t === "rematch" && msg.game_id && isPlayer(this.state)) {
       location.hash = `#/game/${msg.game_id}`;
       return;
     }
@@ -350,7 +353,7 @@ export class GameView {
     this.renderStatus();
     this.renderOffers();
     this.renderActions();
-    this.renderScoring();
+    this.scoring.render(s);
     this.renderMoves(index);
     this.renderResult();
     this.renderChat();
@@ -394,7 +397,7 @@ export class GameView {
   renderClocks() {
     const s = this.state;
     if (!s) return;
-    this.renderScoringCountdown();
+    this.scoring.tick(s);
     const kind = s.timeControl.kind || "none";
     const elapsed = (performance.now() - s.clocksAt) / 1000;
     for (const el of this.root.querySelectorAll(".clock[data-color]")) {
@@ -497,75 +500,6 @@ export class GameView {
       if (!this.options.practice) buttons.push(h("a", { class: "btn", href: "#/", i18n: "game.back_to_lobby", dataset: { action: "lobby" } }));
     }
     replace(this.actions, buttons);
-  }
-
-  renderScoring() {
-    const s = this.state;
-    const show = (s.phase === "scoring" || s.phase === "finished") && s.score && s.score.B;
-    this.scoring.hidden = !show;
-    if (!show) return;
-    // Under area scoring prisoners do not count: that row is left out, and a line says so.
-    const area = s.score.scoring === "area";
-    const rowsOf = ["stones", "territory", ...(area ? [] : ["prisoners"]), "komi", "compensation"];
-    const cell = (v) => h("td", {}, v === undefined || v === null ? "–" : String(v));
-    const table = h(
-      "table",
-      { class: "score-table" },
-      h("caption", { i18n: "score.title" }),
-      h("thead", {}, h("tr", {}, h("th", {}), h("th", { scope: "col", i18n: "color.black" }), h("th", { scope: "col", i18n: "color.white" }))),
-      h(
-        "tbody",
-        {},
-        rowsOf
-          .filter((r) => s.score.B[r] !== undefined || s.score.W[r] !== undefined)
-          .map((r) => h("tr", { dataset: { row: r } }, h("th", { scope: "row", i18n: `score.${r}` }), cell(s.score.B[r]), cell(s.score.W[r]))),
-        h("tr", { class: "total" }, h("th", { scope: "row", i18n: "score.total" }), cell(s.score.B.total), cell(s.score.W.total)),
-      ),
-    );
-    const parts = [table];
-    if (area) parts.push(h("p", { class: "muted small area-note", i18n: "score.area_note" }));
-    if (s.phase === "scoring") {
-      parts.push(
-        h(
-          "ul",
-          { class: "accept-list" },
-          ["B", "W"].map((c) =>
-            h(
-              "li",
-              { class: `accept-state${s.accepted[c] ? " done" : ""}`, dataset: { color: c } },
-              h("span", { class: `stone-icon ${c === "B" ? "black" : "white"}`, "aria-hidden": "true" }),
-              t(s.accepted[c] ? "score.color_accepted" : "score.color_not_accepted", { color: colorName(c) }),
-            ),
-          ),
-        ),
-      );
-      this.scoringCountdown = h("p", { class: "scoring-countdown small", role: "timer" });
-      parts.push(this.scoringCountdown);
-      if (isPlayer(s)) {
-        const mine = myColors(s);
-        const done = mine.every((c) => s.accepted[c]);
-        const accept = h("button", { type: "button", class: "btn primary", i18n: "score.accept", dataset: { action: "accept_score" }, onclick: () => this.act("accept_score", { title: "confirm.accept_score_title", body: "confirm.accept_score_body", confirm: "score.accept" }) });
-        accept.disabled = done;
-        parts.push(h("div", { class: "row" }, accept, h("button", { type: "button", class: "btn", i18n: "score.resume", onclick: () => this.act("resume_play") })));
-      }
-    } else {
-      this.scoringCountdown = null;
-    }
-    replace(this.scoring, parts);
-    this.renderScoringCountdown();
-  }
-
-  /** "Accepted automatically in 4:32": the server's scoring deadline, counted down here. */
-  renderScoringCountdown() {
-    const s = this.state;
-    const el = this.scoringCountdown;
-    if (!el || !s || s.phase !== "scoring" || s.scoringDeadline === null) {
-      if (el) el.hidden = true;
-      return;
-    }
-    el.hidden = false;
-    const left = Math.max(0, (s.scoringDeadline - performance.now()) / 1000);
-    el.textContent = t("score.auto_accept_in", { time: formatSeconds(left) });
   }
 
   renderMoves(index) {
