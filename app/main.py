@@ -17,7 +17,7 @@ from app.api.body_limit import BodyLimitMiddleware
 from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
-from app.api.routers import accounts, bots, challenges, game_ws, games, health, lobby_ws, practice
+from app.api.routers import accounts, bots, challenges, game_ws, games, health, lobby_ws, players, practice
 from app.automatch.service import Automatch
 from app.live.hub_factory import make_hub
 from app.live.seek_pool import make_seek_pool
@@ -134,6 +134,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(bots.router)
     app.include_router(games.router)
     app.include_router(practice.router)
+    app.include_router(players.router)
     app.include_router(lobby_ws.router)
     app.include_router(game_ws.router)
 

@@ -13,6 +13,7 @@ from app.accounts import passwords
 from app.accounts.hashing import PasswordPool
 from app.accounts.cookies import SessionClaim
 from app.errors import Conflict, ServiceError
+from app.ratings import ranks
 from app.store.models import User
 from app.store.repositories import users
 
@@ -65,13 +66,27 @@ def check_username(username: str) -> str:
     return username
 
 
+def check_strength(strength: str | None) -> str | None:
+    if strength is None or not strength.strip():
+        return None
+    try:
+        return ranks.check_strength(strength)
+    except ValueError as exc:
+        raise ServiceError(
+            "invalid_strength", "Strength is new, casual, club, strong, or a rank from 30k to 9d (e.g. 12k, 2d)."
+        ) from exc
+
+
 async def register(
-    session: AsyncSession, pool: PasswordPool, current: User | None, username: str, password: str
+    session: AsyncSession, pool: PasswordPool, current: User | None, username: str, password: str,
+    strength: str | None = None,
 ) -> User:
     """Create an account. A guest registering keeps its row (and so its games) but not its session: the
-    guest's cookie stops working (a cookie planted on someone before they register is worth nothing after)."""
+    guest's cookie stops working (a cookie planted on someone before they register is worth nothing after).
+    ``strength`` (what the player says of their level) sets the starting rating."""
     if current is not None and not current.is_guest:
         raise Conflict("already_registered", "You are logged in; log out before registering a new account.")
+    strength = check_strength(strength)
     username = check_username(username)
     passwords.check_strength(password, username)
     key = name_key(username)
@@ -84,6 +99,7 @@ async def register(
             user = current
         else:
             user = await users.add_registered(session, username, key, password_hash)
+        user.strength = strength
         await session.commit()
     except IntegrityError as exc:  # lost a race for the same name
         await session.rollback()

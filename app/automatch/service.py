@@ -45,6 +45,8 @@ from app.live.lobby import LobbyBroadcaster
 from app.live.seek_pool import SeekPool
 from app.lobby.starting import announce_game_started, create_game
 from app.metrics import Metrics
+from app.lobby.views import player_ids
+from app.ratings.lookup import display_ranks
 from app.store.models import User
 from app.store.repositories import games, users
 
@@ -291,7 +293,9 @@ class Automatch:
             self.metrics.automatch_wait.observe(max(0.0, paired_at - seeker.since))
         message = paired_message(row, agreed)
         await self._tell_many([a.user_id, b.user_id], {**message, "seeks": [a.seek_id, b.seek_id]})
-        await announce_game_started(self.lobby, row, automatch=True)
+        async with self.sessionmaker() as session:
+            shown = await display_ranks(session, player_ids([row]))
+        await announce_game_started(self.lobby, row, ranks=shown, automatch=True)
         return True
 
     async def _start_game(self, agreed: PairTerms) -> games.GameWithPlayers | None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from app.games.config import GameConfig
 from app.lobby.game_settings import DEFAULT_TIME_CONTROL, InvalidGameSettings, build_config
+from app.ratings import ranks
 
 
 class ChallengeCreate(BaseModel):
@@ -26,6 +27,20 @@ class ChallengeCreate(BaseModel):
     # The name of the one player (e.g. a bot) this challenge is for: only they may accept or decline it.
     opponent: str | None = Field(default=None, min_length=1, max_length=64)
     _config: GameConfig | None = PrivateAttr(default=None)
+    min_rank: str | None = Field(default=None, max_length=4)  # the weakest rank that may accept, e.g. "15k"
+    max_rank: str | None = Field(default=None, max_length=4)  # the strongest, e.g. "1d"
+    auto_handicap: bool = False  # handicap, komi and colours from the two ranks when accepted
+
+    @field_validator("min_rank", "max_rank")
+    @classmethod
+    def _rank(cls, value: str | None) -> str | None:
+        return None if value is None else ranks.label_for_number(ranks.parse_rank(value))
+
+    @model_validator(mode="after")
+    def _range_in_order(self) -> "ChallengeCreate":
+        if self.min_rank and self.max_rank and ranks.parse_rank(self.min_rank) > ranks.parse_rank(self.max_rank):
+            raise ValueError("min_rank must be the weaker rank, e.g. 15k to 1d")
+        return self
 
     @model_validator(mode="after")
     def _game_can_play_it(self) -> "ChallengeCreate":

@@ -5,6 +5,7 @@ Each function does its database work in one transaction and publishes to the lob
 
 from __future__ import annotations
 
+import math
 import secrets
 from typing import Any
 
@@ -16,7 +17,10 @@ from app.lobby.schemas import ChallengeCreate
 from app.lobby.starting import announce_game_started, create_game
 from app.accounts.service import name_key
 from app.bots.declaration import accepts_of, refusal
-from app.lobby.views import challenge_people, challenge_view
+from app.lobby.views import challenge_people, challenge_view, player_ids
+from app.ratings import handicap as handicaps
+from app.ratings import ranks
+from app.ratings.lookup import display_ranks, rank_numbers
 from app.store.models import Challenge, User
 from app.store.repositories import challenges, games, users
 from app.store.repositories.games import GameWithPlayers
@@ -49,9 +53,13 @@ async def create_challenge(
         rated=settings.rated,
         private=settings.private,
         opponent_id=None if opponent is None else opponent.id,
+        min_rank=settings.min_rank,
+        max_rank=settings.max_rank,
+        auto_handicap=settings.auto_handicap,
     )
     await session.commit()
-    view = challenge_view(challenge, await users.people(session, challenge_people(challenge)))
+    named = challenge_people(challenge)
+    view = challenge_view(challenge, await users.people(session, named), ranks=await display_ranks(session, named))
     if opponent is not None:  # addressed to one player: only their lobby sockets hear of it
         await lobby.publish({"t": "challenge_created", "challenge": view, "_to": [opponent.id]})
     elif not challenge.private:
@@ -156,13 +164,19 @@ async def accept_challenge(
     if user.is_bot:
         await _bot_fits(session, user, board_size=challenge.board_size, time_control=challenge.time_control,
                         rules=challenge.rules, rated=challenge.rated, handicap=challenge.handicap)
+    numbers = await rank_numbers(session, [challenge.creator_id, user.id])
+    _check_rank_range(challenge, numbers.get(user.id))
     black_id, white_id = _colours(challenge, user.id)
+    handicap = challenge.handicap
+    komi: float | None = challenge.komi
+    if challenge.auto_handicap:  # komi None: the rules' usual komi
+        black_id, white_id, handicap, komi = _automatic(challenge, user.id, numbers)
     game = await create_game(
         session,
         board_size=challenge.board_size,
         rules=challenge.rules,
-        komi=challenge.komi,
-        handicap=challenge.handicap,
+        komi=komi,
+        handicap=handicap,
         time_control=challenge.time_control,
         rated=challenge.rated,
         black_id=black_id,
@@ -176,8 +190,39 @@ async def accept_challenge(
     assert row is not None
     await session.refresh(challenge)
     await _announce_removed(lobby, challenge, "accepted")
-    await announce_game_started(lobby, row, challenge_id=challenge.id)
+    shown = await display_ranks(session, player_ids([row]))
+    await announce_game_started(lobby, row, ranks=shown, challenge_id=challenge.id)
     return row
+
+
+def _check_rank_range(challenge: Challenge, number: float | None) -> None:
+    if challenge.min_rank is None and challenge.max_rank is None:
+        return
+    if number is None:
+        raise Forbidden("account_required", "Register to accept a challenge limited to ranks.")
+    low = ranks.parse_rank(challenge.min_rank) if challenge.min_rank else None
+    high = ranks.parse_rank(challenge.max_rank) if challenge.max_rank else None
+    whole = math.floor(number)
+    if (low is not None and whole < math.floor(low)) or (high is not None and whole > math.floor(high)):
+        span = f"{challenge.min_rank or '30k'} to {challenge.max_rank or '9d'}"
+        raise Forbidden("rank_out_of_range", f"This challenge is for players ranked {span}.")
+
+
+def _automatic(
+    challenge: Challenge, acceptor_id: int, numbers: dict[int, float | None]
+) -> tuple[int, int, int, float | None]:
+    """Black, white, handicap and komi from the two ranks: the weaker player takes Black and the handicap."""
+    mine, theirs = numbers.get(challenge.creator_id), numbers.get(acceptor_id)
+    if mine is None or theirs is None:  # a guest: an even game, colours as the challenge says
+        black_id, white_id = _colours(challenge, acceptor_id)
+        return black_id, white_id, 0, None
+    suggestion = handicaps.suggest(mine - theirs, challenge.board_size)
+    weaker, stronger = (challenge.creator_id, acceptor_id) if mine < theirs else (acceptor_id, challenge.creator_id)
+    if not suggestion.weaker_is_black:
+        black_id, white_id = _colours(challenge, acceptor_id)
+    else:
+        black_id, white_id = weaker, stronger
+    return black_id, white_id, suggestion.handicap, suggestion.komi  # None: the rules' usual komi
 
 
 def _colours(challenge: Challenge, acceptor_id: int) -> tuple[int, int]:

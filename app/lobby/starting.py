@@ -14,7 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.game_settings import build_config, game_columns
-from app.lobby.views import game_summary, game_url
+from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url, player_ids
+from app.ratings.lookup import display_ranks
 from app.store.models import Game
 from app.store.repositories import games
 from app.store.repositories.games import GameWithPlayers
@@ -52,11 +53,17 @@ async def announce_rematch(
     """``game_started`` for a rematch, once the room has committed the new game with its ``rematch`` event."""
     async with sessionmaker() as session:
         row = await games.get_with_players(session, game_id)
+        shown = await display_ranks(session, player_ids([row])) if row is not None else {}
     if row is not None:
-        await announce_game_started(lobby, row, rematch_of=rematch_of)
+        await announce_game_started(lobby, row, ranks=shown, rematch_of=rematch_of)
 
 
-async def announce_game_started(lobby: LobbyBroadcaster, row: GameWithPlayers, **fields: Any) -> None:
-    """``game_started`` for every lobby socket (``fields`` adds e.g. ``challenge_id``)."""
+async def announce_game_started(
+    lobby: LobbyBroadcaster, row: GameWithPlayers, ranks: Ranks = NO_RANKS, **fields: Any
+) -> None:
+    """``game_started`` for every lobby socket (``ranks``: shown beside the names; ``fields`` adds e.g.
+    ``challenge_id``)."""
     game_id = row.game.id
-    await lobby.publish({"t": "game_started", **fields, "game_id": game_id, "url": game_url(game_id), "game": game_summary(row)})
+    await lobby.publish(
+        {"t": "game_started", **fields, "game_id": game_id, "url": game_url(game_id), "game": game_summary(row, ranks=ranks)}
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -10,6 +10,8 @@ from app.store.models import Challenge, Game, Move, User
 from app.store.repositories.games import GameWithPlayers
 
 SpectatorCount = Callable[[str], int]
+Ranks = Mapping[int, str | None]  # user id -> the rank shown beside the name ("6k", "6k?"), None for guests
+NO_RANKS: Ranks = {}
 
 
 def no_spectators(_game_id: str) -> int:
@@ -28,23 +30,23 @@ def _time(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def user_view(user: User) -> dict[str, Any]:
-    return {"id": user.id, "name": user.name, "guest": user.is_guest, "bot": user.is_bot}
+def user_view(user: User, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
+    return {"id": user.id, "name": user.name, "guest": user.is_guest, "bot": user.is_bot, "rank": ranks.get(user.id)}
 
 
-def player_view(user: User) -> dict[str, Any]:
-    """A player wherever a name is shown: bots are marked."""
-    return {"id": user.id, "name": user.name, "bot": bool(user.is_bot)}
+def player_view(user: User, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
+    """A player wherever a name is shown: bots are marked, and the rank is beside the name."""
+    return {"id": user.id, "name": user.name, "bot": bool(user.is_bot), "rank": ranks.get(user.id)}
 
 
 People = dict[int, tuple[str, bool]]  # user id -> (name, is a bot), from users.people
 
 
-def person(people: People, user_id: int | None) -> dict[str, Any] | None:
+def person(people: People, user_id: int | None, ranks: Ranks = NO_RANKS) -> dict[str, Any] | None:
     if user_id is None:
         return None
     name, bot = people.get(user_id, ("?", False))
-    return {"id": user_id, "name": name, "bot": bot}
+    return {"id": user_id, "name": name, "bot": bot, "rank": ranks.get(user_id)}
 
 
 def challenge_people(challenge: Challenge) -> set[int]:
@@ -52,11 +54,13 @@ def challenge_people(challenge: Challenge) -> set[int]:
     return {challenge.creator_id} | ({challenge.opponent_id} if challenge.opponent_id else set())
 
 
-def challenge_view(challenge: Challenge, people: People, *, with_token: bool = False) -> dict[str, Any]:
+def challenge_view(
+    challenge: Challenge, people: People, *, with_token: bool = False, ranks: Ranks = NO_RANKS
+) -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": challenge.id,
-        "creator": person(people, challenge.creator_id),
-        "opponent": person(people, challenge.opponent_id),
+        "creator": person(people, challenge.creator_id, ranks),
+        "opponent": person(people, challenge.opponent_id, ranks),
         "board_size": challenge.board_size,
         "rules": challenge.rules,
         "komi": challenge.komi,
@@ -65,6 +69,9 @@ def challenge_view(challenge: Challenge, people: People, *, with_token: bool = F
         "time_control": challenge.time_control,
         "rated": challenge.rated,
         "private": challenge.private,
+        "min_rank": challenge.min_rank,
+        "max_rank": challenge.max_rank,
+        "auto_handicap": challenge.auto_handicap,
         "status": challenge.status,
         "decline_reason": challenge.decline_reason,
         "game_id": challenge.game_id,
@@ -76,7 +83,9 @@ def challenge_view(challenge: Challenge, people: People, *, with_token: bool = F
     return view
 
 
-def game_summary(row: GameWithPlayers, spectators: SpectatorCount = no_spectators) -> dict[str, Any]:
+def game_summary(
+    row: GameWithPlayers, spectators: SpectatorCount = no_spectators, ranks: Ranks = NO_RANKS
+) -> dict[str, Any]:
     game: Game = row.game
     return {
         "id": game.id,
@@ -91,15 +100,17 @@ def game_summary(row: GameWithPlayers, spectators: SpectatorCount = no_spectator
         "result": game.result,
         "ended_by": game.ended_by,
         "move_count": game.move_count,
-        "players": {"B": player_view(row.black), "W": player_view(row.white)},
+        "players": {"B": player_view(row.black, ranks), "W": player_view(row.white, ranks)},
         "spectators": spectators(game.id) if game.status != "finished" else 0,
         "started_at": _time(game.started_at),
         "ended_at": _time(game.ended_at),
     }
 
 
-def game_detail(row: GameWithPlayers, moves: list[Move], spectators: SpectatorCount = no_spectators) -> dict[str, Any]:
-    view = game_summary(row, spectators)
+def game_detail(
+    row: GameWithPlayers, moves: list[Move], spectators: SpectatorCount = no_spectators, ranks: Ranks = NO_RANKS
+) -> dict[str, Any]:
+    view = game_summary(row, spectators, ranks)
     view["rules_params"] = row.game.rules_params
     view["version"] = row.game.version
     view["result_detail"] = (row.game.state or {}).get("result")  # RESULT of docs/protocol.md, or None
@@ -113,3 +124,7 @@ def game_detail(row: GameWithPlayers, moves: list[Move], spectators: SpectatorCo
         for move in moves
     ]
     return view
+
+
+def player_ids(rows: list[GameWithPlayers]) -> set[int]:
+    return {uid for row in rows for uid in (row.game.black_id, row.game.white_id)}

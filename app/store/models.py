@@ -86,6 +86,11 @@ class Challenge(Base):
     time_control: Mapped[dict[str, Any]] = mapped_column(JSONType)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Who may accept: ranks from min_rank (the weakest, e.g. "15k") to max_rank (e.g. "1d"); None: anyone.
+    min_rank: Mapped[str | None] = mapped_column(String(4), nullable=True)
+    max_rank: Mapped[str | None] = mapped_column(String(4), nullable=True)
+    # Handicap, komi and colours are chosen from the two players' ranks when the challenge is accepted.
+    auto_handicap: Mapped[bool] = mapped_column(Boolean, default=False)
     token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     status: Mapped[str] = mapped_column(String(16), default="open")
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)

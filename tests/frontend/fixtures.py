@@ -10,7 +10,7 @@ import json
 import time
 from typing import Any, Callable
 
-ME = {"id": 7, "name": "Guest-7f3a", "guest": True}
+ME = {"id": 7, "name": "Guest-7f3a", "guest": True, "rank": None}
 
 SAMPLE_ROWS = [
     "...................",

@@ -11,6 +11,7 @@ from app.api.login_limits import check_password_limits
 from app.bots.declaration import accepts_of
 from app.live.sockets import announce_logout
 from app.lobby.views import user_view
+from app.ratings.lookup import display_ranks
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -22,9 +23,14 @@ class Credentials(BaseModel):
     password: str = Field(min_length=1, max_length=4096)
 
 
+class Registration(Credentials):
+    # How strong the player says they are: new, casual, club, strong, or a rank such as "12k" (see docs/ratings.md).
+    strength: str | None = Field(default=None, max_length=8)
+
+
 @router.get("/me", summary="The current user (a first visit becomes a guest)")
-async def me(user: CurrentUser) -> dict:
-    view = user_view(user)
+async def me(user: CurrentUser, db: DB) -> dict:
+    view = user_view(user, await display_ranks(db, [user.id]))
     if user.is_bot:  # a bot reads what it accepts from here
         view["accepts"] = accepts_of(user.bot_accepts).model_dump()
         view["owner_id"] = user.owner_id
@@ -32,11 +38,13 @@ async def me(user: CurrentUser) -> dict:
 
 
 @router.post("/auth/register", status_code=201, summary="Create an account (a guest keeps its games)")
-async def register(body: Credentials, request: Request, response: Response, db: DB, user: OptionalUser) -> dict:
+async def register(body: Registration, request: Request, response: Response, db: DB, user: OptionalUser) -> dict:
     await check_password_limits(request, None)
-    registered = await accounts.register(db, request.app.state.passwords, user, body.username, body.password)
+    registered = await accounts.register(
+        db, request.app.state.passwords, user, body.username, body.password, body.strength
+    )
     set_session_cookie(request, response, registered)
-    return user_view(registered)
+    return user_view(registered, await display_ranks(db, [registered.id]))
 
 
 @router.post("/auth/login", summary="Log in")
@@ -45,7 +53,7 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
     found = await accounts.find_login(db, body.username)
     user = await accounts.login(db, request.app.state.passwords, found, body.password)
     set_session_cookie(request, response, user)
-    return user_view(user)
+    return user_view(user, await display_ranks(db, [user.id]))
 
 
 @router.post("/auth/logout", summary="Log out (ends every session of this account, its open sockets too)")

@@ -9,6 +9,8 @@ from app.lobby import service
 from app.lobby.schemas import ChallengeAccept, ChallengeCreate, ChallengeDecline
 from app.lobby.views import challenge_people, challenge_view, game_summary, game_url
 from app.store.models import Challenge
+from app.lobby.views import player_ids
+from app.ratings.lookup import display_ranks
 from app.store.repositories import challenges, users
 
 router = APIRouter(prefix="/api/challenges", tags=["challenges"])
@@ -32,7 +34,8 @@ async def incoming(db: DB, user: CurrentUser) -> dict:
 @router.post("", status_code=201, summary="Create a challenge (to anyone, or to one player with `opponent`)")
 async def create(body: ChallengeCreate, db: DB, user: CurrentUser, lobby: Lobby) -> dict:
     challenge = await service.create_challenge(db, lobby, user, body)
-    return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=True)
+    return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=True,
+                          ranks=await display_ranks(db, challenge_people(challenge)))
 
 
 @router.get("/{challenge_id}", summary="One challenge (a private one needs its token)")
@@ -41,7 +44,8 @@ async def get(
 ) -> dict:
     challenge = await service.find_challenge(db, user, challenge_id, token)
     mine = user is not None and user.id == challenge.creator_id
-    return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=mine)
+    return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=mine,
+                          ranks=await display_ranks(db, challenge_people(challenge)))
 
 
 @router.delete("/{challenge_id}", summary="Cancel your challenge")
@@ -55,7 +59,8 @@ async def accept(
     challenge_id: str, db: DB, user: CurrentUser, lobby: Lobby, spectators: Spectators, body: ChallengeAccept | None = None
 ) -> dict:
     row = await service.accept_challenge(db, lobby, user, challenge_id, body.token if body else None)
-    return {"game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, spectators)}
+    ranks = await display_ranks(db, player_ids([row]))
+    return {"game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, spectators, ranks)}
 
 
 @router.post("/{challenge_id}/decline", summary="Decline a challenge addressed to you, with a reason")

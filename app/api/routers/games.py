@@ -11,7 +11,8 @@ from app.api.deps import DB, CurrentUser, OptionalUser, Spectators
 from app.games.visibility import can_see
 from app.live.room import public
 from app.errors import NotFound
-from app.lobby.views import game_detail, game_summary
+from app.lobby.views import game_detail, game_summary, player_ids
+from app.ratings.lookup import display_ranks
 from app.store.repositories import games
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -20,19 +21,22 @@ router = APIRouter(prefix="/api", tags=["games"])
 @router.get("/games/live", summary="Games in progress, to watch")
 async def live(db: DB, spectators: Spectators, limit: int = Query(default=100, ge=1, le=500)) -> dict:
     rows = await games.list_live(db, limit)
-    return {"games": [game_summary(row, spectators) for row in rows]}
+    ranks = await display_ranks(db, player_ids(rows))
+    return {"games": [game_summary(row, spectators, ranks) for row in rows]}
 
 
 @router.get("/me/games/active", summary="My unfinished games, to rejoin")
 async def my_active(db: DB, user: CurrentUser, spectators: Spectators) -> dict:
     rows = await games.list_for_user(db, user.id, finished=False)
-    return {"games": [game_summary(row, spectators) for row in rows]}
+    ranks = await display_ranks(db, player_ids(rows))
+    return {"games": [game_summary(row, spectators, ranks) for row in rows]}
 
 
 @router.get("/me/games/history", summary="My finished games")
 async def my_history(db: DB, user: CurrentUser, limit: int = Query(default=100, ge=1, le=500)) -> dict:
     rows = await games.list_for_user(db, user.id, finished=True, limit=limit)
-    return {"games": [game_summary(row) for row in rows]}
+    ranks = await display_ranks(db, player_ids(rows))
+    return {"games": [game_summary(row, ranks=ranks) for row in rows]}
 
 
 @router.get("/games/{game_id}", summary="One game with its moves")
@@ -40,7 +44,8 @@ async def detail(game_id: str, db: DB, spectators: Spectators) -> dict:
     row = await games.get_with_players(db, game_id)
     if row is None:
         raise NotFound("game_not_found", "No such game.")
-    return game_detail(row, await games.moves(db, game_id), spectators)
+    ranks = await display_ranks(db, player_ids([row]))
+    return game_detail(row, await games.moves(db, game_id), spectators, ranks)
 
 
 @router.get("/games/{game_id}/chat", summary="Older chat of a game, a page at a time (newest first)")

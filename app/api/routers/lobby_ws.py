@@ -35,7 +35,8 @@ from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.errors import ServiceError
 from app.live.connection import CLOSE_FLOODING, TokenBucket
-from app.lobby.views import challenge_people, challenge_view, game_summary
+from app.lobby.views import challenge_people, challenge_view, game_summary, player_ids
+from app.ratings.lookup import display_ranks
 from app.protocol import LobbyPing, ProtocolError, Seek, SeekCancel, parse_lobby_message
 from app.store.models import User
 from app.store.repositories import challenges, games, users
@@ -79,13 +80,14 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
             incoming = [] if user is None else await challenges.list_open_to(session, user.id)
             people = await users.people(session, set().union(*(challenge_people(row) for row in open_challenges + incoming)))
             live = await games.list_live(session)
+            ranks = await display_ranks(session, player_ids(live) | set(people))
         seeker = automatch.seeking(user.id) if user else None
         await sender.send(
             {
                 "t": "snapshot",
-                "challenges": [challenge_view(row, people) for row in open_challenges],
-                "incoming": [challenge_view(row, people) for row in incoming],
-                "games": [game_summary(row, spectators) for row in live],
+                "challenges": [challenge_view(row, people, ranks=ranks) for row in open_challenges],
+                "incoming": [challenge_view(row, people, ranks=ranks) for row in incoming],
+                "games": [game_summary(row, spectators, ranks) for row in live],
                 "seek": seek_view(seeker) if seeker else None,
             }
         )

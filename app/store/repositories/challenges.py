@@ -24,6 +24,9 @@ async def add(
     rated: bool,
     private: bool,
     opponent_id: int | None = None,
+    min_rank: str | None = None,
+    max_rank: str | None = None,
+    auto_handicap: bool = False,
 ) -> Challenge:
     challenge = Challenge(
         id=short_id(),
@@ -37,6 +40,9 @@ async def add(
         rated=rated,
         private=private,
         opponent_id=opponent_id,
+        min_rank=min_rank,
+        max_rank=max_rank,
+        auto_handicap=auto_handicap,
         token=secret_token() if private else None,
         status="open",
     )

@@ -206,3 +206,17 @@ async def snapshot(session: AsyncSession) -> dict[str, Any]:
         )
     ).all()
     return {"figures": [tuple(r) for r in figures], "changes": [tuple(r) for r in changes]}
+
+
+async def rank_inputs(
+    session: AsyncSession, user_ids: set[int], category: str = "overall"
+) -> list[tuple[int, bool, str | None, float | None, float | None]]:
+    """For each user: id, is_guest, declared strength, and the rating and deviation in ``category`` if any."""
+    if not user_ids:
+        return []
+    rows = await session.execute(
+        select(User.id, User.is_guest, User.strength, PlayerRating.rating, PlayerRating.deviation)
+        .outerjoin(PlayerRating, (PlayerRating.user_id == User.id) & (PlayerRating.category == category))
+        .where(User.id.in_(user_ids))
+    )
+    return [(uid, guest, strength, r, d) for uid, guest, strength, r, d in rows.all()]

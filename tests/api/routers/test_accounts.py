@@ -35,7 +35,7 @@ async def test_guest_registers_and_keeps_its_row(client: httpx.AsyncClient) -> N
     guest = (await client.get("/api/me")).json()
     response = await client.post("/api/auth/register", json={"username": "Honinbo", "password": PASSWORD})
     assert response.status_code == 201, response.text
-    assert response.json() == {"id": guest["id"], "name": "Honinbo", "guest": False, "bot": False}
+    assert response.json() == {"id": guest["id"], "name": "Honinbo", "guest": False, "bot": False, "rank": "6k?"}
     assert (await client.get("/api/me")).json()["name"] == "Honinbo"
 
 

@@ -1,0 +1,142 @@
+"""Ratings through the real interface: a uvicorn server, real sockets, SQLite and PostgreSQL (in-process hub)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.ratings import ranks
+from app.ratings.glicko2 import Outcome, Rating, update
+from app.ratings.handicap import black_advantage_points
+from tests.ratings.rated_play import profile, rated_game, registered, wait_games
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _start(strength: str) -> Rating:
+    s = ranks.starting_rating(strength)
+    return Rating(s.rating, s.deviation, s.volatility)
+
+
+async def test_a_rated_game_updates_both_players_once_with_the_formulas_figures(live_server: str) -> None:
+    black, white = await registered(live_server, "club"), await registered(live_server, "3k")
+    bn, wn = black.user["name"], white.user["name"]
+    try:
+        assert black.user["rank"] == "5k?"  # the starting rank, provisional
+        game_id = await rated_game(black, white, winner="B")
+        got_b = await wait_games(black, bn, 1)
+        got_w = await wait_games(black, wn, 1)
+
+        rb, rw = _start("club"), _start("3k")
+        extra = black_advantage_points(rb.rating, 0, 7.5, 9)
+        want_b = update(rb, [Outcome(rw, 1.0, extra)], 0.5)
+        want_w = update(rw, [Outcome(rb, 0.0, -extra)], 0.5)
+        for got, want in ((got_b, want_b), (got_w, want_w)):
+            for category in ("overall", "9"):
+                figures = got["ratings"][category]
+                assert figures["rating"] == pytest.approx(want.rating, abs=0.01)
+                assert figures["deviation"] == pytest.approx(want.deviation, abs=0.01)
+                assert figures["volatility"] == pytest.approx(want.volatility, abs=1e-6)
+                assert figures["rank"] == ranks.rank_label(want.rating)
+                assert figures["provisional"] is True and figures["games"] == 1
+            assert got["ratings"]["19"]["games"] == 0
+        assert got_b["record"]["total"] == {"wins": 1, "losses": 0, "draws": 0}
+        assert got_b["record"]["by_size"]["9"]["wins"] == 1
+        assert got_b["record"]["by_speed"]["untimed"]["wins"] == 1
+        assert got_b["recent"][0]["id"] == game_id
+        assert got_b["recent"][0]["rating_change"]["after"] == pytest.approx(want_b.rating, abs=0.01)
+        # Head-to-head from the viewer's side: white looks at black's page.
+        seen_by_white = await profile(white, bn)
+        assert seen_by_white["head_to_head"]["losses"] == 1 and seen_by_white["head_to_head"]["wins"] == 0
+
+        history = (await black.http.get(f"/api/players/{bn}/history")).json()
+        assert history["start"]["rating"] == pytest.approx(rb.rating, abs=0.01)
+        assert [p["game_id"] for p in history["points"]] == [game_id]
+        assert history["points"][0]["change"] > 0
+        board = (await black.http.get("/api/leaderboard", params={"category": "9"})).json()
+        assert [p["name"] for p in board["players"]] == [bn, wn] or [p["name"] for p in board["players"]] == [wn, bn]
+        assert board["total"] == 2
+
+        # A second game: the update starts from the figures the first one left.
+        await rated_game(white, black, winner="W")
+        again = await wait_games(black, wn, 2)
+        history = (await black.http.get(f"/api/players/{wn}/history")).json()["points"]
+        assert len(history) == 2
+        assert again["ratings"]["overall"]["rating"] == pytest.approx(history[1]["rating"], abs=0.01)
+    finally:
+        await black.close()
+        await white.close()
+
+
+async def test_ranks_beside_names_and_the_archive(live_server: str) -> None:
+    a, b = await registered(live_server, "15k"), await registered(live_server, "2d")
+    an, bnm = a.user["name"], b.user["name"]
+    try:
+        await rated_game(a, b, winner="W")
+        await wait_games(a, an, 1)
+        await rated_game(b, a, winner="W", board_size=13)
+        await wait_games(a, an, 2)
+        live = await a.http.get("/api/me/games/history")
+        players = live.json()["games"][0]["players"]
+        assert {players["B"]["rank"], players["W"]["rank"]} == {
+            (await profile(a, an))["player"]["rank"], (await profile(a, bnm))["player"]["rank"]
+        }
+        assert all(p["rank"].rstrip("?")[-1] in "kd" for p in players.values())
+
+        async def search(**params):  # type: ignore[no-untyped-def]
+            response = await a.http.get("/api/archive", params=params)
+            assert response.status_code == 200, response.text
+            return response.json()
+
+        assert (await search(player=an))["total"] == 2
+        assert (await search(player=an, size=13))["total"] == 1
+        assert (await search(player=an, result="win"))["total"] == 1
+        assert (await search(player=an, result="loss"))["total"] == 1
+        assert (await search(player=bnm, result="win"))["total"] == 1
+        assert (await search(player=an, since="2000-01-01", until="2000-01-02"))["total"] == 0
+        page = await search(player=an, per_page=1, page=2)
+        assert page["total"] == 2 and len(page["games"]) == 1
+        bad = await a.http.get("/api/archive", params={"result": "win"})
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "player_required"
+        assert (await a.http.get("/api/players/nobody-here")).status_code == 404
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_rank_range_and_automatic_handicap(live_server: str) -> None:
+    weak, strong, mid = (await registered(live_server, "12k"), await registered(live_server, "4k"),
+                         await registered(live_server, "8k"))
+    try:
+        body = {"board_size": 19, "rules": "chinese", "color": "white", "time_control": {"kind": "none"},
+                "rated": True, "min_rank": "10k", "max_rank": "1d", "auto_handicap": True}
+        made = await strong.http.post("/api/challenges", json=body)
+        assert made.status_code == 201, made.text
+        assert made.json()["min_rank"] == "10k" and made.json()["creator"]["rank"] == "4k?"
+        refused = await weak.http.post(f"/api/challenges/{made.json()['id']}/accept")
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "rank_out_of_range"
+        suggestion = (await mid.http.get(f"/api/players/{strong.user['name']}/handicap", params={"size": 19})).json()
+        assert suggestion == {"handicap": 4, "komi": 0.5, "you_play_black": True}
+        accepted = await mid.http.post(f"/api/challenges/{made.json()['id']}/accept")
+        assert accepted.status_code == 201, accepted.text
+        game = accepted.json()["game"]
+        assert game["handicap"] == 4 and game["komi"] == 0.5
+        assert game["players"]["B"]["name"] == mid.user["name"]  # the weaker player takes Black
+        bad = await strong.http.post("/api/challenges", json={**body, "min_rank": "1d", "max_rank": "10k"})
+        assert bad.status_code == 422
+        assert await registered_with(live_server, "7p") == 400  # invalid_strength
+    finally:
+        for p in (weak, strong, mid):
+            await p.close()
+
+
+async def registered_with(base_url: str, strength: str) -> int:
+    from tests.support.players import Player
+
+    player = await Player(base_url).visit()
+    try:
+        response = await player.http.post(
+            "/api/auth/register", json={"username": "someone-new", "password": "s3cret-Tengen-pw", "strength": strength}
+        )
+        return response.status_code
+    finally:
+        await player.close()
