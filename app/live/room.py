@@ -24,6 +24,8 @@ from app.games.authority import SYSTEM, GameAuthority
 from app.games.config import GameConfig
 from app.games.errors import GameError
 from app.games.visibility import can_see
+from app.lobby.views import player_view
+from app.ratings.lookup import display_ranks
 from app.live.connection import Connection
 from app.live.envelope import pack, unpack
 from app.live.game_rows import rows_for
@@ -115,9 +117,10 @@ class Room:
             row = await games_repo.get_with_players(session, self.game_id)
             if row is None:
                 return False
+            shown = await display_ranks(session, [row.black.id, row.white.id])
             self.players = {
-                "B": {"id": row.black.id, "name": row.black.name, "bot": bool(row.black.is_bot)},
-                "W": {"id": row.white.id, "name": row.white.name, "bot": bool(row.white.is_bot)},
+                "B": player_view(row.black, shown),
+                "W": player_view(row.white, shown),
             }
             self.user_seats = {row.black.id: "B", row.white.id: "W"}
             self.practice = row.black.id == row.white.id

@@ -52,7 +52,7 @@ async def test_a_bot_declares_what_it_accepts_and_refusals_say_why(make_client) 
 
     challenge = (await guest.post("/api/challenges", json={"board_size": 9, "time_control": BLITZ,
                                                            "opponent": bot["name"]})).json()
-    assert challenge["opponent"] == {"id": bot["id"], "name": bot["name"], "bot": True}
+    assert challenge["opponent"] == {"id": bot["id"], "name": bot["name"], "bot": True, "rank": "6k?"}
     assert challenge["id"] not in [c["id"] for c in (await guest.get("/api/challenges")).json()["challenges"]]
     stranger = make_client()
     assert (await stranger.post(f"/api/challenges/{challenge['id']}/accept")).status_code == 404
