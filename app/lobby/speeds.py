@@ -24,6 +24,8 @@ def speed(time_control: dict[str, Any]) -> str:
         per_move = float(time_control.get("increment", 0))
     elif kind == "byoyomi":
         per_move = float(time_control.get("period_time", 0))
+    elif kind == "chinese_countdown":
+        per_move = float(time_control.get("period_time", 60))
     elif kind == "canadian":
         per_move = float(time_control.get("period_time", 0)) / max(1, int(time_control.get("stones", 1)))
     expected = main + 100 * per_move
