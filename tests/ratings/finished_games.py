@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import update
 
+from app.lobby.game_settings import build_config, game_columns
 from app.store.models import Game
 from app.store.repositories import games, users
 
@@ -30,9 +31,11 @@ async def player(sessionmaker: Any, strength: str | None = None, guest: bool = F
 async def finished_game(sessionmaker: Any, black: int, white: int, result: str, *, size: int = 19,
                         handicap: int = 0, komi: float = 7.5, rated: bool = True, ended_by: str = "score") -> str:
     async with sessionmaker() as session:
+        config = build_config(board_size=size, rules="chinese", komi=komi, handicap=handicap,
+                              time_control={"kind": "none"})
         game = await games.add(
-            session, board_size=size, rules="chinese", rules_params={"preset": "chinese"}, komi=komi,
-            handicap=handicap, time_control={"kind": "none"}, rated=rated, black_id=black, white_id=white,
+            session, **game_columns(config), rules_params={"preset": "chinese"}, rated=rated,
+            black_id=black, white_id=white,
         )
         await session.execute(
             update(Game).where(Game.id == game.id).values(
