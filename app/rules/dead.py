@@ -1,10 +1,14 @@
 """Proposing dead stones in a finished position by random playouts (pure Python, deterministic).
 
-From the final position, many games are played out at random to the end with a simple policy:
-never fill a point that is an eye of the mover, never put a chain of two or more stones of the
-mover into atari (so sekis survive), otherwise any legal move, capturing as the rules do. A chain
-whose points end up owned by the opponent in most playouts is proposed dead. The random generator
-is seeded from the position, so the same position always gets the same proposal.
+From the final position, many games are played out to the end with a simple policy: first answer
+the opponent's last move (capture it when it stands in atari; save an own chain it put in atari by
+extending, when that gives two liberties); otherwise any random legal move, except filling an eye
+of the mover or putting a chain of two or more of the mover's stones into atari (so sekis survive).
+The answers make invaders in settled territory die and owners keep their walls, as in a real
+ending. Each chain's mean ownership over the playouts (+1: always its own) decides: below 0 it is
+dead; below ``MARGIN`` it is dead too, unless an opposing chain touching it is also below
+``MARGIN`` (of two weak chains facing each other only one can die). The random generator is seeded
+from the position, so the same position always gets the same proposal.
 """
 
 from __future__ import annotations
@@ -61,6 +65,32 @@ def _self_atari(board: Board, p: int, c: int) -> bool:
     return len(libs) <= 1
 
 
+def _one_liberty(board: Board, h: int) -> int:
+    """The liberty of the chain headed by ``h`` when it has exactly one, else 0."""
+    n = board.libs[h]
+    t = board.lsum[h]
+    if n and n * board.lsq[h] == t * t:
+        return t // n
+    return 0
+
+
+def _urgent(board: Board, last: int, c: int) -> list[int]:
+    """Answers to the opponent's last move at ``last``: capture it if it stands in atari, else save
+    an own chain next to it that it put in atari by extending (when that gives two liberties)."""
+    color = board.color
+    head = board.head
+    out = []
+    lib = _one_liberty(board, head[last])
+    if lib:
+        out.append(lib)
+    for q in board.nbrs[last]:
+        if color[q] == c:
+            lib = _one_liberty(board, head[q])
+            if lib and lib not in out:
+                out.append(lib)
+    return out
+
+
 def _playout(board: Board, to_move: int, rng: random.Random, multi: bool, limit: int) -> list[int]:
     color = board.color
     empties = [p for p in board.points if color[p] == EMPTY]
@@ -68,10 +98,25 @@ def _playout(board: Board, to_move: int, rng: random.Random, multi: bool, limit:
     c = to_move
     moves = 0
     rand = rng.randrange
+    last = 0
     while passes < 2 and moves < limit:
-        n = len(empties)
         played = False
-        if n:
+        if last:
+            for p in _urgent(board, last, c):
+                try:
+                    captures, suicide, _ = board.analyse(p, c, multi)
+                except BoardError:
+                    continue
+                if suicide or (not captures and _self_atari(board, p, c)) or (not captures and _is_eye(board, p, c)):
+                    continue
+                removed = board.place(p, c, captures, suicide)
+                empties.remove(p)
+                empties.extend(removed)
+                played = True
+                last = p
+                break
+        n = len(empties)
+        if n and not played:
             start = rand(n)
             for k in range(n):
                 i = (start + k) % n
@@ -89,7 +134,10 @@ def _playout(board: Board, to_move: int, rng: random.Random, multi: bool, limit:
                 empties.pop()
                 empties.extend(removed)
                 played = True
+                last = p
                 break
+        if not played:
+            last = 0
         passes = 0 if played else passes + 1
         moves += 1
         c = 3 - c
@@ -125,24 +173,64 @@ def default_playouts(size: int) -> int:
     return 200 if size <= 9 else 120 if size <= 13 else 64
 
 
+# A chain that keeps its points in barely more playouts than it loses them (mean ownership below
+# this margin) is proposed dead, unless an opposing chain next to it is dead or as unsure itself:
+# when both players passed, a weak chain in contested ground is lost, but of two weak chains
+# facing each other only one can be.
+MARGIN = 0.1
+
+
+def _chains(board: Board) -> list[list[int]]:
+    done: set[int] = set()
+    out = []
+    color = board.color
+    for p in board.points:
+        if color[p] in (BLACK, WHITE) and p not in done:
+            stones = board.chain(p)
+            done.update(stones)
+            out.append(stones)
+    return out
+
+
+def _touching(board: Board, stones: list[int]) -> set[int]:
+    """Heads of the opposing chains next to ``stones`` or sharing a liberty with them."""
+    color = board.color
+    head = board.head
+    nbrs = board.nbrs
+    o = 3 - color[stones[0]]
+    out = set()
+    for s in stones:
+        for q in nbrs[s]:
+            cq = color[q]
+            if cq == o:
+                out.add(head[q])
+            elif cq == EMPTY:
+                for r in nbrs[q]:
+                    if color[r] == o:
+                        out.add(head[r])
+    return out
+
+
 def propose_dead_on_board(board: Board, to_move: int, playouts: int | None = None) -> set[Point]:
+    """The dead stones of ``board`` with ``to_move`` to play, as (x, y) points."""
     if playouts is None:
         playouts = default_playouts(board.size)
     seed = board.hash & 0xFFFFFFFF
     own = ownership_estimate(board, to_move, playouts, seed)
-    dead: set[Point] = set()
-    done: set[int] = set()
     color = board.color
-    for p in board.points:
-        c = color[p]
-        if c not in (BLACK, WHITE) or p in done:
+    held: dict[int, float] = {}  # chain head -> mean ownership from the chain's side
+    chains = _chains(board)
+    for stones in chains:
+        sign = 1 if color[stones[0]] == BLACK else -1
+        held[board.head[stones[0]]] = sum(own[s] * sign for s in stones) / len(stones)
+    dead: set[Point] = set()
+    for stones in chains:
+        mine = held[board.head[stones[0]]]
+        if mine >= MARGIN:
             continue
-        stones = board.chain(p)
-        done.update(stones)
-        sign = 1 if c == BLACK else -1
-        mine = sum(own[s] * sign for s in stones) / len(stones)
-        if mine < 0:
-            dead.update(board.xy(s) for s in stones)
+        if mine >= 0 and any(held[h] < MARGIN for h in _touching(board, stones)):
+            continue
+        dead.update(board.xy(s) for s in stones)
     return dead
 
 

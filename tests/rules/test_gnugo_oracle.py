@@ -102,7 +102,8 @@ def test_fixed_handicap_matches_gnugo(engines):
             assert vertices(gtp.one(f"fixed_handicap {n}"), size) == set(fixed_handicap_points(size, n))
 
 
-def self_play(gtp: Gtp, rng: random.Random, size: int = 9, komi: float = 7.5):
+def self_play(gtp: Gtp, rng: random.Random, size: int = 9, komi: float = 7.5, max_moves: int = 160):
+    """GNU Go plays itself after four random moves; None if it resigns or the game is not over by ``max_moves``."""
     g = Game(size, rules_for("chinese", komi=komi))
     gtp.batch([f"boardsize {size}", "clear_board", f"komi {komi}"])
     for _ in range(4):  # a random opening so the games differ
@@ -111,7 +112,7 @@ def self_play(gtp: Gtp, rng: random.Random, size: int = 9, komi: float = 7.5):
         g.play(colour, p)
         gtp.one(f"play {colour} {to_gtp(p, size)}")
     passes = 0
-    while passes < 2 and len(g.moves) < 160:
+    while passes < 2 and len(g.moves) < max_moves:
         colour = g.to_move
         answer = gtp.one(f"genmove {colour}").upper()
         if answer == "PASS":
@@ -123,7 +124,7 @@ def self_play(gtp: Gtp, rng: random.Random, size: int = 9, komi: float = 7.5):
             (p,) = vertices(answer, size)
             g.play(colour, p)
             passes = 0
-    return g
+    return g if passes == 2 else None
 
 
 def test_self_play_area_score_matches_gnugo(engines):
