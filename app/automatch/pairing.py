@@ -25,6 +25,10 @@ INITIAL_GAP = 1.0  # ranks
 WIDEN_EVERY = 10.0  # seconds of waiting per extra rank
 MAX_GAP = 9.0  # ranks
 DEFAULT_RULES = "chinese"
+# Compatible partners looked at per seeker and sweep, the closest first (they are scanned in rating order). A
+# crowd of alike seekers costs ``n * CANDIDATES`` checks, not ``n**2``; a seeker whose candidates were all
+# taken meets the next ones at the next sweep, so no compatible pair is left waiting for long.
+CANDIDATES = 8
 
 
 @dataclass(frozen=True)
@@ -111,17 +115,20 @@ def choose_pairs(
     seekers: Iterable[Seeker], now: float, eligible: Callable[[Seeker], bool] = lambda _s: True
 ) -> list[tuple[Seeker, Seeker]]:
     """Disjoint compatible pairs, closest in strength first (then the longest wait), with at least one
-    ``eligible`` seeker in each (an instance pairs the seekers it holds with anyone's)."""
+    ``eligible`` seeker in each (an instance pairs the seekers it holds with anyone's). Each seeker offers its
+    ``CANDIDATES`` closest compatible partners above it in rating."""
     ordered = sorted(seekers, key=lambda s: s.rating)
     ranks = [rank_number(s.rating) for s in ordered]
     candidates: list[tuple[float, float, int, int]] = []
     for i, a in enumerate(ordered):
+        found = 0
         for j in range(i + 1, len(ordered)):
             b = ordered[j]
-            if ranks[j] - ranks[i] > MAX_GAP:
+            if ranks[j] - ranks[i] > MAX_GAP or found == CANDIDATES:
                 break
             if (eligible(a) or eligible(b)) and compatible(a, b, now):
                 candidates.append((rank_gap(a, b), min(a.since, b.since), i, j))
+                found += 1
     candidates.sort()
     taken: set[int] = set()
     pairs = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from app.automatch import pairing
 from app.automatch.pairing import (
     INITIAL_GAP,
     MAX_GAP,
@@ -83,13 +84,19 @@ def test_pairs_are_disjoint_compatible_and_leave_nobody_pairable_behind() -> Non
             )
         )
     only_odd = lambda s: s.user_id % 2 == 1  # noqa: E731
-    pairs = choose_pairs(people, NOW, eligible=only_odd)
+    waiting, pairs = list(people), []
+    while True:  # sweep after sweep, as an instance does, until a sweep pairs nobody
+        made = choose_pairs(waiting, NOW, eligible=only_odd)
+        if not made:
+            break
+        pairs.extend(made)
+        gone = {s.user_id for pair in made for s in pair}
+        waiting = [s for s in waiting if s.user_id not in gone]
     seen = [s.user_id for pair in pairs for s in pair]
     assert len(seen) == len(set(seen))
     assert all(compatible(a, b, NOW) and (only_odd(a) or only_odd(b)) for a, b in pairs)
-    left = [s for s in people if s.user_id not in set(seen)]
     assert not any(
-        compatible(a, b, NOW) and (only_odd(a) or only_odd(b)) for i, a in enumerate(left) for b in left[i + 1 :]
+        compatible(a, b, NOW) and (only_odd(a) or only_odd(b)) for i, a in enumerate(waiting) for b in waiting[i + 1 :]
     )
 
 
@@ -125,3 +132,17 @@ def test_handicap_from_the_rank_difference_when_both_ask_for_it() -> None:
     assert small.handicap == 0 and small.komi == 0.5
     one_side = terms(seeker(1, 1500, handicap=True), seeker(2, ranks_up(3)))
     assert one_side.handicap == 0 and one_side.komi == 7.5 and one_side.black.user_id == 1
+
+
+def test_a_crowd_of_alike_seekers_is_paired_in_one_sweep_with_linear_work(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    checks = []
+
+    def counted(a: Seeker, b: Seeker, now: float) -> bool:
+        checks.append(1)
+        return compatible(a, b, now)
+
+    monkeypatch.setattr(pairing, "compatible", counted)
+    crowd = [seeker(n, since=NOW - n * 0.001) for n in range(1, 2001)]
+    pairs = choose_pairs(crowd, NOW)
+    assert len({s.user_id for pair in pairs for s in pair}) == 2000  # everybody, in one sweep
+    assert len(checks) <= 2000 * pairing.CANDIDATES  # not 2000 * 1999 / 2
