@@ -1,0 +1,105 @@
+"""Real processes for the bot tests and the bot bench: ``tengen serve`` on a port that survives its restart,
+and ``tengen bot`` bridges. ``kill()`` is a ``kill -9``; ``terminate()`` a SIGTERM that must end cleanly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.support.instances import REPO_ROOT, free_port
+from tests.support.services import GNUGO
+
+START_TIMEOUT = 60.0
+
+
+class ServeProcess:
+    """``tengen serve`` on one port with the embedded defaults (SQLite in ``data_dir``, the in-process hub)."""
+
+    def __init__(self, data_dir: Path, port: int | None = None, **env: str) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1", "TENGEN_ENV": "test",
+            "TENGEN_DATA_DIR": str(data_dir), "TENGEN_SECRET_KEY": "bot-tests-secret", "TENGEN_LOG_LEVEL": "warning",
+            "TENGEN_FRONTEND_DIR": str(REPO_ROOT / "frontend"), **env,
+        }
+        self.env.pop("TENGEN_DATABASE_URL", None)
+        self.env.pop("TENGEN_REDIS_URL", None)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> ServeProcess:
+        self.starts += 1
+        log = open(self.data_dir / f"serve-{self.starts}.log", "wb")  # noqa: SIM115 - the child holds it
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"tengen serve exited:\n{self.log_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"tengen serve did not start:\n{self.log_text()[-3000:]}")
+
+    def log_text(self) -> str:
+        return (self.data_dir / f"serve-{self.starts}.log").read_text(errors="replace")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class BridgeProcess:
+    """``tengen bot`` with GNU Go, logging to ``log_path``."""
+
+    def __init__(self, server: str, token: str, log_path: Path, *, level: int = 1, extra: list[str] | None = None) -> None:
+        self.args = [sys.executable, "-m", "app.cli", "bot", "--gtp", f"{GNUGO} --mode gtp --level {level}",
+                     "--token", token, "--server", server, *(extra or [])]
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> BridgeProcess:
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the child holds it
+        self.process = subprocess.Popen(self.args, cwd=REPO_ROOT, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+                                        stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        return self
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def terminate(self, timeout: float = 15.0) -> int:
+        """SIGTERM; the exit code (the bridge must stop on its own)."""
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout)
