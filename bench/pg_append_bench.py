@@ -178,7 +178,9 @@ def main() -> int:
             game_ids = asyncio.run(_create_games(url, in_flight))
             f = run_step(url, name, game_ids, min(opts.client_procs, in_flight), opts.seconds, opts.warmup)
             figures.append(f)
-            per = (lambda cores: 1000 * cores / f["rate"] if f["rate"] else float("nan"))  # noqa: E731
+            def per(cores: float, f: dict = f) -> float:
+                return 1000 * cores / f["rate"] if f["rate"] else float("nan")
+
             print(f"in_flight={in_flight} appends_per_s={f['rate']:.0f} p50_ms={f['p50']:.2f} p99_ms={f['p99']:.2f} "
                   f"cpu_cores postgres={f['postgres']:.2f} clients={f['clients']:.2f} other={f['other']:.2f} "
                   f"machine={f['machine']:.2f}/{os.cpu_count()} cpu_ms_per_append postgres={per(f['postgres']):.3f} "

@@ -6,7 +6,8 @@ own (``bench/cpu_groups.py``: cgroup v1 ``cpu.cfs_quota_us`` or v2 ``cpu.max``) 
 (``--quota`` of a core per ``--period-ms``; a short period, so throttling comes in small slices instead of
 bursts), and the rest of the machine is left to everything else. The groups of the instances and of the
 client processes weigh ``--weight`` times the default against the other processes, so that on a busy
-machine a runnable instance gets its quota within each period (``quota_used`` shows whether it did). The load grows with the instances:
+machine a runnable instance gets its quota within each period (``quota_used`` shows whether it did).
+The load grows with the instances:
 ``--games-per-instance`` concurrent games per instance (players and moves as in ``bench/scale_clients.py``),
 enough that a quota'd instance is always busy (it is throttled in most periods) yet healthy.
 
