@@ -135,6 +135,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(games.router)
     app.include_router(practice.router)
     app.include_router(players.router)
+    app.include_router(players.pages)
     app.include_router(lobby_ws.router)
     app.include_router(game_ws.router)
 

@@ -14,6 +14,18 @@ function credentialsForm(kind) {
     minlength: kind === "register" ? 8 : 1,
     autocomplete: kind === "register" ? "new-password" : "current-password",
   });
+  const strength =
+    kind === "register"
+      ? h(
+          "select",
+          { name: "strength" },
+          [["", "account.strength_unsaid"], ["new", "account.strength_new"], ["casual", "account.strength_casual"], ["club", "account.strength_club"], ["strong", "account.strength_strong"]].map(
+            ([value, key]) => h("option", { value, i18n: key }),
+          ),
+          h("option", { value: "", disabled: true, i18n: "account.strength_rank" }),
+          [...Array.from({ length: 30 }, (_, i) => `${30 - i}k`), ...Array.from({ length: 9 }, (_, i) => `${i + 1}d`)].map((r) => h("option", { value: r }, r)),
+        )
+      : null;
   const error = h("p", { class: "form-error", role: "alert" });
   const submit = h("button", { type: "submit", class: "btn primary", i18n: kind === "register" ? "account.register" : "account.login" });
   const form = h(
@@ -21,6 +33,7 @@ function credentialsForm(kind) {
     { class: "stack" },
     h("label", {}, h("span", { i18n: "account.username" }), user),
     h("label", {}, h("span", { i18n: "account.password" }), pass),
+    strength ? h("label", {}, h("span", { i18n: "account.strength" }), strength) : null,
     error,
     h(
       "div",
@@ -34,8 +47,7 @@ function credentialsForm(kind) {
     submit.disabled = true;
     error.textContent = "";
     try {
-      const call = kind === "register" ? api.register : api.login;
-      const me = await call(user.value.trim(), pass.value);
+      const me = kind === "register" ? await api.register(user.value.trim(), pass.value, strength.value) : await api.login(user.value.trim(), pass.value);
       if (me && (me.user || me.name || me.username)) setUser(me);
       else await loadMe();
       form.closest("dialog").close();

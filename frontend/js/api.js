@@ -42,7 +42,8 @@ const enc = encodeURIComponent;
 export const api = {
   // accounts
   me: () => request("GET", "/api/me"),
-  register: (username, password) => request("POST", "/api/auth/register", { username, password }),
+  register: (username, password, strength) =>
+    request("POST", "/api/auth/register", strength ? { username, password, strength } : { username, password }),
   login: (username, password) => request("POST", "/api/auth/login", { username, password }),
   logout: () => request("POST", "/api/auth/logout"),
 
@@ -59,6 +60,13 @@ export const api = {
   myActiveGames: () => request("GET", "/api/me/games/active"),
   myHistory: () => request("GET", "/api/me/games/history"),
   sgfUrl: (id) => `/api/games/${enc(id)}/sgf`,
+
+  // players, ratings and the archive
+  player: (name) => request("GET", `/api/players/${enc(name)}`),
+  playerHistory: (name, category = "overall") => request("GET", `/api/players/${enc(name)}/history?category=${enc(category)}`),
+  suggestedHandicap: (name, size) => request("GET", `/api/players/${enc(name)}/handicap?size=${enc(size)}`),
+  leaderboard: (category = "overall", page = 1) => request("GET", `/api/leaderboard?category=${enc(category)}&page=${enc(page)}`),
+  archive: (params) => request("GET", `/api/archive?${new URLSearchParams(params)}`),
 
   // practice (rules page): one person plays both colours, not rated, not listed
   createPractice: (size = 9) => request("POST", "/api/practice", { size }),

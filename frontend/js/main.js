@@ -10,12 +10,18 @@ import * as lobby from "./pages/lobby.js";
 import * as game from "./pages/game.js";
 import * as rules from "./pages/rules.js";
 import * as challenge from "./pages/challenge.js";
+import * as player from "./pages/player.js";
+import * as leaderboard from "./pages/leaderboard.js";
+import * as archive from "./pages/archive.js";
 
 const ROUTES = [
   [/^#?\/?$/, lobby],
   [/^#\/game\/([\w-]+)$/, game],
   [/^#\/challenge\/([\w-]+)(?:\/([\w-]+))?$/, challenge],
   [/^#\/rules$/, rules],
+  [/^#\/players\/([^/?#]+)$/, player],
+  [/^#\/leaderboard$/, leaderboard],
+  [/^#\/games(?:\?(.*))?$/, archive],
 ];
 
 let cleanup = null;
@@ -43,6 +49,8 @@ function header() {
       "nav",
       { class: "nav", i18nAria: "nav.main" },
       h("a", { href: "#/", i18n: "nav.lobby" }),
+      h("a", { href: "#/leaderboard", i18n: "nav.leaderboard" }),
+      h("a", { href: "#/games", i18n: "nav.archive" }),
       h("a", { href: "#/rules", i18n: "nav.rules" }),
     ),
     h("div", { class: "spacer" }),

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
 
+from urllib.parse import quote
+
 from fastapi import APIRouter, Query
+from fastapi.responses import RedirectResponse
 
 from app.api.deps import DB, CurrentUser, OptionalUser
 from app.errors import ServiceError
@@ -14,6 +17,8 @@ from app.ratings.lookup import display_ranks, rank_numbers
 from app.store.repositories import archive
 
 router = APIRouter(prefix="/api", tags=["players"])
+# ``/players/<name>``, the address people share, opens the player's page in the client.
+pages = APIRouter(include_in_schema=False)
 
 CATEGORY = Query(default="overall", pattern="^(overall|9|13|19)$")
 
@@ -79,3 +84,8 @@ async def search_archive(
         "per_page": per_page,
         "total": total,
     }
+
+
+@pages.get("/players/{name}")
+async def player_page(name: str) -> RedirectResponse:
+    return RedirectResponse(f"/#/players/{quote(name, safe='')}", status_code=302)

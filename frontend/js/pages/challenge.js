@@ -2,7 +2,7 @@
 import { h, replace } from "../dom.js";
 import { api } from "../api.js";
 import { errorToast } from "../ui.js";
-import { challengeColorText, creatorOf, gameSummary, nameOf } from "./common.js";
+import { challengeColorText, creatorOf, gameSummary, nameWithRank } from "./common.js";
 
 export function mount(container, id, token) {
   const card = h("section", { class: "card narrow" }, h("p", { class: "muted", i18n: "common.loading" }));
@@ -27,7 +27,7 @@ export function mount(container, id, token) {
       });
       replace(
         card,
-        h("h2", { i18n: "challenge.title", i18nParams: { name: nameOf(creatorOf(ch)) } }),
+        h("h2", { i18n: "challenge.title", i18nParams: { name: nameWithRank(creatorOf(ch)) } }),
         h("p", {}, gameSummary(ch)),
         h("p", { class: "muted challenge-colour" }, challengeColorText(ch.color, false)),
         accept,

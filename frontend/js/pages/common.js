@@ -7,6 +7,24 @@ export function nameOf(u) {
   return (u && (u.name || u.username || u.display_name)) || "?";
 }
 
+/** A player's name as a link to their page, with the rank beside it ("6k", "6k?" while provisional). */
+export function playerLink(u) {
+  if (!u) return "?";
+  const name = nameOf(u);
+  return h(
+    "span",
+    { class: "player-ref" },
+    h("a", { href: `#/players/${encodeURIComponent(name)}`, class: "player-link" }, name),
+    u.rank ? h("span", { class: "rank", title: u.rank.endsWith("?") ? t("player.provisional") : null }, u.rank) : null,
+    u.bot ? h("span", { class: "tag bot-tag", i18n: "player.bot" }) : null,
+  );
+}
+
+/** "akira [3k]": a name with its rank, as plain text (titles, labels). */
+export function nameWithRank(u) {
+  return u && u.rank ? `${nameOf(u)} [${u.rank}]` : nameOf(u);
+}
+
 export function creatorOf(ch) {
   return ch.creator || ch.owner || ch.user || ch.challenger || null;
 }

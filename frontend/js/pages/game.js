@@ -16,7 +16,7 @@ import { getSettings, setSetting } from "../settings.js";
 import { Chat } from "../chat.js";
 import { confirmDialog, errorToast, toast } from "../ui.js";
 import { notifyMove, notificationsAllowed, requestNotifications } from "../notify.js";
-import { gameSummary, nameOf, resultText } from "./common.js";
+import { gameSummary, nameWithRank, playerLink, resultText } from "./common.js";
 
 export function mount(container, gameId) {
   const view = new GameView(container, gameId);
@@ -386,7 +386,7 @@ export class GameView {
         h(
           "div",
           { class: "pc-main" },
-          h("div", { class: "pc-name" }, h("span", { class: `presence ${online ? "on" : "off"}`, role: "img", "aria-label": t(online ? "game.online" : "game.offline"), title: t(online ? "game.online" : "game.offline") }), h("strong", {}, nameOf(player))),
+          h("div", { class: "pc-name" }, h("span", { class: `presence ${online ? "on" : "off"}`, role: "img", "aria-label": t(online ? "game.online" : "game.offline"), title: t(online ? "game.online" : "game.offline") }), h("strong", {}, playerLink(player))),
           h("div", { class: "pc-sub muted small" }, t("game.captures_n", { n: s.prisoners[color] ?? 0 }), toMove ? h("span", { class: "to-move-tag" }, " · ", t("game.to_move")) : null),
         ),
         h("div", { class: "clock", role: "timer", "aria-label": t("game.clock_of", { color: colorName(color) }), dataset: { color } }, "—"),
@@ -437,7 +437,7 @@ export class GameView {
       return;
     }
     setText(this.status, key, params);
-    document.title = `${key === "game.your_move" ? t("game.your_move") + " · " : ""}${nameOf(s.players.B)} – ${nameOf(s.players.W)} · Tengen`;
+    document.title = `${key === "game.your_move" ? t("game.your_move") + " · " : ""}${nameWithRank(s.players.B)} – ${nameWithRank(s.players.W)} · Tengen`;
     if (!isPlayer(s)) this.status.append(" ", h("span", { class: "tag", i18n: "game.spectating" }));
   }
 

@@ -7,7 +7,7 @@ import { TIME_PRESETS, describeTimeControl } from "../clock.js";
 import { currentUser, onUserChange } from "../session.js";
 import { errorToast, toast } from "../ui.js";
 import { playNowCard } from "./playnow.js";
-import { challengeColorText, creatorOf, gameSummary, nameOf, playersOf, shortResult } from "./common.js";
+import { challengeColorText, creatorOf, gameSummary, playerLink, playersOf, shortResult } from "./common.js";
 
 const DEFAULT_KOMI = { chinese: 7.5, japanese: 6.5, korean: 6.5, aga: 7.5 };
 const RULES = ["chinese", "japanese", "korean", "aga"];
@@ -94,6 +94,11 @@ function challengeForm(onCreated) {
     return tc;
   };
 
+  const RANKS = [...Array.from({ length: 30 }, (_, i) => `${30 - i}k`), ...Array.from({ length: 9 }, (_, i) => `${i + 1}d`)];
+  const rankSelect = (name, anyKey) =>
+    h("select", { name }, h("option", { value: "", i18n: anyKey }), RANKS.map((r) => h("option", { value: r }, r)));
+  const minRank = rankSelect("min_rank", "lobby.rank_any_weakest");
+  const maxRank = rankSelect("max_rank", "lobby.rank_any_strongest");
   const submit = h("button", { type: "submit", class: "btn primary big", i18n: "lobby.create" });
   const form = h(
     "form",
@@ -109,7 +114,9 @@ function challengeForm(onCreated) {
       { class: "row wrap" },
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated" }), h("span", { i18n: "lobby.rated" })),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "private" }), h("span", { i18n: "lobby.by_link" })),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "auto_handicap" }), h("span", { i18n: "lobby.auto_handicap" })),
     ),
+    h("div", { class: "grid3 rank-range-fields" }, field("lobby.min_rank", minRank), field("lobby.max_rank", maxRank)),
     submit,
   );
   form.addEventListener("submit", async (ev) => {
@@ -125,6 +132,9 @@ function challengeForm(onCreated) {
       rated: data.get("rated") === "on",
       private: data.get("private") === "on",
     };
+    if (data.get("auto_handicap") === "on") spec.auto_handicap = true;
+    if (minRank.value) spec.min_rank = minRank.value;
+    if (maxRank.value) spec.max_rank = maxRank.value;
     submit.disabled = true;
     try {
       const created = await api.createChallenge(spec);
@@ -210,7 +220,7 @@ export function mount(container) {
     return h(
       "li",
       { class: "item", dataset: { id: ch.id } },
-      h("div", { class: "item-main" }, h("strong", {}, nameOf(creatorOf(ch))), ch.private ? h("span", { class: "tag", i18n: "lobby.private" }) : null, h("span", { class: "muted" }, gameSummary(ch))),
+      h("div", { class: "item-main" }, h("strong", {}, playerLink(creatorOf(ch))), rankRange(ch), ch.private ? h("span", { class: "tag", i18n: "lobby.private" }) : null, h("span", { class: "muted" }, gameSummary(ch))),
       h("span", { class: "muted small challenge-colour", dataset: { colour: ch.color } }, challengeColorText(ch.color, mine)),
       action,
     );
@@ -227,9 +237,16 @@ export function mount(container) {
     }
   }
 
+  function rankRange(ch) {
+    const parts = [];
+    if (ch.min_rank || ch.max_rank) parts.push(t("lobby.rank_range_value", { min: ch.min_rank || "30k", max: ch.max_rank || "9d" }));
+    if (ch.auto_handicap) parts.push(t("lobby.auto_handicap"));
+    return parts.length ? h("span", { class: "tag rank-range" }, parts.join(" · ")) : null;
+  }
+
   function gameItem(g, kind) {
     const p = playersOf(g);
-    const players = h("span", { class: "players" }, h("span", { class: "stone-icon black", "aria-hidden": "true" }), nameOf(p.B), " – ", h("span", { class: "stone-icon white", "aria-hidden": "true" }), nameOf(p.W));
+    const players = h("span", { class: "players" }, h("span", { class: "stone-icon black", "aria-hidden": "true" }), playerLink(p.B), " – ", h("span", { class: "stone-icon white", "aria-hidden": "true" }), playerLink(p.W));
     const extra =
       kind === "live"
         ? h("span", { class: "muted small", i18n: "game.spectators_n", i18nParams: { n: g.spectators ?? 0 } })

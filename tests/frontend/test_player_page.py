@@ -1,0 +1,91 @@
+"""The player page, the leaderboard and the archive in a browser against the real server: rated games played
+over real sockets, then the page read as a person sees it (rank, graph, figures, record, head-to-head)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from tests.frontend.people import DESKTOP, PHONE, Person
+from tests.ratings.rated_play import PASSWORD, rated_game, registered, wait_games
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+
+def _play(base_url: str) -> tuple[str, str]:
+    """Two registered players and four rated games between them, played over the sockets; their names."""
+    out: list[str] = []
+
+    async def run() -> None:
+        ana, bao = await registered(base_url, "club", prefix="ana"), await registered(base_url, "10k", prefix="bao")
+        try:
+            for n, (black, white, winner) in enumerate([(ana, bao, "B"), (bao, ana, "W"), (ana, bao, "W"),
+                                                        (bao, ana, "W")]):
+                await rated_game(black, white, winner=winner, board_size=(9, 13, 19, 19)[n])
+                await wait_games(ana, ana.user["name"], n + 1)
+            out.extend([ana.user["name"], bao.user["name"]])
+        finally:
+            await ana.close()
+            await bao.close()
+
+    thread = threading.Thread(target=lambda: asyncio.run(run()))
+    thread.start()
+    thread.join(120)
+    assert len(out) == 2, "the rated games were not played"
+    return out[0], out[1]
+
+
+def test_a_player_page_shows_rank_graph_record_and_head_to_head(browser, server) -> None:  # type: ignore[no-untyped-def]
+    ana, bao = _play(server.url)
+    viewer = Person(browser, server.url)
+    try:
+        viewer.open()
+        viewer.api("POST", "/api/auth/login", {"username": bao, "password": PASSWORD})
+        page = viewer.page
+        # The address people share: /players/<name>.
+        page.goto(f"{server.url}/players/{ana}")
+        page.wait_for_selector(".player-head h1")
+        profile = viewer.api("GET", f"/api/players/{ana}")
+        assert page.inner_text(".player-head .big-rank") == profile["player"]["rank"]
+        # The graph: the start and one point per rated game, drawn as SVG.
+        page.wait_for_selector("svg.rating-graph polyline.line")
+        assert page.locator("svg.rating-graph circle.dot").count() == 5
+        rows = page.locator("table.figures tbody tr")
+        assert rows.count() == 4
+        overall = page.locator('table.figures tr[data-category="overall"] td').all_inner_texts()
+        assert overall[0] == profile["ratings"]["overall"]["display"]
+        assert overall[1] == str(round(profile["ratings"]["overall"]["rating"]))
+        assert overall[4] == "4"
+        # The 19x19 graph has two games.
+        page.click('.graph-tabs button[data-category="19"]')
+        page.wait_for_function("() => document.querySelectorAll('svg.rating-graph circle.dot').length === 3")
+        page.click('.graph-tabs button[data-category="overall"]')
+        page.wait_for_function("() => document.querySelectorAll('svg.rating-graph circle.dot').length === 5")
+        assert "3" in page.inner_text(".records")  # three wins
+        assert page.locator(".head-to-head .item").count() == 4
+        assert page.locator(".recent-games .item .rank").count() == 8  # both names of four games carry a rank
+        viewer.shot("player-desktop.png", DESKTOP)
+        viewer.shot("player-phone.png", PHONE)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.set_viewport_size(DESKTOP)
+
+        # The leaderboard per board size, and the archive searched by player and result.
+        page.goto(f"{server.url}/#/leaderboard")
+        page.click('.leaderboard-page button[data-category="19"]')
+        page.wait_for_selector("table.leaderboard tbody tr")
+        names = page.locator("table.leaderboard tbody .player-link").all_inner_texts()
+        assert sorted(names) == sorted([ana, bao])
+        page.goto(f"{server.url}/#/games?player={ana}")
+        page.wait_for_selector(".archive-list .item")
+        assert page.locator(".archive-list .item").count() == 4
+        page.select_option(".archive-form select[name=result]", "loss")
+        page.click(".archive-form button[type=submit]")
+        page.wait_for_function("() => document.querySelectorAll('.archive-list .item').length === 1")
+        # A name in a list leads to the player's page.
+        page.locator(".archive-list .player-link", has_text=bao).first.click()
+        page.wait_for_selector(f".player-head h1 >> text={bao}")
+        assert not viewer.errors, viewer.errors
+    finally:
+        viewer.close()
