@@ -8,6 +8,7 @@ from typing import Any
 
 import uvicorn
 
+from app.bots.house import start_house_bots
 from app.logs import configure_logging, default_format
 from app.main import create_app
 from app.settings import Settings, get_settings
@@ -25,15 +26,21 @@ def serve(host: str | None = None, port: int | None = None) -> int:
     upgrade_to_head(settings.effective_database_url)
     log.info("serving on http://%s:%s", host, port)
     app = create_app(settings)
+    # Child processes of their own, started before serving (their bridges connect once the server answers).
+    house = start_house_bots(settings, host, port)
     tune_gc()
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=settings.log_level,
-        log_config=None,  # keep the handler configured above (JSON or text), access log included
-        **uvicorn_options(settings),
-    )
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level=settings.log_level,
+            log_config=None,  # keep the handler configured above (JSON or text), access log included
+            **uvicorn_options(settings),
+        )
+    finally:
+        if house is not None:
+            house.stop()
     return 0
 
 

@@ -85,6 +85,16 @@ class Settings(BaseSettings):
     untimed_abandon_days: float = 14.0  # an untimed game with no action for this long ends (void)
     guest_ttl_hours: float = 24.0  # a guest with no game, challenge or chat line is deleted after this
 
+    # ---- house bots (app/bots/house.py)
+    # Start the server's own GNU Go bots with `tengen serve`. None: yes, unless TENGEN_ENV=test (tests start
+    # them only when they ask for them). They start only when GNU Go is found.
+    house_bots: bool | None = None
+    gnugo: str = ""  # the GNU Go program; empty: `gnugo` on the PATH, or /usr/games/gnugo
+
+    @property
+    def house_bots_enabled(self) -> bool:
+        return self.house_bots if self.house_bots is not None else self.env != "test"
+
     @model_validator(mode="after")
     def _require_secret_in_production(self) -> "Settings":
         if self.env == "production":

@@ -44,6 +44,10 @@ class TokenAuth:
         return scope in self.scopes
 
 
+def new_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -73,7 +77,7 @@ async def create(session: AsyncSession, owner: User, name: str, scopes: list[str
     scopes = check_scopes(scopes)
     if len(await repo.list_for_users(session, [target.id])) >= MAX_TOKENS_PER_USER:
         raise ServiceError("too_many_tokens", f"An account may hold {MAX_TOKENS_PER_USER} tokens; revoke one first.", 409)
-    token = PREFIX + secrets.token_urlsafe(32)
+    token = PREFIX + new_secret()
     row = await repo.add(session, user_id=target.id, name=name, prefix=token[:10], digest=digest(token), scopes=scopes)
     await session.commit()
     return row, token

@@ -16,6 +16,7 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import signal
 from dataclasses import replace
 from typing import Any
@@ -28,6 +29,8 @@ from app.bots.declaration import BotAccepts, refusal
 from app.bots.player import RECONNECT_DELAYS, GamePlayer, PlayerOptions
 
 log = logging.getLogger("tengen.bot")
+
+PARENT_PID_VARIABLE = "TENGEN_BOT_PARENT_PID"  # set by `tengen serve` for its house bots
 
 
 class BridgeError(Exception):
@@ -61,14 +64,25 @@ class Bridge:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.stop)
+        parent = os.environ.get(PARENT_PID_VARIABLE)
+        watcher = asyncio.create_task(self._watch_parent(int(parent))) if parent else None
         try:
             await self._connect_loop()
         except BridgeError as exc:
             log.error("%s", exc)
             return 2
         finally:
+            if watcher is not None:
+                watcher.cancel()
             await self._shutdown()
         return 0
+
+    async def _watch_parent(self, pid: int) -> None:
+        """A house bot's bridge stops when the server that started it is gone, however it went."""
+        while os.getppid() == pid:
+            await asyncio.sleep(1.0)
+        log.info("the server that started this bridge is gone")
+        self.stop()
 
     def stop(self) -> None:
         if not self.stopping.is_set():

@@ -407,4 +407,10 @@ export default {
   "error.player_required": "Choose a player to filter by wins or losses.",
   "error.rank_out_of_range": "This challenge is for players of other ranks.",
   "error.invalid_strength": "Strength is new, casual, club, strong, or a rank from 30k to 9d.",
+  "computer.title": "Play the computer",
+  "computer.strength": "Strength",
+  "computer.start": "Play the computer",
+  "computer.waiting": "Starting the game…",
+  "computer.declined": "The computer declined: {reason}",
+  "computer.unavailable": "The computer is not answering right now. Try again later.",
 };

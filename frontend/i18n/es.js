@@ -407,4 +407,10 @@ export default {
   "error.player_required": "Elige un jugador para filtrar por victorias o derrotas.",
   "error.rank_out_of_range": "Este desafío es para jugadores de otros rangos.",
   "error.invalid_strength": "El nivel es nuevo, ocasional, club, fuerte o un rango de 30k a 9d.",
+  "computer.title": "Jugar contra la computadora",
+  "computer.strength": "Nivel",
+  "computer.start": "Jugar contra la computadora",
+  "computer.waiting": "Empezando la partida…",
+  "computer.declined": "La computadora rechazó: {reason}",
+  "computer.unavailable": "La computadora no responde ahora. Inténtalo más tarde.",
 };

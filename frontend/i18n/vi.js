@@ -407,4 +407,10 @@ export default {
   "error.player_required": "Hãy chọn người chơi để lọc theo thắng hoặc thua.",
   "error.rank_out_of_range": "Lời mời này dành cho người chơi hạng khác.",
   "error.invalid_strength": "Trình độ là mới, chơi vui, câu lạc bộ, mạnh, hoặc một hạng từ 30k đến 9d.",
+  "computer.title": "Chơi với máy",
+  "computer.strength": "Trình độ",
+  "computer.start": "Chơi với máy",
+  "computer.waiting": "Đang bắt đầu ván đấu…",
+  "computer.declined": "Máy đã từ chối: {reason}",
+  "computer.unavailable": "Máy hiện không phản hồi. Hãy thử lại sau.",
 };

@@ -54,6 +54,9 @@ export const api = {
   cancelChallenge: (id) => request("DELETE", `/api/challenges/${enc(id)}`),
   acceptChallenge: (id, token) => request("POST", `/api/challenges/${enc(id)}/accept`, token ? { token } : undefined),
 
+  // bots: every bot (the server's own have house: true)
+  bots: () => request("GET", "/api/bots"),
+
   // games
   liveGames: () => request("GET", "/api/games/live"),
   game: (id) => request("GET", `/api/games/${enc(id)}`),

@@ -175,7 +175,9 @@ def serving(data_dir: Path, **env: str) -> Iterator[Instance]:
 
     Yields the instance once ``/healthz`` answers; stops it afterwards (its output stays in ``log_text()``).
     """
-    environ = dict(os.environ, TENGEN_DATA_DIR=str(data_dir), TENGEN_ENV="development")
+    # House bots stay off unless a test asks for them (TENGEN_HOUSE_BOTS=true): their bridges would play in
+    # other tests' games and weigh on the machine.
+    environ = dict(os.environ, TENGEN_DATA_DIR=str(data_dir), TENGEN_ENV="development", TENGEN_HOUSE_BOTS="false")
     environ.pop("TENGEN_DATABASE_URL", None)
     environ.update(env)
     instance = Instance(environ, data_dir / "serve.log")

@@ -90,8 +90,11 @@ async def house_bots(session: AsyncSession) -> list[User]:
     return list((await session.execute(query)).scalars())
 
 
-async def add_bot(session: AsyncSession, name: str, name_key: str, owner_id: int | None, accepts: dict) -> User:
+async def add_bot(
+    session: AsyncSession, name: str, name_key: str, owner_id: int | None, accepts: dict, strength: str | None = None
+) -> User:
     user = User(
+        strength=strength,
         name=name,
         name_key=name_key,
         is_guest=False,

@@ -7,6 +7,7 @@ import { TIME_PRESETS, describeTimeControl } from "../clock.js";
 import { currentUser, onUserChange } from "../session.js";
 import { errorToast, toast } from "../ui.js";
 import { playNowCard } from "./playnow.js";
+import { computerCard } from "./computer.js";
 import { challengeColorText, creatorOf, gameSummary, playerLink, playersOf, shortResult } from "./common.js";
 
 const DEFAULT_KOMI = { chinese: 7.5, japanese: 6.5, korean: 6.5, aga: 7.5 };
@@ -196,6 +197,7 @@ export function mount(container) {
   form = challengeForm(onCreated);
   let socket = null;
   const playNow = playNowCard((message) => Boolean(socket && socket.sendRaw(message)));
+  const computer = computerCard();
 
   const empty = (key) => h("li", { class: "empty muted", i18n: key });
 
@@ -301,7 +303,7 @@ export function mount(container) {
       "div",
       { class: "lobby" },
       offline,
-      h("div", { class: "lobby-side" }, playNow.element, h("section", { class: "card create" }, form, shareBox)),
+      h("div", { class: "lobby-side" }, playNow.element, computer.element, h("section", { class: "card create" }, form, shareBox)),
       h(
         "div",
         { class: "lobby-lists" },
@@ -360,10 +362,12 @@ export function mount(container) {
   const offLang = onLanguageChange(() => {
     form.retranslate();
     playNow.retranslate();
+    computer.retranslate();
     renderLists();
   });
   return () => {
     playNow.destroy();
+    computer.destroy();
     socket.stop();
     offUser();
     offLang();

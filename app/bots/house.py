@@ -1,0 +1,163 @@
+"""The server's own bots: GNU Go at several strengths, started by ``tengen serve`` as child processes.
+
+Each house bot is a bot account with no owner, played by a ``tengen bot`` bridge of its own (a separate
+process: no engine ever runs in the web server's event loop). On every start the server makes sure the
+accounts exist, revokes their old tokens, makes a fresh one for each bridge (passed in the environment,
+never on a command line) and starts the bridges; a bridge that dies is started again; they are stopped
+with the server.
+
+GNU Go at its lowest level is still far too strong for a newcomer, so the weaker bots play a share of their
+moves at random among the legal moves that do not fill one of their own eyes (``--random-share``): half of
+them for the beginner, a fifth for the novice. Their starting ranks say so, and their results move them
+like anyone's.
+
+Several instances sharing one database: enable house bots on one of them only (``TENGEN_HOUSE_BOTS``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.accounts import tokens
+from app.accounts.service import name_key
+from app.bots.bridge import PARENT_PID_VARIABLE
+from app.bots.declaration import BotAccepts
+from app.settings import Settings
+from app.store.db import create_engine, create_sessionmaker
+from app.store.repositories import tokens as tokens_repo
+from app.store.repositories import users
+
+log = logging.getLogger("tengen.house_bots")
+
+RESTART_DELAY = 5.0  # seconds before a dead bridge is started again
+
+
+@dataclass(frozen=True)
+class HouseBot:
+    name: str
+    level: int  # GNU Go's --level (0 to 10)
+    random_share: float  # the share of random moves (0: GNU Go's own play)
+    strength: str  # the starting rank
+    max_games: int
+
+
+HOUSE_BOTS = (
+    HouseBot("GnuGo-Beginner", 1, 0.5, "25k", 20),
+    HouseBot("GnuGo-Novice", 1, 0.2, "20k", 20),
+    HouseBot("GnuGo-Level5", 5, 0.0, "14k", 10),
+    HouseBot("GnuGo-Level10", 10, 0.0, "10k", 6),
+)
+
+
+def find_gnugo(configured: str) -> str | None:
+    for candidate in (configured, "gnugo", "/usr/games/gnugo"):
+        if candidate:
+            found = shutil.which(candidate)
+            if found:
+                return found
+    return None
+
+
+def accepts_for(bot: HouseBot) -> BotAccepts:
+    return BotAccepts(board_sizes=[9, 13, 19], max_games=bot.max_games, min_move_seconds=2.0 if bot.level >= 10 else 1.0)
+
+
+async def prepare(settings: Settings) -> list[tuple[HouseBot, str]]:
+    """Make sure the house bot accounts exist and declare what they accept; a fresh token for each."""
+    engine = create_engine(settings.effective_database_url)
+    out = []
+    try:
+        async with create_sessionmaker(engine)() as session:
+            for bot in HOUSE_BOTS:
+                user = await users.get_by_name_key(session, name_key(bot.name))
+                accepts = accepts_for(bot).model_dump()
+                if user is None:
+                    user = await users.add_bot(session, bot.name, name_key(bot.name), None, accepts, strength=bot.strength)
+                elif not user.is_bot or user.owner_id is not None:
+                    log.warning("the name %s belongs to another account: that house bot is left out", bot.name)
+                    continue
+                else:
+                    await users.set_bot_accepts(session, user.id, accepts)
+                await tokens_repo.revoke_all_of(session, user.id)
+                token = tokens.PREFIX + tokens.new_secret()
+                await tokens_repo.add(session, user_id=user.id, name="house bridge", prefix=token[:10],
+                                      digest=tokens.digest(token), scopes=["play", "read"])
+                out.append((bot, token))
+            await session.commit()
+    finally:
+        await engine.dispose()
+    return out
+
+
+class HouseBots:
+    """The bridges of the house bots, as child processes of ``tengen serve``."""
+
+    def __init__(self, gnugo: str, server_url: str, bots: list[tuple[HouseBot, str]], log_dir: Path) -> None:
+        self.gnugo = gnugo
+        self.server_url = server_url
+        self.bots = bots
+        self.log_dir = log_dir
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        self._stop = threading.Event()
+        self._watcher = threading.Thread(target=self._watch, name="house-bots", daemon=True)
+
+    def start(self) -> None:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        for bot, token in self.bots:
+            self._spawn(bot, token)
+        self._watcher.start()
+        log.info("house bots started: %s", ", ".join(bot.name for bot, _ in self.bots))
+
+    def _spawn(self, bot: HouseBot, token: str) -> None:
+        command = [
+            sys.executable, "-m", "app.cli", "bot", "--gtp", f"{self.gnugo} --mode gtp --level {bot.level}",
+            "--server", self.server_url, "--random-share", str(bot.random_share),
+        ]
+        env = {**os.environ, "TENGEN_BOT_TOKEN": token, PARENT_PID_VARIABLE: str(os.getpid())}
+        with open(self.log_dir / f"{bot.name}.log", "ab") as out:
+            self.processes[bot.name] = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(RESTART_DELAY):
+            for bot, token in self.bots:
+                process = self.processes.get(bot.name)
+                if process is not None and process.poll() is not None and not self._stop.is_set():
+                    log.warning("house bot %s exited (%s); starting it again", bot.name, process.returncode)
+                    self._spawn(bot, token)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+
+
+def start_house_bots(settings: Settings, host: str, port: int) -> HouseBots | None:
+    """Start the house bots when they are enabled and GNU Go is installed (None otherwise)."""
+    if not settings.house_bots_enabled:
+        return None
+    gnugo = find_gnugo(settings.gnugo)
+    if gnugo is None:
+        log.info("GNU Go not found: no house bots (install the gnugo package, or set TENGEN_GNUGO)")
+        return None
+    bots = asyncio.run(prepare(settings))
+    connect_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in connect_host:
+        connect_host = f"[{connect_host}]"
+    house = HouseBots(gnugo, f"http://{connect_host}:{port}", bots, settings.data_dir / "house-bots")
+    house.start()
+    return house

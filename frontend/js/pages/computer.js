@@ -1,0 +1,119 @@
+// "Play the computer": pick a board size and a strength; the game starts as soon as the bot accepts (at
+// once when its bridge is running). It is an ordinary challenge addressed to the bot (docs/bots.md).
+import { h, replace } from "../dom.js";
+import { t } from "../i18n.js";
+import { api, listOf } from "../api.js";
+import { errorToast } from "../ui.js";
+
+const SIZES = [9, 13, 19];
+// A comfortable clock against the computer: 10 minutes, then 5 periods of 30 seconds.
+const TIME_CONTROL = { kind: "byoyomi", main: 600, periods: 5, period_time: 30 };
+const POLL_MS = 500;
+const GIVE_UP_MS = 20000;
+
+export function computerCard() {
+  let size = 9;
+  let bots = [];
+  let waiting = null; // the challenge id while waiting for the bot
+  let timer = null;
+
+  const sizeBox = h("div", { class: "segmented", role: "radiogroup" });
+  for (const n of SIZES) {
+    const id = `pc-size-${n}`;
+    const input = h("input", { type: "radio", name: "pc-size", id, value: String(n), checked: n === size });
+    input.addEventListener("change", () => {
+      size = n;
+    });
+    sizeBox.append(input, h("label", { for: id }, `${n}×${n}`));
+  }
+  const strength = h("select", { name: "pc-strength", id: "pc-strength" });
+  const status = h("p", { class: "muted small", role: "status" });
+  const start = h("button", { type: "button", class: "btn primary", id: "play-computer", i18n: "computer.start" });
+  const card = h(
+    "section",
+    { class: "card computer", "aria-labelledby": "computer-title" },
+    h("h2", { id: "computer-title", i18n: "computer.title" }),
+    h("div", { class: "field" }, h("span", { class: "field-label", i18n: "game.size" }), sizeBox),
+    h("label", { class: "field" }, h("span", { class: "field-label", i18n: "computer.strength" }), strength),
+    start,
+    status,
+  );
+  card.hidden = true; // shown once the server lists its computer opponents
+
+  function renderBots() {
+    const fitting = bots.filter((b) => !b.accepts || !b.accepts.board_sizes || b.accepts.board_sizes.includes(size));
+    replace(strength, (fitting.length ? fitting : bots).map((b) => h("option", { value: b.name }, b.name)));
+    card.hidden = bots.length === 0;
+  }
+
+  async function load() {
+    try {
+      bots = listOf(await api.bots(), "bots").filter((b) => b.house);
+    } catch {
+      bots = [];
+    }
+    renderBots();
+  }
+
+  function stopWaiting(messageKey, params) {
+    waiting = null;
+    clearTimeout(timer);
+    start.disabled = false;
+    status.textContent = messageKey ? t(messageKey, params) : "";
+  }
+
+  async function poll(id, since) {
+    if (waiting !== id) return;
+    try {
+      const ch = await api.challenge(id);
+      if (ch.status === "accepted" && ch.game_id) {
+        stopWaiting();
+        location.hash = `#/game/${ch.game_id}`;
+        return;
+      }
+      if (ch.status === "declined") {
+        stopWaiting("computer.declined", { reason: ch.decline_reason || "" });
+        return;
+      }
+    } catch {
+      // a network hiccup: keep trying until the deadline
+    }
+    if (Date.now() - since > GIVE_UP_MS) {
+      try {
+        await api.cancelChallenge(id);
+      } catch {
+        // accepted meanwhile: the lobby follows the game_started message
+      }
+      stopWaiting("computer.unavailable");
+      return;
+    }
+    timer = setTimeout(() => poll(id, since), POLL_MS);
+  }
+
+  start.addEventListener("click", async () => {
+    if (!strength.value) return;
+    start.disabled = true;
+    status.textContent = t("computer.waiting");
+    try {
+      const ch = await api.createChallenge({ board_size: size, opponent: strength.value, color: "nigiri", rated: false, time_control: TIME_CONTROL });
+      waiting = ch.id;
+      poll(ch.id, Date.now());
+    } catch (err) {
+      stopWaiting();
+      errorToast(err);
+    }
+  });
+  sizeBox.addEventListener("change", renderBots);
+
+  load();
+  return {
+    element: card,
+    retranslate: () => {
+      if (waiting) status.textContent = t("computer.waiting");
+    },
+    destroy: () => {
+      waiting = null;
+      clearTimeout(timer);
+    },
+  };
+}
