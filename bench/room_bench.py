@@ -104,6 +104,7 @@ def start_tengen(database: str, port: int, data_dir: Path) -> Server:
         TENGEN_SECRET_KEY=uuid.uuid4().hex * 2,
         TENGEN_LOG_LEVEL="warning",
         TENGEN_REDIS_URL="",
+        TENGEN_SOCKETS_PER_ADDRESS="0",  # every listener of the bench comes from one address
     )
     log = data_dir / "tengen.log"
     process = subprocess.Popen(

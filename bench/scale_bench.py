@@ -299,6 +299,7 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(dir=os.environ.get("TENGEN_BENCH_WORKDIR")) as workdir:
             group = Instances(database_url, REDIS_URL, prefix, Path(workdir), secret_key=uuid.uuid4().hex)
+            group.env["TENGEN_SOCKETS_PER_ADDRESS"] = "0"  # every player of the bench comes from one address
             try:
                 group.start(1, timeout=START_TIMEOUT)[0].stop()  # migrate the new database once, before any timing
                 rig = Rig(group, controller, opts, Path(workdir))
