@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import proc_cpu  # noqa: E402
 
 from app.live.game_rows import rows_for  # noqa: E402
+from app.lobby.starting import create_game  # noqa: E402
 from app.store.db import create_engine, create_sessionmaker  # noqa: E402
 from app.store.migrations import upgrade_to_head  # noqa: E402
 from app.store.repositories import games as games_repo  # noqa: E402
@@ -58,9 +59,9 @@ async def _create_games(url: str, count: int) -> list[str]:
             white = await users_repo.add_guest(session, "bench-w", f"bench-w-{uuid.uuid4().hex}")
             ids = []
             for _ in range(count):
-                game = await games_repo.add(session, board_size=SIZE, rules="chinese", rules_params={}, komi=7.5,
-                                            handicap=0, time_control={"kind": "none"}, rated=False,
-                                            black_id=black.id, white_id=white.id)
+                game = await create_game(session, board_size=SIZE, rules="chinese", komi=None, handicap=0,
+                                         time_control={"kind": "fischer", "main": 300, "increment": 5},
+                                         rated=False, black_id=black.id, white_id=white.id)
                 ids.append(game.id)
             await session.commit()
             return ids

@@ -51,7 +51,7 @@ def test_a_short_run_measures_every_phase_and_prints_the_ratios_last() -> None:
     need_redis()
     need(_writable_controller(), "a writable cgroup CPU controller (root, cgroup v1 cpu or v2 cpu.max)")
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--games-per-instance", "1", "--seconds", "1", "--warmup", "0",
+        [sys.executable, str(BENCH), "--games-per-instance", "2", "--seconds", "2", "--warmup", "0",
          "--client-procs", "1", "--rounds", "1"],
         cwd=ROOT, capture_output=True, text=True, timeout=280,
     )
@@ -64,7 +64,7 @@ def test_a_short_run_measures_every_phase_and_prints_the_ratios_last() -> None:
         ("s4", 4, "spread")], lines
     for m in phases:
         assert (m.group(4) == "none") == (m.group(1) == "base"), m.group(0)
-        assert int(m.group(5)) == int(m.group(2))  # one game per instance
+        assert int(m.group(5)) == 2 * int(m.group(2))  # two games per instance
         assert int(m.group(6)) > 0 and m.group(7) == "0" and m.group(8) == "0", m.group(0)
     throttled = [m for m in map(THROTTLED.match, lines) if m]
     # One figure per instance in every phase, read from each instance's own control group.
