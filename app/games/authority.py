@@ -41,10 +41,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.chains import chain_at, expand_to_chains
+from app.games.chains import chain_at, expand_to_chains, propose_dead_chains
 from app.games.clock import GameClock, other
 from app.games.config import GameConfig, parse_config
-from app.games.errors import GameError
+from app.games.errors import GameError, ProposalNeeded
 from app.games.results import Result, by_score, drawn, void, win
 from app.games.visibility import event_for
 from app.rules import Game, IllegalMove
@@ -129,6 +129,11 @@ class GameAuthority:
         self.rematch: str | None = None  # the id of the game both players agreed to play next
         self.log: list[dict] = []
         self.last_now = float(now)  # time of the last applied action
+        # Whether the dead-stone proposal is asked of the caller (ProposalNeeded) rather than computed here,
+        # when an action starts the scoring phase without the fact ``dead``. A live room sets it: the proposal
+        # is slow, so the room computes it away from its event loop and applies the action again with it.
+        self.defer_proposals = False
+        self._facts: dict = {}  # the facts of the action being applied
 
     # ================================================================= public interface
     def apply(self, actor: str | None, action: dict, now: float, facts: dict | None = None) -> list[dict]:
@@ -147,6 +152,7 @@ class GameAuthority:
         elif actor not in ("B", "W"):
             raise GameError("not_a_player", "only the two players of this game can do that")
         facts = dict(facts or {})
+        self._facts = facts
         saved = self._save()
         try:
             events = self._settle(now) if kind not in _SYSTEM_ACTIONS else []
@@ -623,14 +629,25 @@ class GameAuthority:
         }
 
     def _enter_scoring(self, now: float) -> dict:
+        self.dead = self._proposal()
         self.phase = "scoring"
         self.clock.pause(now, "scoring")
         self.offers = {k: None for k in OFFER_KINDS}
-        rows = self.game.board_rows()
-        self.dead = expand_to_chains(rows, self.game.propose_dead())
         self.accepted = {"B": False, "W": False}
         self.scoring_deadline = now + self.config.scoring_timeout
         return self._base("phase", now, phase="scoring", clocks=self._clocks(now), **self._score_fields())
+
+    def _proposal(self) -> set[tuple[int, int]]:
+        """The dead stones proposed as scoring starts: the action's fact ``dead`` when it carries one (it is
+        logged with the action, so a replay never computes it again), else the engine's proposal."""
+        given = self._facts.get("dead")
+        if given is not None:
+            if not isinstance(given, list):
+                raise GameError("bad_request", "'dead' must be a list of points")
+            return expand_to_chains(self.game.board_rows(), [_point(p) for p in given])
+        if self.defer_proposals:
+            raise ProposalNeeded(self.game.copy())
+        return propose_dead_chains(self.game)
 
     def _toggle_dead(self, actor: str, p: tuple[int, int], now: float) -> list[dict]:
         size = self.game.size

@@ -24,3 +24,15 @@ class GameError(Exception):
 
     def __repr__(self) -> str:
         return f"GameError({self.code!r}, {self.message!r})"
+
+
+class ProposalNeeded(Exception):
+    """The action starts the scoring phase and the caller asked to compute the dead-stone proposal itself.
+
+    Raised with nothing changed; ``game`` is a copy of the rules engine's game as the proposal must see it.
+    Apply the same action again with the fact ``dead`` (a list of points).
+    """
+
+    def __init__(self, game: object) -> None:
+        super().__init__("the dead-stone proposal is needed")
+        self.game = game

@@ -59,7 +59,12 @@ class MemoryHub(Hub):
         subscriber = self._fanout.add(channel, callback, on_reset)
 
         async def unsubscribe() -> None:
-            await self._fanout.remove(subscriber)
+            if await self._fanout.remove(subscriber):
+                # Nobody in this process (the only instance) holds the channel any more: its recent-event log
+                # and state go too, so memory does not grow with every game ever played. A later ``?v=``
+                # reconnect finds no log and gets a resync snapshot (docs/protocol.md §2).
+                self._logs.pop(channel, None)
+                self._states.pop(channel, None)
 
         return unsubscribe
 

@@ -22,12 +22,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import SYSTEM, GameAuthority
 from app.games.config import GameConfig
-from app.games.errors import GameError
+from app.games.errors import GameError, ProposalNeeded
 from app.games.visibility import can_see
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
 from app.live.connection import Connection
 from app.live.envelope import pack, unpack
+from app.live.proposals import DeadStoneProposer
 from app.live.game_rows import rows_for
 from app.live.hub import Hub, Role, game_channel
 from app.metrics import Metrics
@@ -81,8 +82,11 @@ class Room:
         on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
         metrics: Metrics | None = None,
         on_rematch: Callable[[str, str], Any] | None = None,
+        proposer: DeadStoneProposer | None = None,
     ) -> None:
         self.game_id = game_id
+        # Computes the dead-stone proposal away from the loop (None: the authority computes it in place).
+        self.proposer = proposer
         self.on_rematch = on_rematch  # (new game id, this game's id), after the rematch is committed
         self.metrics = metrics
         self.channel = game_channel(game_id)
@@ -267,6 +271,31 @@ class Room:
             out.append((row.v, self._text_for(row.payload, row.v, seat)))
         return out
 
+    async def _logged_since(self, seat: str | None, since_v: int) -> list[tuple[int, str]] | None:
+        """The events after ``since_v`` up to ``self.v`` as ``seat`` sees them, from the hub's recent-event log
+        only; None when the log cannot prove it holds every one of them (docs/protocol.md §2)."""
+        if since_v == self.v:
+            return []
+        publisher = self._publisher
+        if publisher is not None:  # this instance's own commits still on their way to the log
+            with contextlib.suppress(Exception):
+                await asyncio.shield(publisher)
+        try:
+            logged = await self.hub.replay(self.channel, since_v, latest=self.v)
+        except Exception:  # noqa: BLE001 - the hub is unreachable: the snapshot needs only this room's state
+            log.warning("game %s: the recent-event log could not be read", self.game_id, exc_info=True)
+            return None
+        if logged is None:
+            return None
+        out = []
+        for data in logged:
+            envelope = unpack(data)
+            if envelope.v is not None and envelope.v <= self.v:
+                out.append((envelope.v, envelope.text_for(seat)))
+        if [v for v, _ in out] != list(range(since_v + 1, self.v + 1)):
+            return None
+        return out
+
     @staticmethod
     def _text_for(payload: dict[str, Any], v: int, seat: str | None) -> str:
         message = public(payload, v) if can_see(payload.get("visibility", "all"), seat) else redacted(payload, v)
@@ -283,11 +312,16 @@ class Room:
         conn.start(lambda after, upto: self.texts_since(conn.seat, after, upto))
         async with self.lock:
             await self._ensure_current()
+            logged = None
             if since_v is not None and 0 <= since_v <= self.v:
+                logged = await self._logged_since(conn.seat, since_v)
+            if logged is not None and since_v is not None:
                 conn.push_start(None, since_v)
-                for v, text in await self.texts_since(conn.seat, since_v, self.v):
+                for v, text in logged:
                     conn.push(text, v)
             else:
+                # A first connection, or a range the recent-event log cannot prove it holds whole (trimmed,
+                # lost, never logged here, or newer than the game): one snapshot replaces the client's state.
                 conn.push_start(encode(self.snapshot_message(conn, resync=since_v is not None)).decode(), self.v)
         await self.hub.join(self.channel, conn.id, cast(Role, conn.seat or "spectator"), conn.user_id)
         await self._presence_changed(conn)
@@ -406,7 +440,7 @@ class Room:
                     if action["t"] == "chat":
                         events = [self._chat_event(conn, action, now)]
                     else:
-                        events = self._apply(actor, action, now, facts)
+                        events = await self._apply_proposing(actor, action, now, facts)
                 except GameError as exc:
                     # Refused on what this instance knows: if another instance committed meanwhile (its event
                     # may still be on its way through the hub), re-read and decide again.
@@ -461,6 +495,25 @@ class Room:
         if log.isEnabledFor(logging.INFO):
             log.info("applied %s", action["t"], extra={"game_id": self.game_id, "action": action["t"], "v": first_v,
                                                       "events": [event.get("t") for event in events]})
+
+    async def _apply_proposing(self, actor: str | None, action: dict[str, Any], now: float,
+                               facts: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """``_apply``; when the action starts scoring, the dead-stone proposal is computed off the event loop
+        (only this game waits for it, under its lock) and the action is applied again carrying it as the fact
+        ``dead``, which is stored with the action so that a replay never computes it again."""
+        assert self.authority is not None
+        self.authority.defer_proposals = self.proposer is not None
+        try:
+            try:
+                return self._apply(actor, action, now, facts)
+            except ProposalNeeded as needed:
+                assert self.proposer is not None
+                dead = await self.proposer.propose(needed.game)
+            assert self.authority is not None  # the lock is held: nothing replaced it meanwhile
+            return self._apply(actor, action, now, {**(facts or {}), "dead": dead})
+        finally:
+            if self.authority is not None:
+                self.authority.defer_proposals = False
 
     def _apply(self, actor: str | None, action: dict[str, Any], now: float, facts: dict[str, Any] | None) -> list[dict[str, Any]]:
         """Ask the authority; each applied action rides on its first event so that replay repeats it."""

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.hub import Hub
+from app.live.proposals import DeadStoneProposer
 from app.live.room import Clock, Room
 from app.metrics import Metrics
 from app.protocol import ServerPing, encode
@@ -29,6 +30,16 @@ HEARTBEAT_SECONDS = 2.0
 DOWN_AFTER_SECONDS = 3 * HEARTBEAT_SECONDS
 
 
+class _Opening:
+    """A game id being opened: its lock, and how many are waiting on it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
 class RoomManager:
     def __init__(
         self,
@@ -38,15 +49,17 @@ class RoomManager:
         on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
         metrics: Metrics | None = None,
         on_rematch: Callable[[str, str], Any] | None = None,
+        proposer: DeadStoneProposer | None = None,
     ) -> None:
         self.hub = hub
         self.on_rematch = on_rematch
+        self.proposer = proposer or DeadStoneProposer()  # dead-stone proposals, off the event loop
         self.metrics = metrics
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.on_finished = on_finished
         self.rooms: dict[str, Room] = {}
-        self._opening: dict[str, asyncio.Lock] = {}
+        self._opening: dict[str, _Opening] = {}
         self._idle_since: dict[str, float] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._ping_seq = 0
@@ -71,23 +84,32 @@ class RoomManager:
         for room in list(self.rooms.values()):
             await room.close()
         self.rooms.clear()
+        self.proposer.close()
 
     async def open(self, game_id: str) -> Room | None:
         """The room of ``game_id`` on this instance, loading it from the database if needed."""
         room = self.rooms.get(game_id)
         if room is not None:
             return room
-        lock = self._opening.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(game_id)
-            if room is None:
-                room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished, self.metrics,
-                            on_rematch=self.on_rematch)
-                if not await room.load():
-                    await room.close()
-                    return None
-                self.rooms[game_id] = room
-        return room
+        # One loader per game id at a time; the entry lives only while someone is opening that id, so ids asked
+        # for once (real or made up) leave nothing behind.
+        opening = self._opening.setdefault(game_id, _Opening())
+        opening.users += 1
+        try:
+            async with opening.lock:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished, self.metrics,
+                                on_rematch=self.on_rematch, proposer=self.proposer)
+                    if not await room.load():
+                        await room.close()
+                        return None
+                    self.rooms[game_id] = room
+            return room
+        finally:
+            opening.users -= 1
+            if opening.users == 0:
+                del self._opening[game_id]
 
     def spectators(self, game_id: str) -> int:
         room = self.rooms.get(game_id)

@@ -1,0 +1,108 @@
+"""Scoring does not block the server: the dead-stone proposal is computed in a worker process within a time
+budget, recorded with the action that started scoring, and never computed again when the game is rebuilt."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from app.live.proposals import DeadStoneProposer
+from app.store.repositories import games
+from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
+from tests.support.players import GameSocket, start_game
+
+SLOW_SECONDS = 3.0
+
+
+def slow_proposal(game: Any) -> list[list[int]]:
+    """A proposal that takes its time (run in a worker process)."""
+    time.sleep(SLOW_SECONDS)
+    return []
+
+
+async def _seated(make_player, **settings: Any) -> tuple[str, GameSocket, GameSocket]:  # type: ignore[no-untyped-def]
+    black, white = await make_player(), await make_player()
+    game_id = await start_game(black, white, **settings)
+    b, w = await black.socket(game_id), await white.socket(game_id)
+    await b.of_type("snapshot")
+    await w.of_type("snapshot")
+    return game_id, b, w
+
+
+async def _to_scoring_moves(b: GameSocket, w: GameSocket) -> None:
+    """A white stone alone in black's corner, then black passes: white's pass will start scoring."""
+    for sock, point in ((b, [2, 2]), (w, [0, 0]), (b, [6, 6]), (w, [8, 8])):
+        assert (await sock.act({"t": "play", "p": point}))["t"] == "ack"
+    assert (await b.act({"t": "pass"}))["t"] == "ack"
+
+
+@STACKS
+async def test_the_proposal_is_stored_with_the_pass_and_never_computed_again(make_player, servers, monkeypatch,  # type: ignore[no-untyped-def]
+                                                                            db_sessionmaker):
+    game_id, b, w = await _seated(make_player)
+    await _to_scoring_moves(b, w)
+    ack = await w.act({"t": "pass"})
+    assert ack["t"] == "ack"
+    phase = await b.until(lambda m: m.get("t") == "phase" and m.get("phase") == "scoring")
+    assert phase["v"] == ack["v"]
+    # Stored with the action that started scoring, as the fact it was applied with.
+    async with db_sessionmaker() as session:
+        rows = await games.events_after(session, game_id, ack["v"] - 2)
+    facts = rows[0].payload["_action"]["facts"]
+    assert rows[0].payload["t"] == "pass" and facts["dead"] == phase["dead"]
+    # Another instance rebuilds the game from its events without computing any proposal.
+    import app.games.authority as authority
+
+    def no_recomputing(game: Any) -> set[tuple[int, int]]:
+        raise AssertionError("the proposal was computed again")
+
+    monkeypatch.setattr(authority, "propose_dead_chains", no_recomputing)
+    other = servers.start()
+    watcher = await make_player(other.url)
+    snapshot = await (await watcher.socket(game_id)).of_type("snapshot")
+    assert snapshot["game"]["phase"] == "scoring" and snapshot["game"]["scoring"]["dead"] == phase["dead"]
+    for sock in (b, w):
+        await sock.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_other_games_move_while_a_proposal_is_computed(make_player, server):  # type: ignore[no-untyped-def]
+    server.app.state.rooms.proposer = DeadStoneProposer(budget=30.0, compute=slow_proposal)
+    game_id, b, w = await _seated(make_player)
+    _, b2, w2 = await _seated(make_player, board_size=19)
+    await _to_scoring_moves(b, w)
+    scoring = asyncio.create_task(w.act({"t": "pass"}, timeout=30.0))
+    await asyncio.sleep(0.5)  # the pass is with the worker now
+    moves = 0
+    while not scoring.done():
+        n = moves // 2  # black fills the top half, white the bottom half: nothing is ever captured
+        sock, point = (b2, [n % 19, n // 19]) if moves % 2 == 0 else (w2, [n % 19, 18 - n // 19])
+        answer = await sock.act({"t": "play", "p": point})
+        assert answer["t"] == "ack", answer
+        moves += 1
+        await asyncio.sleep(0.1)  # within each socket's message rate
+    assert (await scoring)["t"] == "ack"
+    assert moves >= 4  # the other game kept moving the whole time the proposal took
+    for sock in (b, w, b2, w2):
+        await sock.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_proposal_over_its_budget_starts_scoring_with_nothing_proposed(make_player, server):  # type: ignore[no-untyped-def]
+    proposer = DeadStoneProposer(budget=0.5, compute=slow_proposal)
+    server.app.state.rooms.proposer = proposer
+    _, b, w = await _seated(make_player)
+    await _to_scoring_moves(b, w)
+    assert (await w.act({"t": "pass"}, timeout=30.0))["t"] == "ack"
+    phase = await b.until(lambda m: m.get("t") == "phase" and m.get("phase") == "scoring")
+    assert phase["dead"] == [] and proposer.given_up == 1
+    # The players mark the stones themselves.
+    marked = await b.act({"t": "toggle_dead", "p": [0, 0]})
+    assert marked["t"] == "ack"
+    for sock in (b, w):
+        await sock.close()
+
+

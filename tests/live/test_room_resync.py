@@ -1,0 +1,94 @@
+"""A reconnect (``?v=N``) gets exactly the missed events when the recent-event log holds them all, and one
+``snapshot`` with ``"resync": true`` otherwise: trimmed, lost, or never logged (docs/protocol.md §2)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+
+from app.live.connection import Connection
+from app.live.memory_hub import MemoryHub
+from app.live.room import Room
+from app.lobby.starting import create_game
+from app.store.repositories import users
+
+LOG_SIZE = 5
+MOVES = [[2, 2], [6, 6], [2, 6], [6, 2], [4, 4], [4, 2], [2, 4], [6, 4], [4, 6], [0, 0], [8, 8], [0, 8]]
+
+
+class Collected:
+    def __init__(self) -> None:
+        self.texts: list[dict[str, Any]] = []
+
+    async def send(self, text: str) -> None:
+        self.texts.append(orjson.loads(text))
+
+    async def close(self, code: int, reason: str) -> None:
+        return None
+
+
+async def _played_room(sessionmaker) -> tuple[Room, MemoryHub]:  # type: ignore[no-untyped-def]
+    async with sessionmaker() as session:
+        black = await users.add_guest(session, "Guest-b1", "guest-b1")
+        white = await users.add_guest(session, "Guest-w1", "guest-w1")
+        game = await create_game(session, board_size=9, rules="chinese", komi=None, handicap=0,
+                                 time_control={"kind": "none"}, rated=False, black_id=black.id, white_id=white.id)
+        await session.commit()
+        ids = {"B": black.id, "W": white.id}
+    hub = MemoryHub(log_size=LOG_SIZE)
+    await hub.start()
+    room = Room(game.id, hub, sessionmaker)
+    assert await room.load()
+    for n, point in enumerate(MOVES):
+        color = "B" if n % 2 == 0 else "W"
+        seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, seat=color)
+        assert b'"ack"' in await room.act(seat, f"m{n}", {"t": "play", "p": point})
+    while room._publisher is not None:  # noqa: SLF001 - wait until the hub has logged every commit
+        await asyncio.sleep(0.01)
+    return room, hub
+
+
+async def _reconnect(room: Room, since_v: int) -> list[dict[str, Any]]:
+    sink = Collected()
+    conn = Connection(sink.send, sink.close, user_id=None, user_name=None, seat=None)
+    await room.attach(conn, since_v)
+    for _ in range(200):
+        if not conn.busy:
+            break
+        await asyncio.sleep(0.01)
+    await room.detach(conn)
+    return sink.texts
+
+
+async def test_reconnects_replay_from_the_log_or_resync(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    room, hub = await _played_room(db_sessionmaker)
+    try:
+        assert room.v == len(MOVES)
+        # Within the log: exactly the missed events, no snapshot.
+        recent = await _reconnect(room, len(MOVES) - 3)
+        assert [(m["t"], m["v"]) for m in recent] == [("move", v) for v in range(len(MOVES) - 2, len(MOVES) + 1)]
+        # Up to date: nothing at all.
+        assert await _reconnect(room, len(MOVES)) == []
+        # Older than the log (trimmed to its last 5): one resync snapshot instead of a database replay.
+        old = await _reconnect(room, 2)
+        assert [(m["t"], m.get("resync"), m["v"]) for m in old] == [("snapshot", True, len(MOVES))]
+        # Newer than the game: a resync snapshot.
+        ahead = await _reconnect(room, len(MOVES) + 7)
+        assert [(m["t"], m.get("resync")) for m in ahead] == [("snapshot", True)]
+        # The log lost (a hub restart, a Redis flush): a resync snapshot, even for a recent version.
+        await hub.forget(room.channel)
+        lost = await _reconnect(room, len(MOVES) - 1)
+        assert [(m["t"], m.get("resync"), m["v"]) for m in lost] == [("snapshot", True, len(MOVES))]
+    finally:
+        await room.close()
+        await hub.close()
+
+
+async def test_the_memory_hub_forgets_a_game_no_room_holds(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    room, hub = await _played_room(db_sessionmaker)
+    assert await hub.replay(room.channel, len(MOVES) - 1) is not None
+    await room.close()
+    assert await hub.replay(room.channel, len(MOVES) - 1) is None
+    await hub.close()
