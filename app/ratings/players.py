@@ -20,6 +20,7 @@ from app.store.repositories import users
 
 RECENT_GAMES = 10
 HEAD_TO_HEAD_GAMES = 10
+RECORD_GAMES = 5000  # the record counts a player's last 5000 finished games
 
 
 async def find(session: AsyncSession, name: str) -> User:
@@ -47,7 +48,7 @@ async def record(session: AsyncSession, user_id: int) -> dict[str, Any]:
     total: Counter[str] = Counter()
     by_size: dict[str, Counter[str]] = {}
     by_speed: dict[str, Counter[str]] = {}
-    for size, tc, result, was_black in await archive.outcomes(session, user_id):
+    for size, tc, result, was_black in await archive.outcomes(session, user_id, RECORD_GAMES):
         outcome = _outcome(result, was_black)
         if outcome is None:
             continue

@@ -12,6 +12,7 @@ left, so no update is lost. ``seq`` is taken after the locks, so replaying the u
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 
@@ -133,20 +134,10 @@ async def rebuild(
         if annul is not None and not await repo.annul(session, annul):
             await session.rollback()
             return -1
-        figures: dict[tuple[int, str], Rating] = {}
-        games: dict[tuple[int, str], int] = {}
-        for uid, cat, strength in await repo.all_rows_with_strength(session):
-            figures[(uid, cat)] = Rating(*_start(strength))
-            games[(uid, cat)] = 0
-        rows = []
-        replayed = await repo.rated_games_in_order(session)
-        for seq, game in replayed:
-            facts = _facts(game)
-            changes = rate_game(facts, figures, tau)
-            for c in changes:
-                figures[(c.user_id, c.category)] = c.after
-                games[(c.user_id, c.category)] += 1
-                rows.append(_change_row(seq, game.id, facts.at, c))
+        starts = [(uid, cat, _start(strength)) for uid, cat, strength in await repo.all_rows_with_strength(session)]
+        replayed = [(seq, _facts(game)) for seq, game in await repo.rated_games_in_order(session)]
+        # The replay is pure arithmetic over every rated game: off the event loop.
+        figures, games, rows = await asyncio.to_thread(_replay, starts, replayed, tau)
         await repo.write_figures(
             session,
             [{"user_id": uid, "category": cat, "rating": f.rating, "deviation": f.deviation,
@@ -156,6 +147,21 @@ async def rebuild(
         await repo.add_changes(session, rows)
         await session.commit()
         return len(replayed)
+
+
+def _replay(
+    starts: list[tuple[int, str, tuple[float, float, float]]], replayed: list[tuple[int, GameFacts]], tau: float
+) -> tuple[dict[tuple[int, str], Rating], dict[tuple[int, str], int], list[dict[str, object]]]:
+    """Every player from their starting figures through the rated games in order: figures, games, changes."""
+    figures = {(uid, cat): Rating(*start) for uid, cat, start in starts}
+    games = {key: 0 for key in figures}
+    rows = []
+    for seq, facts in replayed:
+        for c in rate_game(facts, figures, tau):
+            figures[(c.user_id, c.category)] = c.after
+            games[(c.user_id, c.category)] += 1
+            rows.append(_change_row(seq, facts.game_id, facts.at, c))
+    return figures, games, rows
 
 
 async def annul(sessionmaker: async_sessionmaker[AsyncSession], game_id: str, tau: float = DEFAULT_TAU) -> bool:

@@ -81,10 +81,14 @@ async def search(
     return rows, total
 
 
-async def outcomes(session: AsyncSession, player_id: int) -> list[tuple[int, dict[str, Any], str | None, bool]]:
-    """Every finished game of the player: board size, time control, result and whether the player was Black."""
+async def outcomes(
+    session: AsyncSession, player_id: int, limit: int
+) -> list[tuple[int, dict[str, Any], str | None, bool]]:
+    """The player's last ``limit`` finished games: board size, time control, result and whether they were Black."""
     rows = await session.execute(
         select(Game.board_size, Game.time_control, Game.result, Game.black_id)
         .where(_finished(), or_(Game.black_id == player_id, Game.white_id == player_id))
+        .order_by(Game.ended_at.desc())
+        .limit(limit)
     )
     return [(size, tc, result, black_id == player_id) for size, tc, result, black_id in rows.all()]
