@@ -33,6 +33,7 @@ from app.lobby.starting import announce_rematch
 from app.store.repositories import games as games_repo
 from app.live.lobby import MemoryLobbyBroadcaster
 from app.lobby.views import no_spectators
+from app.loop_watch import LoopWatch
 from app.metrics import Metrics
 from app.settings import Settings, get_settings
 from app.store.db import create_engine, create_sessionmaker, is_sqlite
@@ -95,9 +96,12 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         await rooms.start()
         await ratings.start()
         await automatch.start()
+        watch = LoopWatch(app.state.metrics.loop_lag.observe)
+        await watch.start()
         try:
             yield
         finally:
+            await watch.close()
             await automatch.close()
             await ratings.close()
             await stop_listening()

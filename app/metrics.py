@@ -14,6 +14,10 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 # Receive -> ack of a move on the server: the commit (one database transaction) dominates.
 MOVE_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 MOVE_EVENTS = ("move", "pass")
+# How late the event loop's 10 ms heartbeat woke up (``app/loop_watch.py``): fine steps around the 25 ms that
+# a stall must stay under, then coarse ones.
+LOOP_LAG_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5,
+                    1.0, 2.5)
 # How long automatch seekers waited for their pair: from instant to the widest gap (80 s) and beyond.
 WAIT_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0)
 
@@ -40,6 +44,11 @@ class Metrics:
         self.move_latency = Histogram(
             "tengen_move_latency_seconds", "Server time from receiving a move to sending its ack.",
             buckets=MOVE_LATENCY_BUCKETS, registry=self.registry,
+        )
+        self.loop_lag = Histogram(
+            "tengen_event_loop_lag_seconds",
+            "How late a heartbeat on the event loop woke up: the loop ran nothing else for that long (a stall).",
+            buckets=LOOP_LAG_BUCKETS, registry=self.registry,
         )
         self.catchup_reads = Counter(
             "tengen_room_catchup_reads",
