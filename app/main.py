@@ -63,7 +63,10 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             make_counters(hub.redis if isinstance(hub, RedisHub) else None, settings.redis_prefix)
         )
         stop_listening = await app.state.sockets.listen(hub)
-        automatch = Automatch(make_seek_pool(hub), lobby, app.state.sessionmaker, metrics=app.state.metrics)
+        automatch = Automatch(
+            make_seek_pool(hub), lobby, app.state.sessionmaker, metrics=app.state.metrics,
+            bot_offer_after=settings.automatch_bot_after,
+        )
         app.state.automatch = automatch
 
         ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)

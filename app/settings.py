@@ -78,6 +78,9 @@ class Settings(BaseSettings):
     chat_window: int = 10  # seconds
     lobby_messages_per_second: float = 2.0  # lobby socket messages (pings), burst of 10
 
+    # ---- automatch
+    automatch_bot_after: float = 60.0  # seconds of searching before a connected house bot is offered
+
     # ---- what one user may create
     max_open_challenges: int = 10
     max_practice_games: int = 3  # unfinished practice games per user

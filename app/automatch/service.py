@@ -37,6 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.automatch import pairing
 from app.automatch.pairing import PairTerms, Seeker
+from app.automatch.house_bots import BOT_OFFER_AFTER, bot_offer
 from app.automatch.messages import paired_message, seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.strength import Avoid, Strength, avoid_nobody, player_rating
@@ -57,6 +58,7 @@ CLAIM_LEASE = 15.0  # seconds a claim may stay unfinished before its seeks are p
 UNAVAILABLE_GRACE = 10.0  # seconds the pool may be unreachable before waiting players are told
 MAX_SEEKERS = 1000  # seeks the pool takes at once; more get "pool_full" (try again)
 HEARTBEAT_TTL = 10.0  # seconds an instance counts as alive after its last sweep
+BOT_RETRY = 10.0  # seconds between two looks for a house bot for one seek while none fits
 INSTANT_TRIES = 3  # partners tried at once for a new seek before it waits for the sweep
 
 
@@ -90,6 +92,7 @@ class Automatch:
         clock: Callable[[], float] = time.time,
         sweep_every: float = SWEEP_EVERY,
         metrics: Metrics | None = None,
+        bot_offer_after: float = BOT_OFFER_AFTER,
     ) -> None:
         self.pool = pool
         self.lobby = lobby
@@ -98,10 +101,13 @@ class Automatch:
         self.avoid = avoid
         self.clock = clock
         self.sweep_every = sweep_every
+        self.bot_offer_after = bot_offer_after
         self.metrics = metrics or Metrics()
         self.metrics.automatch_seekers.set_function(lambda: float(len(self._local)))
         self.instance = uuid.uuid4().hex[:12]
         self._local: dict[int, LocalSeek] = {}
+        self._bots_here: set[int] = set()  # bot accounts with a lobby socket on this instance
+        self._bot_checked: dict[str, float] = {}  # seek id -> when a house bot was last looked for it
         self._sockets = _Sockets()
         self._task: asyncio.Task[None] | None = None
         self._unreachable_since: float | None = None
@@ -137,8 +143,11 @@ class Automatch:
 
     # -- sockets -------------------------------------------------------------------------------------------
 
-    def socket_opened(self, user_id: int, conn_id: str) -> None:
+    def socket_opened(self, user_id: int, conn_id: str, *, bot: bool = False) -> None:
+        """A lobby socket of ``user_id`` opened here (``bot``: a bot account's, so it may be offered)."""
         self._sockets.by_user.setdefault(user_id, set()).add(conn_id)
+        if bot:
+            self._bots_here.add(user_id)
 
     async def socket_closed(self, user_id: int, conn_id: str) -> None:
         held = self._sockets.by_user.get(user_id)
@@ -148,6 +157,7 @@ class Automatch:
         if held:
             return
         del self._sockets.by_user[user_id]
+        self._bots_here.discard(user_id)
         seek = self._local.pop(user_id, None)
         if seek is not None:
             try:
@@ -377,8 +387,10 @@ class Automatch:
         """One sweep: heartbeat, this instance's seeks checked against the pool, then pairing."""
         try:
             await self.pool.heartbeat(self.instance, HEARTBEAT_TTL)
+            await self.pool.mark_present(set(self._bots_here), HEARTBEAT_TTL)
             await self.check_local()
             await self.sweep()
+            await self.offer_bots()
             self._unreachable_since = None
         except asyncio.CancelledError:
             raise
@@ -418,6 +430,34 @@ class Automatch:
             log.info("seek of user %s was no longer in the pool; placed again", user_id)
             self.metrics.automatch_replaced.inc()
             await self.pool.put(user_id, seek.data)
+
+    async def offer_bots(self) -> None:
+        """Offer a house bot to this instance's seekers who have waited ``bot_offer_after`` seconds (once a seek;
+        looked for again every ``BOT_RETRY`` seconds while none is there)."""
+        now = self.clock()
+        live = {seek.seeker.seek_id for seek in self._local.values()}
+        for seek_id in [k for k in self._bot_checked if k not in live]:
+            del self._bot_checked[seek_id]
+        due = [
+            seek for seek in self._local.values()
+            if now - seek.seeker.since >= self.bot_offer_after
+            and now - self._bot_checked.get(seek.seeker.seek_id, -BOT_RETRY) >= BOT_RETRY
+        ]
+        if not due:
+            return
+        for seek in due:
+            self._bot_checked[seek.seeker.seek_id] = now
+        async with self.sessionmaker() as session:
+            bots = await users.house_bots(session)
+            present = await self.pool.present({bot.id for bot in bots}) if bots else set()
+            available = [bot for bot in bots if bot.id in present]
+            if not available:
+                return
+            for seek in due:
+                offer = await bot_offer(session, seek.seeker, available, self.strength, now)
+                if offer is not None and self._local.get(seek.seeker.user_id) is seek:
+                    self._bot_checked[seek.seeker.seek_id] = float("inf")  # offered: once a seek
+                    await self._tell(seek.seeker.user_id, offer)
 
     async def _pool_failed(self, exc: Exception) -> None:
         now = self.clock()

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.ratings.rate import OVERALL
-from app.ratings.ranks import starting_rating
+from app.ratings.lookup import start_of
 from app.store.models import User
 from app.store.repositories import ratings
 
@@ -28,7 +28,7 @@ async def player_rating(session: AsyncSession, user: User) -> float:
     row = (await ratings.of_users(session, {user.id}, OVERALL)).get(user.id)
     if row is not None:
         return float(row.rating)
-    return starting_rating(user.strength).rating
+    return start_of(user.strength).rating
 
 
 async def default_strength(_session: AsyncSession, _user: User) -> float:

@@ -9,11 +9,13 @@ pair fell through); a claim left behind by a claimer that died is found by its a
 ``MemorySeekPool`` serves one process (the embedded default); ``RedisSeekPool`` shares one Redis with the
 hub, in the keys ``<prefix>seeks``, ``<prefix>seeks:claimed`` and ``<prefix>seeks:claimed_at``, plus a
 heartbeat ``<prefix>seeks:instance:<id>`` per instance: the seeks of an instance that died are never paired
-(their players' sockets died with it).
+(their players' sockets died with it); and ``<prefix>seeks:present:<user id>`` for each house bot with a lobby
+socket open somewhere (only those are offered to players who waited long).
 """
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
@@ -89,6 +91,14 @@ class SeekPool(ABC):
     async def alive(self, instances: set[str]) -> set[str]:
         """Those of ``instances`` whose heartbeat has not run out (seeks of the others are never paired)."""
 
+    @abstractmethod
+    async def mark_present(self, user_ids: set[int], ttl: float) -> None:
+        """Say that these users (bots) have a lobby socket open for the next ``ttl`` seconds."""
+
+    @abstractmethod
+    async def present(self, user_ids: set[int]) -> set[int]:
+        """Those of ``user_ids`` marked present and not expired, on any instance."""
+
 
 class MemorySeekPool(SeekPool):
     """One process: nothing awaits between a check and its change, so every method is atomic."""
@@ -96,6 +106,7 @@ class MemorySeekPool(SeekPool):
     def __init__(self) -> None:
         self._waiting: dict[int, bytes] = {}
         self._claimed: dict[int, tuple[bytes, float]] = {}
+        self._present: dict[int, float] = {}
 
     async def put(self, user_id: int, seek: bytes) -> None:
         self._waiting[user_id] = seek
@@ -142,6 +153,15 @@ class MemorySeekPool(SeekPool):
     async def alive(self, instances: set[str]) -> set[str]:
         return set(instances)  # one process: every seek's instance is this one
 
+    async def mark_present(self, user_ids: set[int], ttl: float) -> None:
+        until = time.monotonic() + ttl
+        for user_id in user_ids:
+            self._present[user_id] = until
+
+    async def present(self, user_ids: set[int]) -> set[int]:
+        now = time.monotonic()
+        return {user_id for user_id in user_ids if self._present.get(user_id, 0.0) > now}
+
 
 class RedisSeekPool(SeekPool):
     """Any number of instances on one Redis; claims are one Lua script, so they are atomic across them."""
@@ -152,6 +172,7 @@ class RedisSeekPool(SeekPool):
         self.claimed_key = f"{prefix}seeks:claimed"
         self.claimed_at_key = f"{prefix}seeks:claimed_at"
         self.instance_prefix = f"{prefix}seeks:instance:"
+        self.present_prefix = f"{prefix}seeks:present:"
         self._claim = redis.register_script(CLAIM_PAIR)
         self._delete_if_same = redis.register_script(DELETE_IF_SAME)
 
@@ -206,6 +227,21 @@ class RedisSeekPool(SeekPool):
             return set()
         marks = await self.redis.mget([self.instance_prefix + instance for instance in ordered])
         return {instance for instance, mark in zip(ordered, marks) if mark is not None}
+
+    async def mark_present(self, user_ids: set[int], ttl: float) -> None:
+        if not user_ids:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for user_id in user_ids:
+            pipe.set(f"{self.present_prefix}{user_id}", b"1", px=max(int(ttl * 1000), 1))
+        await pipe.execute()
+
+    async def present(self, user_ids: set[int]) -> set[int]:
+        ordered = sorted(user_ids)
+        if not ordered:
+            return set()
+        marks = await self.redis.mget([f"{self.present_prefix}{user_id}" for user_id in ordered])
+        return {user_id for user_id, mark in zip(ordered, marks) if mark is not None}
 
 
 def _bytes(value: bytes | str) -> bytes:

@@ -413,4 +413,7 @@ export default {
   "computer.waiting": "Starting the game…",
   "computer.declined": "The computer declined: {reason}",
   "computer.unavailable": "The computer is not answering right now. Try again later.",
+  "playnow.bot_offer": "Nobody yet. Play the house bot {name} ({rank}) instead?",
+  "playnow.bot_play": "Play {name}",
+  "playnow.bot_sent": "Challenge sent to {name}. Your search goes on meanwhile.",
 };

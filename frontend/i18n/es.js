@@ -413,4 +413,7 @@ export default {
   "computer.waiting": "Empezando la partida…",
   "computer.declined": "La computadora rechazó: {reason}",
   "computer.unavailable": "La computadora no responde ahora. Inténtalo más tarde.",
+  "playnow.bot_offer": "Aún nadie. ¿Juegas mientras contra el bot de la casa {name} ({rank})?",
+  "playnow.bot_play": "Jugar contra {name}",
+  "playnow.bot_sent": "Desafío enviado a {name}. Tu búsqueda sigue mientras tanto.",
 };

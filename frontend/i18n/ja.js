@@ -413,4 +413,7 @@ export default {
   "computer.waiting": "対局を始めています…",
   "computer.declined": "コンピューターが断りました：{reason}",
   "computer.unavailable": "コンピューターが今は応答しません。後でもう一度お試しください。",
+  "playnow.bot_offer": "まだ相手が見つかりません。サーバーのボット {name}（{rank}）と打ちますか？",
+  "playnow.bot_play": "{name} と打つ",
+  "playnow.bot_sent": "{name} に挑戦を送りました。その間も相手探しは続きます。",
 };

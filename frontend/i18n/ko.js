@@ -413,4 +413,7 @@ export default {
   "computer.waiting": "대국을 시작하는 중…",
   "computer.declined": "컴퓨터가 거절했습니다: {reason}",
   "computer.unavailable": "컴퓨터가 지금 응답하지 않습니다. 나중에 다시 시도하세요.",
+  "playnow.bot_offer": "아직 상대가 없습니다. 서버 봇 {name}({rank})과 두시겠어요?",
+  "playnow.bot_play": "{name}과 두기",
+  "playnow.bot_sent": "{name}에게 도전을 보냈습니다. 그동안 상대 찾기는 계속됩니다.",
 };

@@ -413,4 +413,7 @@ export default {
   "computer.waiting": "Đang bắt đầu ván đấu…",
   "computer.declined": "Máy đã từ chối: {reason}",
   "computer.unavailable": "Máy hiện không phản hồi. Hãy thử lại sau.",
+  "playnow.bot_offer": "Chưa có ai. Chơi với bot của máy chủ {name} ({rank}) nhé?",
+  "playnow.bot_play": "Chơi với {name}",
+  "playnow.bot_sent": "Đã gửi lời mời tới {name}. Việc tìm đối thủ vẫn tiếp tục.",
 };

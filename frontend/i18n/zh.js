@@ -413,4 +413,7 @@ export default {
   "computer.waiting": "正在开始对局…",
   "computer.declined": "电脑拒绝了：{reason}",
   "computer.unavailable": "电脑暂时没有响应，请稍后再试。",
+  "playnow.bot_offer": "暂时没有对手。要不要和本站机器人 {name}（{rank}）下一局？",
+  "playnow.bot_play": "和 {name} 对弈",
+  "playnow.bot_sent": "已向 {name} 发出挑战。匹配仍在继续。",
 };

@@ -86,3 +86,56 @@ def test_play_now_pairs_two_browsers_on_two_instances_of_the_shared_stack(cluste
     cluster.env["TENGEN_FRONTEND_DIR"] = str(ROOT / "frontend")
     first, second = cluster.start(2)
     _play_now(first.url, second.url)
+
+
+def test_after_a_long_wait_the_page_offers_a_connected_house_bot_and_plays_it(tmp_path: Path) -> None:
+    """A real house bot (GNU Go through ``tengen bot``) is offered after the wait, shortened to 2 s here, and
+    one click puts the player at its board."""
+    import asyncio
+    import sqlite3
+
+    import httpx
+
+    from tests.bots.accounts import make_bot, register
+    from tests.support.bot_processes import BridgeProcess, ServeProcess
+    from tests.support.services import need_gnugo
+
+    need_gnugo()
+    server = ServeProcess(tmp_path, TENGEN_AUTOMATCH_BOT_AFTER="2").start()
+    bridge = None
+    try:
+        async def house_bot() -> tuple[dict, str]:
+            async with httpx.AsyncClient(base_url=server.url) as owner:
+                await register(owner)
+                return await make_bot(owner, board_sizes=[9], max_games=2)
+
+        bot, token = asyncio.run(house_bot())
+        with sqlite3.connect(tmp_path / "tengen.sqlite3") as db:  # the server's own bot: no owner
+            db.execute("UPDATE users SET owner_id = NULL WHERE id = ?", (bot["id"],))
+        bridge = BridgeProcess(server.url, token, tmp_path / "bridge.log").start()
+
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            browser = _chromium(pw)
+            ana = Person(browser, server.url)
+            try:
+                ana.open()
+                ana.page.uncheck(".playnow input[name=pn-size][value='19']")
+                ana.page.check(".playnow input[name=pn-size][value='9']")
+                ana.page.click(".playnow button.play-now")
+                ana.page.wait_for_selector(".playnow .bot-offer button.play-bot", timeout=20_000)
+                assert bot["name"] in ana.page.inner_text(".playnow .bot-offer")
+                ana.page.click(".playnow .bot-offer button.play-bot")
+                ana.page.wait_for_url(re.compile(r"#/game/\w+$"), timeout=20_000)
+                ana.page.wait_for_selector("svg.board .pt")
+                assert ana.page.locator("svg.board .pt").count() == 81
+                assert bot["name"] in ana.page.inner_text(".player-card >> nth=0")
+                assert ana.errors == [], ana.errors
+            finally:
+                ana.close()
+                browser.close()
+    finally:
+        if bridge is not None:
+            bridge.terminate()
+        server.stop()

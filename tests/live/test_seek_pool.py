@@ -91,3 +91,12 @@ async def test_heartbeats_say_which_instances_are_alive(pools) -> None:  # type:
     assert "here" in alive
     if isinstance(pool, RedisSeekPool):
         assert alive == {"here"}
+
+
+async def test_bots_marked_present_are_seen_from_every_instance_until_it_expires(pools) -> None:  # type: ignore[no-untyped-def]
+    first, second = pools(), pools()
+    await first.mark_present({7, 8}, 5.0)
+    await first.mark_present({9}, 0.05)
+    assert await second.present({7, 8, 9, 10}) >= {7, 8}
+    await asyncio.sleep(0.2)
+    assert await second.present({7, 8, 9, 10}) == {7, 8}

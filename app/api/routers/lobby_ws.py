@@ -92,7 +92,7 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
             }
         )
         if user is not None:
-            automatch.socket_opened(user.id, conn_id)
+            automatch.socket_opened(user.id, conn_id, bot=user.is_bot and user.owner_id is None)
         reader = asyncio.create_task(_read(websocket, sender, automatch, user))
         try:
             while True:

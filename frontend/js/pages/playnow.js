@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 import { TIME_PRESETS, describeTimeControl } from "../clock.js";
 import { errorToast, toast } from "../ui.js";
 import { getSettings, setSetting } from "../settings.js";
+import { api } from "../api.js";
 
 const SIZES = [9, 13, 19];
 const SPEEDS = ["blitz", "rapid", "classical"];
@@ -31,6 +32,7 @@ export function playNowCard(send) {
   let pendingId = null;
   let counter = 0;
   let timer = null;
+  let offer = null; // a house bot offered after a long wait: { bot, challenge, sent }
 
   // The choices of the last search in this browser, or 19x19 rapid under any rules.
   const last = getSettings().playNow || {};
@@ -89,11 +91,43 @@ export function playNowCard(send) {
       };
       tick();
       timer = setInterval(tick, 1000);
-      replace(status, h("div", { class: "spinner", "aria-hidden": "true" }), line, h("button", { type: "button", class: "btn cancel-search", i18n: "playnow.cancel", onclick: cancel }));
+      replace(
+        status,
+        h("div", { class: "spinner", "aria-hidden": "true" }),
+        line,
+        offer ? botOffer() : null,
+        h("button", { type: "button", class: "btn cancel-search", i18n: "playnow.cancel", onclick: cancel }),
+      );
     } else if (state === "interrupted") {
       replace(status, h("p", { class: "banner warn", i18n: "playnow.interrupted" }), h("button", { type: "button", class: "btn primary search-again", i18n: "playnow.again", onclick: () => seek(prefs) }));
     } else {
       replace(status);
+    }
+  }
+
+  function botOffer() {
+    const params = { name: offer.bot.name, rank: offer.bot.rank };
+    if (offer.sent) return h("p", { class: "bot-offer muted", i18n: "playnow.bot_sent", i18nParams: params });
+    return h(
+      "div",
+      { class: "bot-offer" },
+      h("p", { i18n: "playnow.bot_offer", i18nParams: params }),
+      h("button", { type: "button", class: "btn primary play-bot", i18n: "playnow.bot_play", i18nParams: params, onclick: playBot }),
+    );
+  }
+
+  async function playBot() {
+    const current = offer;
+    if (!current || current.sent) return;
+    current.sent = true;
+    render();
+    try {
+      // The bot's bridge accepts it; the game then starts like any accepted challenge, and the search ends.
+      await api.createChallenge(current.challenge);
+    } catch (err) {
+      current.sent = false;
+      render();
+      errorToast(err);
     }
   }
 
@@ -105,6 +139,7 @@ export function playNowCard(send) {
       return;
     }
     prefs = wanted;
+    offer = null;
     if (state !== "seeking") since = Date.now() / 1000;
     state = "asking";
     render();
@@ -156,6 +191,9 @@ export function playNowCard(send) {
       state = "idle";
       render();
       errorToast(msg);
+    } else if (msg.t === "bot_offer" && msg.bot && msg.challenge && state === "seeking") {
+      offer = { bot: msg.bot, challenge: msg.challenge, sent: false };
+      render();
     } else if (msg.t === "paired" && msg.game_id) {
       state = "idle";
       render();
