@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
+import websockets
 
 from app.ratings import ranks
 from app.ratings.glicko2 import Outcome, Rating, update
@@ -121,6 +123,21 @@ async def test_rank_range_and_automatic_handicap(live_server: str) -> None:
         game = accepted.json()["game"]
         assert game["handicap"] == 4 and game["komi"] == 0.5
         assert game["players"]["B"]["name"] == mid.user["name"]  # the weaker player takes Black
+        # The rank beside the names: in the live list, the lobby socket's snapshot and the board's player cards.
+        live = (await weak.http.get("/api/games/live")).json()["games"]
+        assert {g["id"]: g["players"]["W"]["rank"] for g in live}[game["id"]] == "4k?"
+        lobby = await websockets.connect(live_server.replace("http://", "ws://") + "/ws/lobby")
+        try:
+            snapshot = orjson.loads(await lobby.recv())
+            assert {g["id"]: g["players"]["B"]["rank"] for g in snapshot["games"]}[game["id"]] == "8k?"
+        finally:
+            await lobby.close()
+        board = await weak.socket(game["id"])
+        try:
+            players = (await board.of_type("snapshot"))["game"]["players"]
+            assert (players["B"]["rank"], players["W"]["rank"]) == ("8k?", "4k?")
+        finally:
+            await board.close()
         bad = await strong.http.post("/api/challenges", json={**body, "min_rank": "1d", "max_rank": "10k"})
         assert bad.status_code == 422
         assert await registered_with(live_server, "7p") == 400  # invalid_strength
