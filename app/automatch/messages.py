@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.automatch.pairing import PairTerms, Seeker
-from app.lobby.views import game_summary, game_url
+from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url
 from app.store.repositories.games import GameWithPlayers
 
 
@@ -13,9 +13,12 @@ def seek_view(seeker: Seeker) -> dict[str, Any]:
     return {"id": seeker.seek_id, "since": seeker.since, **seeker.prefs.model_dump()}
 
 
-def paired_message(row: GameWithPlayers, agreed: PairTerms | None) -> dict[str, Any]:
-    """``paired`` for the game in ``row`` (``agreed``: the terms, when a pairing made it)."""
-    message: dict[str, Any] = {"t": "paired", "game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row)}
+def paired_message(row: GameWithPlayers, agreed: PairTerms | None, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
+    """``paired`` for the game in ``row`` (``agreed``: the terms, when a pairing made it; ``ranks`` shown beside
+    the names)."""
+    message: dict[str, Any] = {
+        "t": "paired", "game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, ranks=ranks)
+    }
     if agreed is not None:
         message["speed"] = agreed.speed
         message["nigiri"] = agreed.nigiri

@@ -301,10 +301,10 @@ class Automatch:
         paired_at = self.clock()
         for seeker in (a, b):
             self.metrics.automatch_wait.observe(max(0.0, paired_at - seeker.since))
-        message = paired_message(row, agreed)
-        await self._tell_many([a.user_id, b.user_id], {**message, "seeks": [a.seek_id, b.seek_id]})
         async with self.sessionmaker() as session:
             shown = await display_ranks(session, player_ids([row]))
+        message = paired_message(row, agreed, shown)
+        await self._tell_many([a.user_id, b.user_id], {**message, "seeks": [a.seek_id, b.seek_id]})
         await announce_game_started(self.lobby, row, ranks=shown, automatch=True)
         return True
 
