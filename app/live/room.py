@@ -111,6 +111,7 @@ class Room:
         self._outbox: deque[tuple[list[dict[str, Any]], int, float | None]] = deque()  # committed, not yet published
         self._publisher: asyncio.Task[None] | None = None
         self.practice = False  # one user on both sides: see _actors
+        self.rated = False
         self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
 
     # ------------------------------------------------------------------ loading and catching up
@@ -127,6 +128,7 @@ class Room:
                 "W": player_view(row.white, shown),
             }
             self.user_seats = {row.black.id: "B", row.white.id: "W"}
+            self.rated = bool(row.game.rated)
             self.practice = row.black.id == row.white.id
             created = row.game.started_at.timestamp()
             self.authority = GameAuthority(game_config(row), created)
@@ -378,6 +380,7 @@ class Room:
         game.update(
             id=self.game_id,
             players=self.players,
+            rated=self.rated,
             presence=self.presence["players"],
             spectators=self.presence["spectators"],
         )

@@ -15,6 +15,7 @@ from app.ratings import ranks
 from app.ratings.rate import CATEGORIES
 from app.store.models import User
 from app.store.repositories import ratings as repo
+from app.store.repositories.games import GameWithPlayers
 
 
 def start_of(strength: str | None) -> ranks.Start:
@@ -74,3 +75,13 @@ async def rank_numbers(session: AsyncSession, user_ids: Iterable[int]) -> dict[i
         else:
             out[uid] = ranks.rank_number(rating if rating is not None else start_of(strength).rating)
     return out
+
+
+async def rating_changes(session: AsyncSession, row: GameWithPlayers) -> dict[str, dict[str, float]] | None:
+    """``{"B": {"before", "after"}, "W": ...}``: what a rated game did to each overall rating; None until it is
+    rated (or when it is not)."""
+    changes = await repo.changes_for_games(session, [row.game.id])
+    seats = {row.game.black_id: "B", row.game.white_id: "W"}
+    out = {seats[c.user_id]: {"before": round(c.rating_before, 2), "after": round(c.rating_after, 2)}
+           for c in changes if c.user_id in seats}
+    return out or None

@@ -71,6 +71,14 @@ def test_a_player_page_shows_rank_graph_record_and_head_to_head(browser, server)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.set_viewport_size(DESKTOP)
 
+        # A finished rated game shows what it did to each rating on the player cards.
+        page.locator(".recent-games .item a.btn").first.click()
+        page.wait_for_selector(".player-card .rating-change")
+        page.wait_for_function("() => document.querySelectorAll('.player-card .rating-change').length === 2")
+        cards = page.locator(".player-card").all_inner_texts()
+        assert all("+" in c or "-" in c for c in cards), cards
+        assert page.locator(".player-card .rank").count() == 2
+
         # The leaderboard per board size, and the archive searched by player and result.
         page.goto(f"{server.url}/#/leaderboard")
         page.click('.leaderboard-page button[data-category="19"]')

@@ -12,7 +12,7 @@ from app.games.visibility import can_see
 from app.live.room import public
 from app.errors import NotFound
 from app.lobby.views import game_detail, game_summary, player_ids
-from app.ratings.lookup import display_ranks
+from app.ratings.lookup import display_ranks, rating_changes
 from app.store.repositories import games
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -45,7 +45,9 @@ async def detail(game_id: str, db: DB, spectators: Spectators) -> dict:
     if row is None:
         raise NotFound("game_not_found", "No such game.")
     ranks = await display_ranks(db, player_ids([row]))
-    return game_detail(row, await games.moves(db, game_id), spectators, ranks)
+    view = game_detail(row, await games.moves(db, game_id), spectators, ranks)
+    view["rating_changes"] = await rating_changes(db, row)
+    return view
 
 
 @router.get("/games/{game_id}/chat", summary="Older chat of a game, a page at a time (newest first)")

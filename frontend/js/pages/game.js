@@ -55,6 +55,7 @@ export class GameView {
   }
 
   destroy() {
+    this.destroyed = true;
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKeyDown);
     this.socket.stop();
@@ -387,10 +388,38 @@ export class GameView {
           "div",
           { class: "pc-main" },
           h("div", { class: "pc-name" }, h("span", { class: `presence ${online ? "on" : "off"}`, role: "img", "aria-label": t(online ? "game.online" : "game.offline"), title: t(online ? "game.online" : "game.offline") }), h("strong", {}, playerLink(player))),
-          h("div", { class: "pc-sub muted small" }, t("game.captures_n", { n: s.prisoners[color] ?? 0 }), toMove ? h("span", { class: "to-move-tag" }, " · ", t("game.to_move")) : null),
+          h("div", { class: "pc-sub muted small" }, t("game.captures_n", { n: s.prisoners[color] ?? 0 }), toMove ? h("span", { class: "to-move-tag" }, " · ", t("game.to_move")) : null, this.ratingChangeOf(color)),
         ),
         h("div", { class: "clock", role: "timer", "aria-label": t("game.clock_of", { color: colorName(color) }), dataset: { color } }, "—"),
       );
+    }
+  }
+
+  /** "· 1541 +12" on a player's card once a rated game's rating update is made (asked for over HTTP). */
+  ratingChangeOf(color) {
+    const s = this.state;
+    if (s.phase !== "finished" || !s.rated || s.practice) return null;
+    if (!this.ratingChanges && !this.ratingPoll) this.pollRatingChanges();
+    const c = this.ratingChanges && this.ratingChanges[color];
+    if (!c) return null;
+    const delta = Math.round(c.after - c.before);
+    return h("span", { class: `rating-change ${delta >= 0 ? "up" : "down"}`, title: t("player.rating") }, ` · ${Math.round(c.after)} ${delta >= 0 ? "+" : ""}${delta}`);
+  }
+
+  async pollRatingChanges() {
+    this.ratingPoll = true;
+    for (let attempt = 0; attempt < 20 && !this.destroyed; attempt++) {
+      try {
+        const detail = await api.game(this.gameId);
+        if (detail.rating_changes) {
+          this.ratingChanges = detail.rating_changes;
+          if (this.state) this.renderCards();
+          return;
+        }
+      } catch {
+        // the update is made by the server whatever happens here; the page just does not show it
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1500));
     }
   }
 
