@@ -47,9 +47,9 @@ def _start(strength: str | None) -> tuple[float, float, float]:
 
 def _facts(game: Game) -> GameFacts:
     score = black_score(game.result)
-    assert score is not None and game.ended_at is not None
+    assert score is not None
     return GameFacts(game.id, game.black_id, game.white_id, game.board_size, game.handicap, game.komi, score,
-                     game.ended_at)
+                     game.ended_at or game.updated_at)
 
 
 def _change_row(seq: int, game_id: str, at: object, c: Change) -> dict[str, object]:
@@ -113,10 +113,15 @@ async def sweep(sessionmaker: async_sessionmaker[AsyncSession], tau: float = DEF
             ids = await repo.pending_game_ids(session, SWEEP_BATCH)
         if not ids:
             return count
+        failed = 0
         for game_id in ids:
-            await rate(sessionmaker, game_id, tau)
-            count += 1
-        if len(ids) < SWEEP_BATCH:
+            try:
+                await rate(sessionmaker, game_id, tau)
+                count += 1
+            except Exception:  # noqa: BLE001 - one game must not hold back the others; retried next sweep
+                failed += 1
+                log.warning("rating game %s failed; retried at the next sweep", game_id, exc_info=True)
+        if len(ids) < SWEEP_BATCH or failed == len(ids):
             return count
 
 
