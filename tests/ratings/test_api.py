@@ -57,6 +57,7 @@ async def test_a_rated_game_updates_both_players_once_with_the_formulas_figures(
         board = (await black.http.get("/api/leaderboard", params={"category": "9"})).json()
         assert [p["name"] for p in board["players"]] == [bn, wn] or [p["name"] for p in board["players"]] == [wn, bn]
         assert board["total"] == 2
+        assert [p["bot"] for p in board["players"]] == [False, False] and got_b["player"]["bot"] is False
 
         # A second game: the update starts from the figures the first one left.
         await rated_game(white, black, winner="W")

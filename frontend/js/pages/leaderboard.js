@@ -32,7 +32,7 @@ export function mount(container) {
                 "tbody",
                 {},
                 data.players.map((p) =>
-                  h("tr", {}, h("td", {}, p.position), h("td", {}, playerLink({ name: p.name, rank: p.display })), h("td", {}, Math.round(p.rating)), h("td", {}, `± ${Math.round(p.deviation)}`), h("td", {}, p.games)),
+                  h("tr", {}, h("td", {}, p.position), h("td", {}, playerLink({ name: p.name, rank: p.display, bot: p.bot })), h("td", {}, Math.round(p.rating)), h("td", {}, `± ${Math.round(p.deviation)}`), h("td", {}, p.games)),
                 ),
               ),
             )

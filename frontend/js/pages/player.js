@@ -136,7 +136,7 @@ export function mount(container, encodedName) {
       if (!alive) return;
       const p = data.player;
       const sections = [
-        h("header", { class: "card player-head" }, h("h1", {}, p.name, p.rank ? h("span", { class: "rank big-rank" }, p.rank) : null), p.guest ? h("p", { class: "muted", i18n: "player.guest" }) : null),
+        h("header", { class: "card player-head" }, h("h1", {}, p.name, p.rank ? h("span", { class: "rank big-rank" }, p.rank) : null, p.bot ? h("span", { class: "tag bot-tag", i18n: "player.bot" }) : null), p.guest ? h("p", { class: "muted", i18n: "player.guest" }) : null),
       ];
       if (data.ratings) {
         CATEGORIES.forEach((c) =>
