@@ -416,4 +416,5 @@ export default {
   "playnow.bot_offer": "Nobody yet. Play the house bot {name} ({rank}) instead?",
   "playnow.bot_play": "Play {name}",
   "playnow.bot_sent": "Challenge sent to {name}. Your search goes on meanwhile.",
+  "lobby.even_game": "Even game",
 };

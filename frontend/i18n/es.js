@@ -416,4 +416,5 @@ export default {
   "playnow.bot_offer": "Aún nadie. ¿Juegas mientras contra el bot de la casa {name} ({rank})?",
   "playnow.bot_play": "Jugar contra {name}",
   "playnow.bot_sent": "Desafío enviado a {name}. Tu búsqueda sigue mientras tanto.",
+  "lobby.even_game": "Partida igualada",
 };

@@ -416,4 +416,5 @@ export default {
   "playnow.bot_offer": "まだ相手が見つかりません。サーバーのボット {name}（{rank}）と打ちますか？",
   "playnow.bot_play": "{name} と打つ",
   "playnow.bot_sent": "{name} に挑戦を送りました。その間も相手探しは続きます。",
+  "lobby.even_game": "互先",
 };

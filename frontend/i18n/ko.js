@@ -416,4 +416,5 @@ export default {
   "playnow.bot_offer": "아직 상대가 없습니다. 서버 봇 {name}({rank})과 두시겠어요?",
   "playnow.bot_play": "{name}과 두기",
   "playnow.bot_sent": "{name}에게 도전을 보냈습니다. 그동안 상대 찾기는 계속됩니다.",
+  "lobby.even_game": "호선",
 };

@@ -416,4 +416,5 @@ export default {
   "playnow.bot_offer": "Chưa có ai. Chơi với bot của máy chủ {name} ({rank}) nhé?",
   "playnow.bot_play": "Chơi với {name}",
   "playnow.bot_sent": "Đã gửi lời mời tới {name}. Việc tìm đối thủ vẫn tiếp tục.",
+  "lobby.even_game": "Ván ngang",
 };

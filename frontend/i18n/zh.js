@@ -416,4 +416,5 @@ export default {
   "playnow.bot_offer": "暂时没有对手。要不要和本站机器人 {name}（{rank}）下一局？",
   "playnow.bot_play": "和 {name} 对弈",
   "playnow.bot_sent": "已向 {name} 发出挑战。匹配仍在继续。",
+  "lobby.even_game": "分先",
 };

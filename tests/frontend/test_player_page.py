@@ -94,6 +94,19 @@ def test_a_player_page_shows_rank_graph_record_and_head_to_head(browser, server)
         # A name in a list leads to the player's page.
         page.locator(".archive-list .player-link", has_text=bao).first.click()
         page.wait_for_selector(f".player-head h1 >> text={bao}")
+        # An automatic-handicap challenge shows the reader what the two ranks give them.
+        strong = Person(browser, server.url)
+        try:
+            strong.open()
+            strong.api("POST", "/api/auth/register", {"username": "kisei", "password": PASSWORD, "strength": "2d"})
+            strong.api("POST", "/api/challenges", {"board_size": 19, "time_control": {"kind": "none"},
+                                                   "rated": True, "auto_handicap": True})
+            page.goto(f"{server.url}/#/")
+            page.wait_for_selector(".challenge-colour >> text=handicap stones")
+            text = page.locator(".challenge-colour").first.inner_text()
+            assert "You play Black" in text, text
+        finally:
+            strong.close()
         assert not viewer.errors, viewer.errors
     finally:
         viewer.close()

@@ -4,7 +4,7 @@ import { onLanguageChange, t } from "../i18n.js";
 import { api, listOf } from "../api.js";
 import { LobbySocket } from "../protocol.js";
 import { TIME_PRESETS, describeTimeControl } from "../clock.js";
-import { currentUser, onUserChange } from "../session.js";
+import { currentUser, isGuest, onUserChange } from "../session.js";
 import { errorToast, toast } from "../ui.js";
 import { playNowCard } from "./playnow.js";
 import { computerCard } from "./computer.js";
@@ -219,13 +219,27 @@ export function mount(container) {
           },
         })
       : h("button", { type: "button", class: "btn small primary", i18n: "lobby.accept", onclick: (ev) => accept(ch, ev.currentTarget) });
+    const colour = h("span", { class: "muted small challenge-colour", dataset: { colour: ch.color } }, challengeColorText(ch.color, mine));
+    if (ch.auto_handicap && !mine && !isGuest()) suggestInto(ch, colour);
     return h(
       "li",
       { class: "item", dataset: { id: ch.id } },
       h("div", { class: "item-main" }, h("strong", {}, playerLink(creatorOf(ch))), rankRange(ch), ch.private ? h("span", { class: "tag", i18n: "lobby.private" }) : null, h("span", { class: "muted" }, gameSummary(ch))),
-      h("span", { class: "muted small challenge-colour", dataset: { colour: ch.color } }, challengeColorText(ch.color, mine)),
+      colour,
       action,
     );
+  }
+
+  /** For an automatic-handicap challenge, what the two ranks give the reader: stones or komi, and colour. */
+  async function suggestInto(ch, el) {
+    try {
+      const s = await api.suggestedHandicap(creatorOf(ch).name, ch.board_size);
+      const terms = s.handicap ? t("game.handicap_value", { n: s.handicap }) : s.komi !== null ? t("game.komi_value", { komi: s.komi }) : t("lobby.even_game");
+      const side = s.you_play_black === null ? challengeColorText(ch.color, false) : t("lobby.you_play", { color: t(s.you_play_black ? "color.black" : "color.white") });
+      replace(el, `${terms} · ${side}`);
+    } catch {
+      // the server decides when the challenge is accepted; the suggestion is only a preview
+    }
   }
 
   async function accept(ch, btn) {
