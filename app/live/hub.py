@@ -161,12 +161,17 @@ class Hub(ABC):
     # -- clock deadlines -------------------------------------------------------------------------------
 
     @abstractmethod
-    async def set_deadline(self, game_id: str, at: float) -> None:
-        """Set (or move) the time, in epoch seconds, at which ``game_id``'s clock must be checked."""
+    async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
+        """Set (or move) the time, in epoch seconds, at which ``game_id``'s clock must be checked.
+
+        ``v`` is the game version the deadline was computed at: a deadline from an older version than the
+        one last set is ignored, so an instance that publishes late never replaces a newer deadline with an
+        older one. Without ``v`` the deadline is set whatever was set before.
+        """
 
     @abstractmethod
-    async def clear_deadline(self, game_id: str) -> None:
-        """Remove ``game_id``'s deadline (its clock stopped or the game ended)."""
+    async def clear_deadline(self, game_id: str, v: int | None = None) -> None:
+        """Remove ``game_id``'s deadline (its clock stopped or the game ended); ``v`` as for ``set_deadline``."""
 
     @abstractmethod
     async def get_deadline(self, game_id: str) -> float | None:

@@ -27,6 +27,7 @@ class MemoryHub(Hub):
         self._presence: dict[str, dict[str, tuple[str, int | str | None]]] = {}
         self._states: dict[str, bytes] = {}
         self._deadlines: dict[str, float] = {}
+        self._deadline_versions: dict[str, int] = {}  # the game version each deadline was computed at
 
     async def start(self) -> None:
         pass
@@ -91,11 +92,24 @@ class MemoryHub(Hub):
     async def drop_state(self, channel: str) -> None:
         self._states.pop(channel, None)
 
-    async def set_deadline(self, game_id: str, at: float) -> None:
-        self._deadlines[str(game_id)] = float(at)
+    async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
+        if self._newer(str(game_id), v):
+            self._deadlines[str(game_id)] = float(at)
 
-    async def clear_deadline(self, game_id: str) -> None:
-        self._deadlines.pop(str(game_id), None)
+    async def clear_deadline(self, game_id: str, v: int | None = None) -> None:
+        if self._newer(str(game_id), v):
+            self._deadlines.pop(str(game_id), None)
+            self._deadline_versions.pop(str(game_id), None)
+
+    def _newer(self, game_id: str, v: int | None) -> bool:
+        """Whether a deadline of version ``v`` may replace the one set (and record ``v`` if so)."""
+        if v is None:
+            return True
+        known = self._deadline_versions.get(game_id)
+        if known is not None and v < known:
+            return False
+        self._deadline_versions[game_id] = v
+        return True
 
     async def get_deadline(self, game_id: str) -> float | None:
         return self._deadlines.get(str(game_id))

@@ -6,7 +6,8 @@ Keys, all under ``prefix``:
 - ``state:<channel>``: the cached room state;
 - ``pres:<channel>:<instance>`` (hash conn_id -> [role, user_id]) with a TTL this instance refreshes, and
   ``presi:<channel>`` (set of those hash keys): presence, which vanishes when an instance dies;
-- ``deadlines`` (sorted set game_id -> epoch seconds): clock deadlines;
+- ``deadlines`` (sorted set game_id -> epoch seconds): clock deadlines; ``deadline_versions`` (hash game_id ->
+  the game version each was computed at, so an older one never replaces a newer one);
 - ``alive``: a marker whose disappearance reveals a flush or restart;
 - Pub/Sub channel ``ch:<channel>``: fan-out.
 
@@ -105,6 +106,10 @@ class RedisHub(Hub):
         return f"{self.prefix}deadlines"
 
     @property
+    def _deadline_versions_key(self) -> str:
+        return f"{self.prefix}deadline_versions"
+
+    @property
     def client_name(self) -> str:
         """The Redis client name of this instance's Pub/Sub connection."""
         return f"{self.prefix}{self.instance}:pubsub"
@@ -131,6 +136,7 @@ class RedisHub(Hub):
         self._append = self._redis.register_script(redis_scripts.APPEND_AND_PUBLISH)
         self._replay = self._redis.register_script(redis_scripts.REPLAY)
         self._claim = self._redis.register_script(redis_scripts.CLAIM_DUE)
+        self._set_deadline_script = self._redis.register_script(redis_scripts.SET_DEADLINE)
         await self._redis.set(self._alive_key, self.instance, nx=True)
         await self._connect_pubsub()
         self._tasks = [
@@ -408,11 +414,13 @@ class RedisHub(Hub):
 
     # -- clock deadlines ---------------------------------------------------------------------------------
 
-    async def set_deadline(self, game_id: str, at: float) -> None:
-        await self.redis.zadd(self._deadlines_key, {str(game_id): float(at)})
+    async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
+        await self._set_deadline_script(keys=[self._deadlines_key, self._deadline_versions_key],
+                                        args=[str(game_id), repr(float(at)), "" if v is None else int(v)])
 
-    async def clear_deadline(self, game_id: str) -> None:
-        await self.redis.zrem(self._deadlines_key, str(game_id))
+    async def clear_deadline(self, game_id: str, v: int | None = None) -> None:
+        await self._set_deadline_script(keys=[self._deadlines_key, self._deadline_versions_key],
+                                        args=[str(game_id), "", "" if v is None else int(v)])
 
     async def get_deadline(self, game_id: str) -> float | None:
         return await self.redis.zscore(self._deadlines_key, str(game_id))

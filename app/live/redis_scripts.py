@@ -46,3 +46,20 @@ for _, game_id in ipairs(due) do
 end
 return due
 """
+
+# KEYS: deadlines (sorted set), deadline versions (hash).  ARGV: game id, deadline ('' to clear), version
+# ('' for none). A deadline computed at an older version than the one recorded is ignored. Returns 1 if applied.
+SET_DEADLINE = """
+if ARGV[3] ~= '' then
+  local known = redis.call('HGET', KEYS[2], ARGV[1])
+  if known and tonumber(known) > tonumber(ARGV[3]) then return 0 end
+end
+if ARGV[2] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+  if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) end
+end
+return 1
+"""

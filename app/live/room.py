@@ -459,6 +459,10 @@ class Room:
                     return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
                                                reason=getattr(exc, "reason", None)))
                 if not events:
+                    if conn is None:
+                        # A tick that found nothing due (the claim moved the deadline a lease ahead): arm the
+                        # game's real deadline again, or its flag would fall a lease late.
+                        await self._update_deadline()
                     return _ack(client_id or "", self.v)
                 if client_id is not None:
                     events[0]["_cid"] = client_id
@@ -630,12 +634,15 @@ class Room:
             while self._outbox:
                 while self._outbox:
                     events, first_v, deadline = self._outbox.popleft()
+                    last_v = first_v + len(events) - 1
                     try:
                         await self._publish(events, first_v)
                     except Exception:  # noqa: BLE001 - committed: the hub catches up from the database later
                         log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
                 try:
-                    await self._set_deadline(deadline)
+                    # Versioned: should another instance have set a newer game's deadline meanwhile, this
+                    # older one is ignored by the hub.
+                    await self._set_deadline(deadline, last_v)
                 except Exception:  # noqa: BLE001 - the next commit or catch-up sets it again
                     log.warning("game %s: could not set the clock deadline", self.game_id, exc_info=True)
         finally:
@@ -663,13 +670,13 @@ class Room:
                     await result
 
     async def _update_deadline(self) -> None:
-        await self._set_deadline(None if self.authority is None else self.authority.deadline())
+        await self._set_deadline(None if self.authority is None else self.authority.deadline(), self.v)
 
-    async def _set_deadline(self, deadline: float | None) -> None:
+    async def _set_deadline(self, deadline: float | None, v: int) -> None:
         if deadline is None:
-            await self.hub.clear_deadline(self.game_id)
+            await self.hub.clear_deadline(self.game_id, v)
         else:
-            await self.hub.set_deadline(self.game_id, deadline)
+            await self.hub.set_deadline(self.game_id, deadline, v)
 
     async def settle(self) -> None:
         """Apply whatever is due now (a flag fall, a byo-yomi period, automatic acceptance of the score)."""

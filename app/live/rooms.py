@@ -152,14 +152,23 @@ class RoomManager:
         while not self._closing:
             await asyncio.sleep(DEADLINE_POLL_SECONDS)
             try:
-                for game_id in await self.hub.claim_due(self.clock()):
-                    room = await self.open(game_id)
-                    if room is None:
-                        await self.hub.clear_deadline(game_id)
-                        continue
-                    await room.settle()
-            except Exception:  # noqa: BLE001 - a failing store or hub is retried on the next poll
-                log.exception("settling deadlines failed")
+                due = await self.hub.claim_due(self.clock())
+            except Exception:  # noqa: BLE001 - a failing hub is retried on the next poll
+                log.exception("claiming due deadlines failed")
+                continue
+            # Side by side: games falling due together (a tournament round) each settle at once, instead of
+            # the last waiting for every commit before it.
+            await asyncio.gather(*(self._settle_due(game_id) for game_id in due))
+
+    async def _settle_due(self, game_id: str) -> None:
+        try:
+            room = await self.open(game_id)
+            if room is None:
+                await self.hub.clear_deadline(game_id)
+                return
+            await room.settle()
+        except Exception:  # noqa: BLE001 - one game's failure must not hold the others; its lease retries it
+            log.exception("settling the deadline of game %s failed", game_id)
 
     async def _heartbeat(self) -> None:
         try:

@@ -321,6 +321,22 @@ async def test_deadlines_are_claimed_earliest_first_with_a_lease(hub):
     await hub.clear_deadline("never-set")
 
 
+async def test_a_deadline_from_an_older_version_never_replaces_a_newer_one(make_hub):
+    a = await make_hub()
+    b = await make_hub.peer(a)
+    await a.set_deadline("g", 100.0, v=5)
+    await b.set_deadline("g", 50.0, v=4)  # published late by another instance: ignored
+    assert await a.get_deadline("g") == 100.0
+    await b.set_deadline("g", 70.0, v=5)  # the same version (re-armed after a tick): applied
+    assert await a.get_deadline("g") == 70.0
+    await a.clear_deadline("g", v=4)
+    assert await b.get_deadline("g") == 70.0
+    await a.clear_deadline("g", v=6)  # the game ended at version 6
+    assert await b.get_deadline("g") is None
+    await b.set_deadline("g", 80.0)  # re-registered from the database: no version, always applied
+    assert await a.get_deadline("g") == 80.0
+
+
 async def test_each_due_game_is_claimed_exactly_once_under_concurrency(make_hub):
     a = await make_hub()
     b = await make_hub.peer(a)
