@@ -73,7 +73,10 @@ export function displayName(u) {
 
 export function mountAccount(container) {
   const render = (u) => {
-    const name = h("span", { class: "user-name", title: displayName(u) }, displayName(u));
+    // A registered player's name leads to their own page (rank, rating graph, games).
+    const name = isGuest(u)
+      ? h("span", { class: "user-name", title: displayName(u) }, displayName(u))
+      : h("a", { class: "user-name", href: `#/players/${encodeURIComponent(displayName(u))}`, title: u.rank ? `${displayName(u)} [${u.rank}]` : displayName(u) }, displayName(u));
     if (isGuest(u)) {
       replace(
         container,

@@ -44,6 +44,10 @@ def test_a_player_page_shows_rank_graph_record_and_head_to_head(browser, server)
         viewer.open()
         viewer.api("POST", "/api/auth/login", {"username": bao, "password": PASSWORD})
         page = viewer.page
+        # The header's name leads to one's own page.
+        page.reload()
+        page.click("a.user-name")
+        page.wait_for_selector(f".player-head h1 >> text={bao}")
         # The address people share: /players/<name>.
         page.goto(f"{server.url}/players/{ana}")
         page.wait_for_selector(".player-head h1")
