@@ -99,7 +99,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         await rooms.start()
         await ratings.start()
         await automatch.start()
-        watch = LoopWatch(app.state.metrics.loop_lag.observe)
+        watch = LoopWatch(app.state.metrics.loop_lag.observe, observe_busy=app.state.metrics.loop_busy_lag.observe)
         await watch.start()
         try:
             yield

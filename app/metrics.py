@@ -50,6 +50,12 @@ class Metrics:
             "How late a heartbeat on the event loop woke up: the loop ran nothing else for that long (a stall).",
             buckets=LOOP_LAG_BUCKETS, registry=self.registry,
         )
+        self.loop_busy_lag = Histogram(
+            "tengen_event_loop_busy_lag_seconds",
+            "The heartbeat's lateness, capped at the CPU time the loop's thread used meanwhile: stalls of the "
+            "server's own making, without the time it waited for a core.",
+            buckets=LOOP_LAG_BUCKETS, registry=self.registry,
+        )
         self.catchup_reads = Counter(
             "tengen_room_catchup_reads",
             "Times a room re-read a game's events from the database: another instance committed and the hub "

@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import asyncpg  # noqa: E402
 import httpx  # noqa: E402
 from proc_cpu import cpu_seconds  # noqa: E402
+from room_side_load import SideLoad  # noqa: E402
 from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered  # noqa: E402
 
 from app.rules import Game  # noqa: E402
@@ -105,6 +106,8 @@ def start_tengen(database: str, port: int, data_dir: Path) -> Server:
         TENGEN_LOG_LEVEL="warning",
         TENGEN_REDIS_URL="",
         TENGEN_SOCKETS_PER_ADDRESS="0",  # every listener of the bench comes from one address
+        # The side load's log-ins all come from one address and one account, two a second.
+        TENGEN_LOGIN_LIMIT_ACCOUNT="1000000", TENGEN_LOGIN_LIMIT_ADDRESS="1000000", TENGEN_LOGIN_LIMIT_GLOBAL="1000000",
     )
     log = data_dir / "tengen.log"
     process = subprocess.Popen(
@@ -390,21 +393,59 @@ async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args:
     return times, floor_times, per_socket, floor_per_socket, costs
 
 
+LAG_HISTOGRAMS = ("tengen_event_loop_busy_lag_seconds", "tengen_event_loop_lag_seconds")
+
+
+def loop_lag(base: str) -> dict[str, dict[float, float]]:
+    """The server's event-loop lag histograms (busy, and wall-clock): name -> upper bound -> cumulative count."""
+    out: dict[str, dict[float, float]] = {name: {} for name in LAG_HISTOGRAMS}
+    for line in httpx.get(f"{base}/metrics", timeout=30).text.splitlines():
+        name = line.split("_bucket{", 1)[0]
+        if name in out and "_bucket{" in line:
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            out[name][float("inf") if bound == "+Inf" else float(bound)] = float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def longest_stall_ms(before: dict[float, float], after: dict[float, float]) -> float:
+    """The upper bound of the highest bucket a heartbeat fell in between two readings, in ms."""
+    bounds = sorted(after)
+    late = [b for b in bounds if after[b] - before.get(b, 0.0) > 0]
+    if not late:
+        return 0.0
+    # Cumulative buckets: the highest bucket with new beats is the first bound already counting all of them.
+    total = after[float("inf")] - before.get(float("inf"), 0.0)
+    first_full = next(b for b in bounds if after[b] - before.get(b, 0.0) >= total)
+    return first_full * 1000
+
+
 async def run_round_trips(base: str, persist_port: int, args: argparse.Namespace,
-                          rng: random.Random) -> tuple[list[float], list[float], list[float]]:
-    """Tengen's games and the persist-echo floor in alternating rounds, so both see the same machine load."""
+                          rng: random.Random) -> tuple[list[float], list[float], list[float], float, dict[str, int]]:
+    """Tengen's games and the persist-echo floor in alternating rounds, so both see the same machine load.
+
+    Throughout, the side load (``room_side_load.py``) plays 19x19 games into scoring and logs in on the
+    Tengen server; its event-loop heartbeat is read before and after: the longest stall, in ms. The stall is
+    the busy one (the heartbeat's lateness capped at the CPU the loop's thread used meanwhile, so that
+    waiting for a core on a busy machine is left out); ``late_ms`` is the wall-clock one."""
     games, floor = TengenGames(base, args, rng), PersistFloor(persist_port, args)
     await games.open()
     await floor.open()
+    side = SideLoad(base, random.Random(rng.random()), lambda: Bot(base).visit(), start_game, choose_move,
+                    lambda: Game(BOARD))
+    lag_before = await asyncio.to_thread(loop_lag, base)  # busy: the stalls of the server's own making
+    await side.start()
     done = 0
     for r in range(args.rounds):
         moves = (args.moves - done) // (args.rounds - r)
         done += moves
         await games.round(moves)
         await floor.round(moves)
+    side_done = await side.stop()
+    lag_after = await asyncio.to_thread(loop_lag, base)
+    stall, late = (longest_stall_ms(lag_before[name], lag_after[name]) for name in LAG_HISTOGRAMS)
     await floor.close()
     delivered = await games.close()
-    return games.rtts, delivered, floor.rtts
+    return games.rtts, delivered, floor.rtts, stall, {**side_done, "late_ms": round(late)}
 
 
 # ---------------------------------------------------------------- report
@@ -437,7 +478,7 @@ async def run(args: argparse.Namespace) -> int:
             try:
                 fanout, floor_fanout, tengen_mem, floor_mem, costs = await run_fanout(
                     base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng)
-                rtts, delivered, floor_rtts = await run_round_trips(base, persist_port, args, rng)
+                rtts, delivered, floor_rtts, stall_ms, side = await run_round_trips(base, persist_port, args, rng)
             except Exception:
                 print(tengen.tail(), file=sys.stderr)
                 raise
@@ -451,9 +492,14 @@ async def run(args: argparse.Namespace) -> int:
                   f"(bare websockets server: {floor_mem / 1024:.1f} KB)")
             print(f"tengen cpu per idle socket: {costs.idle_socket * 1e6:.1f} us/s; per delivery of a move to "
                   f"one of {args.fanout_listeners} spectators: {costs.delivery * 1e6:.1f} us")
+            print(f"side load during the round trips: {side['scored_games']} 19x19 games scored "
+                  f"({side['scoring_failures']} failed), {side['logins']} log-ins ({side['logins_refused']} refused); "
+                  f"longest event-loop stall (10 ms heartbeat, bucket bound): {stall_ms:.0f} ms of the server's own "
+                  f"work, {side['late_ms']} ms counting the time it waited for a core")
             rtt_ratio = percentile(rtts, 50) / percentile(floor_rtts, 50)
             fanout_ratio = percentile(fanout, 50) / percentile(floor_fanout, 50)
-            print(f"rtt_ratio={rtt_ratio:.2f} fanout_ratio={fanout_ratio:.2f}", flush=True)
+            print(f"rtt_ratio={rtt_ratio:.2f} fanout_ratio={fanout_ratio:.2f} idle_kb={tengen_mem / 1024:.1f} "
+                  f"stall_ms={stall_ms:.0f}", flush=True)
     finally:
         for server in servers:
             server.stop()

@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.support.services import POSTGRES_URL, need_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
-LAST_LINE = re.compile(r"^rtt_ratio=\d+\.\d+ fanout_ratio=\d+\.\d+$")
+LAST_LINE = re.compile(r"^rtt_ratio=\d+\.\d+ fanout_ratio=\d+\.\d+ idle_kb=-?\d+\.\d stall_ms=\d+$")
 
 
 def test_quick_run_prints_the_ratios_last() -> None:
