@@ -34,6 +34,9 @@ DECLINED = ("undo", "draw", "adjourn", "resume")
 REMATCH_LINGER = 120.0  # seconds the bot stays in a finished game for a rematch offer
 ABANDON_WAIT = 60.0  # seconds the opponent is away before the first claim (the server's default grace)
 CLAIM_EVERY = 15.0  # seconds between victory claims while the opponent is away
+# Refusals that mean the game moved on (an event is on its way): no point deciding again before it comes.
+WAIT_FOR_EVENTS = frozenset({"game_over", "not_your_turn", "wrong_phase"})
+MAX_OVERHEAD = 5.0  # seconds: the most measured overhead added to the margin
 ANSWER_WAIT = 15.0  # seconds to wait for the ack or error of an action
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 
@@ -69,6 +72,11 @@ class GamePlayer:
         self._finished_at: float | None = None
         self._on_new_game = on_new_game
         self._stopped = False
+        # The smallest (local wall clock - server_time) seen: the clock offset plus the quickest delivery. The
+        # server's clock for a turn started at server_time + skew on our clock, however late the event came.
+        self._skew: float | None = None
+        self._sent_at = 0.0
+        self._overhead = 0.0  # a decaying maximum of action -> ack round trips (seconds)
         self._random = random.Random()
         self._board: dict[Point, str] = {}  # the stones, read from the engine (only for random moves)
         self._refused: str | None = None  # the code of the last refused action
@@ -144,6 +152,10 @@ class GamePlayer:
                 return
             message = json.loads(raw)
             kind = message.get("t")
+            server_time = message.get("server_time")
+            if isinstance(server_time, int | float):
+                offset = time.time() - server_time
+                self._skew = offset if self._skew is None else min(self._skew, offset)
             if kind == "ping":
                 await ws.send(json.dumps({"t": "pong", "id": message.get("id")}))
                 continue
@@ -185,11 +197,15 @@ class GamePlayer:
         if message.get("id") != self._pending:
             return
         self._pending = None
+        self._overhead = max(0.9 * self._overhead, time.monotonic() - self._sent_at)
         if message["t"] == "error":
-            self.logline("refused: %s (%s)", message.get("code"), message.get("message"))
+            code = message.get("code")
+            self.logline("refused: %s (%s)", code, message.get("message"))
             self.engine_moves = None  # the engine may hold a move the server did not take
+            self._refused = code
+            if code in WAIT_FOR_EVENTS:
+                return  # the event that explains it is on its way: decide again when it comes
             self._sent_for_v = -1
-            self._refused = message.get("code")
         self._dirty.set()
 
     async def _send(self, action: dict[str, Any]) -> None:
@@ -200,6 +216,7 @@ class GamePlayer:
         action_id = f"{self._run_id}-{next(self._ids)}"
         self._pending = action_id
         self._sent_for_v = self.position.v
+        self._sent_at = time.monotonic()
         await ws.send(json.dumps({**action, "id": action_id}))
         asyncio.get_running_loop().call_later(ANSWER_WAIT, self._unanswered, action_id)
 
@@ -274,8 +291,12 @@ class GamePlayer:
         pos = self.position
         engine = await self._synced_engine()
         started = time.monotonic()
-        plan = clocks.budget(pos.time_control, (pos.clocks or {}).get(pos.me), pos.me,
-                             started - pos.clocks_at if pos.clocks else 0.0, self.options.margin,
+        elapsed = started - pos.clocks_at if pos.clocks else 0.0
+        if pos.clocks_server_time is not None and self._skew is not None:
+            # Counted from when the server started the clock, not from when its message reached us.
+            elapsed = max(elapsed, time.time() - (pos.clocks_server_time + self._skew))
+        margin = self.options.margin + min(self._overhead, MAX_OVERHEAD)
+        plan = clocks.budget(pos.time_control, (pos.clocks or {}).get(pos.me), pos.me, elapsed, margin,
                              self.options.untimed_limit)
         if plan.time_left:
             await engine.send(plan.time_left, timeout=5)

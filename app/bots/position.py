@@ -37,6 +37,7 @@ class Position:
     phase: str = "playing"
     clocks: dict[str, Any] | None = None
     clocks_at: float = 0.0  # time.monotonic() when `clocks` arrived
+    clocks_server_time: float | None = None  # the server's time the clocks are given at
     offers: dict[str, Any] = field(default_factory=dict)
     dead: set[Point] = field(default_factory=set)
     accepted: dict[str, bool] = field(default_factory=dict)
@@ -65,7 +66,7 @@ class Position:
         self.moves = [(m["color"], tuple(m["p"]) if m.get("p") is not None else None) for m in game["moves"]]
         self.to_move = game.get("to_move") or "B"
         self.phase = game["phase"]
-        self._clocks(game.get("clocks"))
+        self._clocks(game.get("clocks"), game.get("server_time"))
         self.offers = dict(game.get("offers") or {})
         scoring = game.get("scoring") or None
         self.dead = {tuple(p) for p in scoring["dead"]} if scoring else set()
@@ -84,10 +85,11 @@ class Position:
             self.absent_since = None
         self.opponent_present = here
 
-    def _clocks(self, clocks: dict[str, Any] | None) -> None:
+    def _clocks(self, clocks: dict[str, Any] | None, server_time: Any = None) -> None:
         if clocks is not None:
             self.clocks = clocks
             self.clocks_at = time.monotonic()
+            self.clocks_server_time = float(server_time) if isinstance(server_time, int | float) else None
 
     def apply(self, event: dict[str, Any]) -> bool:
         """Apply a message. True when it changed the game (a versioned event); raises ``Gap`` on a hole."""
@@ -96,7 +98,7 @@ class Position:
             self._presence(bool(event.get("players", {}).get(self.opponent, True)))
             return True
         if kind == "clock":
-            self._clocks(event.get("clocks"))
+            self._clocks(event.get("clocks"), event.get("server_time"))
             return False
         if "v" not in event:
             return False
@@ -109,7 +111,7 @@ class Position:
         handler = _HANDLERS.get(str(kind))
         if handler is not None:
             handler(self, event)
-        self._clocks(event.get("clocks"))
+        self._clocks(event.get("clocks"), event.get("server_time"))
         if "offers" in event:
             self.offers = dict(event["offers"])
         return True

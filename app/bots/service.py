@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.accounts.service import check_username, name_key
+from app.accounts.service import check_strength, check_username, name_key
 from app.bots.declaration import BotAccepts, accepts_of
 from app.errors import Conflict, Forbidden, NotFound
 from app.store.models import User
@@ -30,19 +30,22 @@ def bot_view(bot: User, active_games: int | None = None) -> dict[str, Any]:
     return view
 
 
-async def create_bot(session: AsyncSession, owner: User | None, name: str, accepts: BotAccepts) -> User:
-    """A bot account owned by ``owner`` (None: a house bot)."""
+async def create_bot(
+    session: AsyncSession, owner: User | None, name: str, accepts: BotAccepts, strength: str | None = None
+) -> User:
+    """A bot account owned by ``owner`` (None: a house bot); ``strength`` sets its starting rating."""
     if owner is not None:
         if owner.is_guest or owner.is_bot:
             raise Forbidden("account_required", "Only a registered account can own bots.")
         if len(await users.bots_of(session, owner.id)) >= MAX_BOTS_PER_OWNER:
             raise Conflict("too_many_bots", f"An account may own {MAX_BOTS_PER_OWNER} bots.")
     name = check_username(name)
+    strength = check_strength(strength)
     key = name_key(name)
     if await users.name_taken(session, key):
         raise Conflict("username_taken", f"The username '{name}' is taken.")
     try:
-        bot = await users.add_bot(session, name, key, None if owner is None else owner.id, accepts.model_dump())
+        bot = await users.add_bot(session, name, key, None if owner is None else owner.id, accepts.model_dump(), strength)
         await session.commit()
     except IntegrityError as exc:
         await session.rollback()

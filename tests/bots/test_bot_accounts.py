@@ -93,6 +93,9 @@ async def test_only_accounts_own_bots_and_names_stay_unique(make_client) -> None
     assert (await owner.post("/api/bots", json={"name": "RobotOwner"})).status_code == 409
     bad = await owner.post("/api/bots", json={"name": "robot2", "accepts": {"board_sizes": [30]}})
     assert bad.status_code == 422
+    weak = await owner.post("/api/bots", json={"name": "robot3", "strength": "nonsense"})
+    assert weak.status_code == 400 and weak.json()["error"]["code"] == "invalid_strength"
+    assert (await owner.post("/api/bots", json={"name": "robot3", "strength": "12k"})).status_code == 201
 
 
 async def test_a_token_opens_the_lobby_and_game_sockets(live_server: str) -> None:

@@ -18,6 +18,7 @@ class BotCreate(BaseModel):
 
     name: str = Field(min_length=1, max_length=64)
     accepts: BotAccepts = Field(default_factory=BotAccepts)
+    strength: str | None = Field(default=None, max_length=16)  # its starting rank, like a person's at registration
 
 
 class TokenCreate(BaseModel):
@@ -35,7 +36,7 @@ async def list_bots(db: DB) -> dict:
 
 @router.post("/bots", status_code=201, summary="Register a bot account that you own")
 async def create_bot(body: BotCreate, db: DB, user: SessionUser) -> dict:
-    return service.bot_view(await service.create_bot(db, user, body.name, body.accepts))
+    return service.bot_view(await service.create_bot(db, user, body.name, body.accepts, body.strength))
 
 
 @router.put("/bots/{bot_id}/accepts", summary="Change what a bot accepts (its owner, or the bot's own token)")
