@@ -188,7 +188,7 @@ export default {
   "result.no_result": "無勝負",
   "reason.resignation": "中押し",
   "reason.timeout": "時間切れ",
-  "reason.abandonment": "不戦（相手の退出）",
+  "reason.abandonment": "不戦",
   "reason.score": "目",
 
   "settings.title": "設定",
