@@ -26,7 +26,7 @@ class Person:
         self.dialogs: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.set_default_timeout(10_000)
+        self.page.set_default_timeout(20_000)  # generous: CI machines are busy
         self.base_url = base_url
         self.board = "svg.board"  # the rules page also has small diagram boards
 
