@@ -407,6 +407,7 @@ export default {
   "error.player_required": "Choose a player to filter by wins or losses.",
   "error.rank_out_of_range": "This challenge is for players of other ranks.",
   "error.invalid_strength": "Strength is new, casual, club, strong, or a rank from 30k to 9d.",
+  "error.invalid_game_settings": "Those game settings are not possible together.",
   "computer.title": "Play the computer",
   "computer.strength": "Strength",
   "computer.start": "Play the computer",

@@ -407,6 +407,7 @@ export default {
   "error.player_required": "Elige un jugador para filtrar por victorias o derrotas.",
   "error.rank_out_of_range": "Este desafío es para jugadores de otros rangos.",
   "error.invalid_strength": "El nivel es nuevo, ocasional, club, fuerte o un rango de 30k a 9d.",
+  "error.invalid_game_settings": "Esa combinación de ajustes de partida no es posible.",
   "computer.title": "Jugar contra la computadora",
   "computer.strength": "Nivel",
   "computer.start": "Jugar contra la computadora",

@@ -407,6 +407,7 @@ export default {
   "error.player_required": "勝ち負けで絞り込むには打ち手を選んでください。",
   "error.rank_out_of_range": "この挑戦は別の段級位の打ち手向けです。",
   "error.invalid_strength": "棋力は初めて・気軽・クラブ・強い、または 30k から 9d の段級位です。",
+  "error.invalid_game_settings": "その対局設定の組み合わせはできません。",
   "computer.title": "コンピューターと対局",
   "computer.strength": "強さ",
   "computer.start": "コンピューターと対局",

@@ -407,6 +407,7 @@ export default {
   "error.player_required": "Hãy chọn người chơi để lọc theo thắng hoặc thua.",
   "error.rank_out_of_range": "Lời mời này dành cho người chơi hạng khác.",
   "error.invalid_strength": "Trình độ là mới, chơi vui, câu lạc bộ, mạnh, hoặc một hạng từ 30k đến 9d.",
+  "error.invalid_game_settings": "Các thiết lập ván cờ này không dùng cùng nhau được.",
   "computer.title": "Chơi với máy",
   "computer.strength": "Trình độ",
   "computer.start": "Chơi với máy",

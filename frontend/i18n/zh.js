@@ -407,6 +407,7 @@ export default {
   "error.player_required": "请先选择棋手，再按胜负筛选。",
   "error.rank_out_of_range": "这个邀请只接受其他段位的棋手。",
   "error.invalid_strength": "棋力可选：新手、爱好者、棋社、高手，或 30k 到 9d 的段位。",
+  "error.invalid_game_settings": "这些对局设置不能同时使用。",
   "computer.title": "与电脑对弈",
   "computer.strength": "棋力",
   "computer.start": "与电脑对弈",
