@@ -572,7 +572,9 @@ class Room:
         return {
             "t": "chat",
             "channel": channel,
-            "from": {"id": conn.user_id, "name": conn.user_name},
+            # A player's line carries their rank, as the board's player cards show it.
+            "from": {"id": conn.user_id, "name": conn.user_name,
+                     "rank": self.players[conn.seat].get("rank") if conn.seat in self.players else None},
             "text": action["text"],
             "at": now,
             "visibility": visibility,

@@ -12,7 +12,7 @@ export function renderMessage(msg) {
     "li",
     { class: "chat-line" },
     when ? h("time", { class: "chat-time", datetime: when.toISOString() }, when.toTimeString().slice(0, 5)) : null,
-    h("strong", { class: "chat-name" }, name),
+    h("strong", { class: "chat-name" }, name, msg.from && msg.from.rank ? h("span", { class: "rank" }, msg.from.rank) : null),
     h("span", { class: "chat-text" }, msg.text),
   );
 }

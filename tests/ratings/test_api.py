@@ -133,10 +133,13 @@ async def test_rank_range_and_automatic_handicap(live_server: str) -> None:
             assert {g["id"]: g["players"]["B"]["rank"] for g in snapshot["games"]}[game["id"]] == "8k?"
         finally:
             await lobby.close()
-        board = await weak.socket(game["id"])
+        board = await mid.socket(game["id"])
         try:
             players = (await board.of_type("snapshot"))["game"]["players"]
             assert (players["B"]["rank"], players["W"]["rank"]) == ("8k?", "4k?")
+            assert (await board.act({"t": "chat", "channel": "players", "text": "onegaishimasu"}))["t"] == "ack"
+            line = await board.of_type("chat")
+            assert line["from"]["rank"] == "8k?" and line["from"]["name"] == mid.user["name"]
         finally:
             await board.close()
         bad = await strong.http.post("/api/challenges", json={**body, "min_rank": "1d", "max_rank": "10k"})
