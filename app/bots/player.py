@@ -30,7 +30,7 @@ from app.rules.coords import from_gtp, to_gtp
 
 log = logging.getLogger("tengen.bot")
 
-DECLINED = ("undo", "draw", "adjourn", "resume")
+DECLINED = ("undo", "draw", "adjourn")
 REMATCH_LINGER = 120.0  # seconds the bot stays in a finished game for a rematch offer
 ABANDON_WAIT = 60.0  # seconds the opponent is away before the first claim (the server's default grace)
 CLAIM_EVERY = 15.0  # seconds between victory claims while the opponent is away
@@ -280,8 +280,12 @@ class GamePlayer:
             await self._play()
         elif pos.phase == "scoring" and not pos.accepted.get(pos.me):
             await self._score()
-        elif pos.phase == "adjourned":
-            await self._send({"t": "resume_offer"})
+        elif pos.phase == "adjourned":  # (never agreed to by the bot; a game may have been adjourned before)
+            offered = pos.offers.get("resume")
+            if offered == pos.opponent:
+                await self._send({"t": "resume_accept"})
+            elif offered is None:
+                await self._send({"t": "resume_offer"})
 
     def _wake(self) -> None:
         self._sent_for_v = -1  # decide again even though nothing changed

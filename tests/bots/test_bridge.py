@@ -115,3 +115,38 @@ async def test_a_killed_bridge_and_a_killed_server_resume_their_games(server: Se
     assert f"resuming game {game_id}" in log and "reconnecting" in log
     versions = [event["v"] for event in outcome.events]
     assert versions == sorted(set(versions))  # the opponent saw every event once, in order
+
+
+async def test_the_bridge_declines_draw_and_adjournment_offers(server: ServeProcess, tmp_path: Path) -> None:
+    import json
+
+    from websockets.asyncio.client import connect
+
+    async with httpx.AsyncClient(base_url=server.url) as owner, httpx.AsyncClient(base_url=server.url) as player:
+        await register(owner)
+        bot, token = await make_bot(owner, board_sizes=[9])
+        await player.get("/api/me")
+        bridge = BridgeProcess(server.url, token, tmp_path / "bridge.log").start()
+        try:
+            game_id = await challenge_bot(player, bot["name"], board_size=9, time_control=BLITZ, color="black")
+            async with connect(f"{server.ws_url}/ws/games/{game_id}", additional_headers={"Cookie": _cookie(player)}) as ws:
+                declined: list[str] = []
+                for n, kind in enumerate(("draw", "adjourn")):
+                    await ws.send(json.dumps({"t": f"{kind}_offer", "id": f"o{n}"}))
+                    while True:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                        if message["t"] == "ping":
+                            await ws.send(json.dumps({"t": "pong", "id": message["id"]}))
+                        if message["t"] == "offer_declined":
+                            assert message["by"] == "W"
+                            declined.append(message["kind"])
+                            break
+                assert declined == ["draw", "adjourn"]
+                await ws.send(json.dumps({"t": "resign", "id": "r"}))
+                while (message := json.loads(await asyncio.wait_for(ws.recv(), 30)))["t"] != "game_over":
+                    pass
+                assert message["result"]["text"] == "W+R"
+        finally:
+            assert bridge.terminate() == 0
+    log = bridge.log_text()
+    assert "declining the draw offer" in log and "declining the adjourn offer" in log
