@@ -100,9 +100,8 @@ class Rig:
     sets one); the clients' group; with ``--via-nginx``, one nginx in front of the first 1, 2 and 4."""
 
     def __init__(self, group: Instances, controller: cpu_groups.Controller, opts: argparse.Namespace,
-                 workdir: Path) -> None:
+                 workdir: Path, tag: str) -> None:
         self.instances = group.start(4, timeout=START_TIMEOUT)
-        tag = uuid.uuid4().hex[:8]
         self.limits: list[cpu_groups.CpuGroup] = []
         self.nginx: dict[int, object] = {}
         # The clients, unlimited, with the same weight as the instances: on a busy machine they keep them fed.
@@ -288,9 +287,11 @@ def main() -> int:
         return 2
     name = f"tengen_bench_{uuid.uuid4().hex}"
     prefix = f"tengen-bench-{uuid.uuid4().hex}:"
+    tag = uuid.uuid4().hex[:8]  # this run's control groups are tengen-bench-<tag>-*
     _pg_admin(f'CREATE DATABASE "{name}"')
     database_url = POSTGRES_URL.rpartition("/")[0] + "/" + name
-    print(f"cpus={os.cpu_count()} {controller.describe()} quota={opts.quota} period_ms={opts.period_ms} "
+    print(f"cpus={os.cpu_count()} {controller.describe()} groups=tengen-bench-{tag}-* "
+          f"quota={opts.quota} period_ms={opts.period_ms} "
           f"weight={opts.weight} games_per_instance={opts.games_per_instance} seconds={opts.seconds} "
           f"rounds={opts.rounds} client_procs={opts.client_procs} "
           f"via_nginx={opts.via_nginx} load_average={os.getloadavg()[0]:.2f}")
@@ -302,7 +303,7 @@ def main() -> int:
             group.env["TENGEN_SOCKETS_PER_ADDRESS"] = "0"  # every player of the bench comes from one address
             try:
                 group.start(1, timeout=START_TIMEOUT)[0].stop()  # migrate the new database once, before any timing
-                rig = Rig(group, controller, opts, Path(workdir))
+                rig = Rig(group, controller, opts, Path(workdir), tag)
                 try:
                     # Round after round of every phase: each phase sees the machine as the others do.
                     for _ in range(opts.rounds):
