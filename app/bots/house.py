@@ -38,6 +38,7 @@ from app.store.repositories import users
 log = logging.getLogger("tengen.house_bots")
 
 RESTART_DELAY = 5.0  # seconds before a dead bridge is started again
+REFUSED = 2  # the bridge's exit code when the server refuses its token
 
 
 @dataclass(frozen=True)
@@ -129,9 +130,17 @@ class HouseBots:
         while not self._stop.wait(RESTART_DELAY):
             for bot, token in self.bots:
                 process = self.processes.get(bot.name)
-                if process is not None and process.poll() is not None and not self._stop.is_set():
-                    log.warning("house bot %s exited (%s); starting it again", bot.name, process.returncode)
-                    self._spawn(bot, token)
+                if process is None or process.poll() is None or self._stop.is_set():
+                    continue
+                if process.returncode == REFUSED:
+                    # Its token was refused (another instance started house bots on the same database and
+                    # replaced it): starting it again cannot help.
+                    log.error("house bot %s: the server refused its token; not restarting it (house bots on "
+                              "more than one instance?)", bot.name)
+                    self.processes.pop(bot.name, None)
+                    continue
+                log.warning("house bot %s exited (%s); starting it again", bot.name, process.returncode)
+                self._spawn(bot, token)
 
     def stop(self) -> None:
         self._stop.set()
