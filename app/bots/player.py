@@ -204,7 +204,10 @@ class GamePlayer:
             self.engine_moves = None  # the engine may hold a move the server did not take
             self._refused = code
             if code in WAIT_FOR_EVENTS:
-                return  # the event that explains it is on its way: decide again when it comes
+                # The event that explains it is on its way: decide again when it comes (or, at the latest,
+                # after a while, should it never come).
+                asyncio.get_running_loop().call_later(ANSWER_WAIT, self._wake)
+                return
             self._sent_for_v = -1
         self._dirty.set()
 
