@@ -177,7 +177,7 @@ def default_playouts(size: int) -> int:
 # this margin) is proposed dead, unless an opposing chain next to it is dead or as unsure itself:
 # when both players passed, a weak chain in contested ground is lost, but of two weak chains
 # facing each other only one can be.
-MARGIN = 0.1
+MARGIN = 0.2
 
 
 def _chains(board: Board) -> list[list[int]]:
@@ -211,11 +211,15 @@ def _touching(board: Board, stones: list[int]) -> set[int]:
     return out
 
 
-def propose_dead_on_board(board: Board, to_move: int, playouts: int | None = None) -> set[Point]:
-    """The dead stones of ``board`` with ``to_move`` to play, as (x, y) points."""
+def propose_dead_on_board(
+    board: Board, to_move: int, playouts: int | None = None, seed: int | None = None
+) -> set[Point]:
+    """The dead stones of ``board`` with ``to_move`` to play, as (x, y) points (``seed``: by default
+    from the position)."""
     if playouts is None:
         playouts = default_playouts(board.size)
-    seed = board.hash & 0xFFFFFFFF
+    if seed is None:
+        seed = board.hash & 0xFFFFFFFF
     own = ownership_estimate(board, to_move, playouts, seed)
     color = board.color
     held: dict[int, float] = {}  # chain head -> mean ownership from the chain's side
