@@ -194,6 +194,13 @@ class Connection:
             if not queue:
                 self._queue = None
 
+    async def flush(self, timeout: float = 1.0) -> None:
+        """Wait (at most ``timeout`` seconds) until everything queued so far has been sent."""
+        writer = self._writer
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(writer), timeout)
+
     async def stop(self) -> None:
         self.closed = True
         writer, self._writer = self._writer, None

@@ -110,6 +110,7 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
                 _observe(metrics, kind, reply, time.perf_counter() - received)
                 await conn.reply(reply.decode())
             if kind == _FLOODED:
+                await conn.flush()  # the refusals already answered reach the client before the close
                 conn.closed = True
                 await websocket.close(CLOSE_FLOODING, f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: "
                                                       "slow down and reconnect")
