@@ -133,6 +133,10 @@ class Room:
             created = row.game.started_at.timestamp()
             self.authority = GameAuthority(game_config(row), created)
             await self._absorb(session)
+            phase = self.authority.phase
+            if row.game.status != phase and "finished" not in (phase, row.game.status):
+                # Stored before every phase change was kept in the status (scoring, adjourned): put it right.
+                await games_repo.set_status(session, self.game_id, phase, self.v)
         self._unsubscribe = await self.hub.subscribe(self.channel, self._on_hub, self._on_reset)
         await self.refresh_presence(publish=False)
         await self._update_deadline()

@@ -92,3 +92,27 @@ async def test_the_memory_hub_forgets_a_game_no_room_holds(db_sessionmaker) -> N
     await room.close()
     assert await hub.replay(room.channel, len(MOVES) - 1) is None
     await hub.close()
+
+
+async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    from sqlalchemy import update
+
+    from app.store.models import Game
+    from app.store.repositories import games
+
+    room, hub = await _played_room(db_sessionmaker)
+    ids = {seat: uid for uid, seat in room.user_seats.items()}
+    for n, color in enumerate(("B", "W")):
+        seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, seat=color)
+        assert b'"ack"' in await room.act(seat, f"pass{n}", {"t": "pass"})
+    await room.close()
+    async with db_sessionmaker() as session:  # as a game reached scoring before the status followed phases
+        await session.execute(update(Game).where(Game.id == room.game_id).values(status="playing"))
+        await session.commit()
+    again = Room(room.game_id, hub, db_sessionmaker)
+    assert await again.load()
+    async with db_sessionmaker() as session:
+        stored = await games.get(session, room.game_id)
+    assert stored is not None and stored.status == "scoring"
+    await again.close()
+    await hub.close()

@@ -383,6 +383,15 @@ async def _insert_event_rows(session: AsyncSession, game_id: str, v: int, event:
         )
 
 
+async def set_status(session: AsyncSession, game_id: str, status: str, version: int) -> bool:
+    """Set an unfinished game's status, if it is still at ``version``; committed. Whether it was set."""
+    result = await session.execute(
+        update(Game).where(Game.id == game_id, Game.version == version, Game.status != FINISHED).values(status=status)
+    )
+    await session.commit()
+    return bool(getattr(result, "rowcount", 0))
+
+
 async def get(session: AsyncSession, game_id: str) -> Game | None:
     return await session.get(Game, game_id, populate_existing=True)
 
