@@ -23,11 +23,13 @@ from app.live.hub_factory import make_hub
 from app.live.seek_pool import make_seek_pool
 from app.live.hub_lobby import HubLobbyBroadcaster
 from app.live.redis_hub import RedisHub
+from app.live.housekeeping import Housekeeping
 from app.live.rooms import RoomManager
 from app.ratings.sweeper import RatingSweeper
 from app.live.sockets import SocketRegistry
 from app.limits.counters import make_counters
 from app.limits.rules import Limiter
+from app.lobby.caps import Caps
 from app.lobby.service import announce_game_finished
 from app.lobby.starting import announce_rematch
 from app.store.repositories import games as games_repo
@@ -89,7 +91,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
         async def restore(down_from: float | None = None) -> None:
             async with app.state.sessionmaker() as session:
-                ids = await games_repo.unfinished_ids(session)
+                ids = await games_repo.unfinished_with_deadlines(session)
             await rooms.restore_deadlines(ids, down_from)
 
         hub.on_state_lost(restore)
@@ -97,6 +99,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         # during the downtime is not taken as a flag fall.
         await restore(await rooms.down_since())
         await rooms.start()
+        housekeeping = Housekeeping(
+            app.state.sessionmaker, rooms, guest_ttl_hours=settings.guest_ttl_hours,
+            untimed_abandon_days=settings.untimed_abandon_days, interval=settings.housekeeping_seconds,
+        )
+        housekeeping.start()
         await ratings.start()
         await automatch.start()
         watch = LoopWatch(app.state.metrics.loop_lag.observe, observe_busy=app.state.metrics.loop_busy_lag.observe)
@@ -122,6 +129,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     )
     app.state.settings = settings
     app.state.passwords = PasswordPool(settings.password_hash_threads, settings.password_hash_queue)
+    app.state.caps = Caps.from_settings(settings)
     app.state.sockets = SocketRegistry(settings.sockets_per_user, settings.sockets_per_address)
     app.state.metrics_networks = Networks(settings.metrics_networks)
     app.state.metrics = Metrics()

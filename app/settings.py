@@ -64,12 +64,12 @@ class Settings(BaseSettings):
     ws_max_message_bytes: int = 16 * 1024  # WebSocket messages, at the server: close 1009 beyond
 
     # ---- passwords and log-in
-    password_hash_threads: int = 2  # argon2 hashes computed at once (off the event loop)
+    password_hash_threads: int = 1  # argon2 hashes computed at once (off the event loop): at most one core
     password_hash_queue: int = 32  # hashes waiting for a thread; beyond, 503 "busy"
     login_limit_account: int = 10  # password checks per account per login window
     login_limit_address: int = 30  # password checks (log-ins and registrations) per client address per window
     login_limit_window: int = 600  # seconds
-    login_limit_global: int = 600  # password checks per minute, all clients together
+    login_limit_global: int = 300  # password checks per minute, all clients together
 
     # ---- sockets and messages
     sockets_per_user: int = 20  # game and lobby sockets of one user on one instance
@@ -87,6 +87,7 @@ class Settings(BaseSettings):
     max_untimed_games: int = 10  # unfinished games without a clock per user (practice included)
     untimed_abandon_days: float = 14.0  # an untimed game with no action for this long ends (void)
     guest_ttl_hours: float = 24.0  # a guest with no game, challenge or chat line is deleted after this
+    housekeeping_seconds: float = 600.0  # how often unused guests and abandoned untimed games are looked for
 
     # ---- house bots (app/bots/house.py)
     # Start the server's own GNU Go bots with `tengen serve`. None: yes, unless TENGEN_ENV=test (tests start

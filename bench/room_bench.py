@@ -95,7 +95,7 @@ class Server:
         return self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
 
 
-def start_tengen(database: str, port: int, data_dir: Path) -> Server:
+def start_tengen(database: str, port: int, data_dir: Path, **extra: str) -> Server:
     env = dict(os.environ)
     env.update(
         TENGEN_DATABASE_URL=dsn_for(database),
@@ -109,6 +109,7 @@ def start_tengen(database: str, port: int, data_dir: Path) -> Server:
         # The side load's log-ins all come from one address and one account, two a second.
         TENGEN_LOGIN_LIMIT_ACCOUNT="1000000", TENGEN_LOGIN_LIMIT_ADDRESS="1000000", TENGEN_LOGIN_LIMIT_GLOBAL="1000000",
     )
+    env.update(extra)
     log = data_dir / "tengen.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env,

@@ -3,12 +3,17 @@
 An argon2id hash takes about 150 ms of CPU by design. Computed on the event loop it would stall every game on
 the instance for that long; argon2-cffi releases the GIL, so on threads it runs beside the loop. At most
 ``threads`` hashes run at once and at most ``queue`` more wait: beyond that a request is refused with
-``busy`` (503) at once instead of piling up (the log-in limits keep honest traffic far below that).
+``busy`` (503) at once instead of piling up (the log-in limits keep honest traffic far below that). The
+threads run at a lower scheduling priority (``nice`` +10 on Linux), so on a busy machine the event loop, and
+with it every game, goes first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -19,10 +24,20 @@ from app.errors import ServiceError
 T = TypeVar("T")
 
 
+HASH_THREAD_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """Run this thread after the event loop's when the CPU is contended (a Linux thread has its own nice)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_THREAD_NICENESS)
+
+
 class PasswordPool:
     def __init__(self, threads: int = 2, queue: int = 32) -> None:
         self.threads = max(1, threads)
-        self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="tengen-argon2")
+        self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="tengen-argon2",
+                                            initializer=_lower_priority)
         self._slots = self.threads + max(0, queue)
         self._busy = 0
 

@@ -115,8 +115,42 @@ async def current_user(request: Request, response: Response, db: DB) -> User:
     return user
 
 
+async def required_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
+    """The session's (or bearer token's) user; without one, 401 ``not_authenticated`` (no guest is made)."""
+    if user is None:
+        raise ServiceError("not_authenticated", "No valid session: load the site first.", 401)
+    return user
+
+
+class Visitor:
+    """The session's user, or a guest made only when the request does something that needs one.
+
+    An endpoint calls ``await visitor.user()`` once its input is known to be valid, so a request that fails
+    validation (or only reads) never stores a guest.
+    """
+
+    def __init__(self, request: Request, response: Response, db: AsyncSession, user: User | None) -> None:
+        self._request, self._response, self._db, self._user = request, response, db, user
+
+    @property
+    def known(self) -> User | None:
+        return self._user
+
+    async def user(self) -> User:
+        if self._user is None:
+            self._user = await accounts.create_guest(self._db)
+            set_session_cookie(self._request, self._response, self._user)
+        return self._user
+
+
+async def visitor(request: Request, response: Response, db: DB) -> Visitor:
+    return Visitor(request, response, db, await optional_user(request, db))
+
+
 CurrentUser = Annotated[User, Depends(current_user)]
 OptionalUser = Annotated[User | None, Depends(optional_user)]
+RequiredUser = Annotated[User, Depends(required_user)]
+Visiting = Annotated[Visitor, Depends(visitor)]
 SessionUser = Annotated[User, Depends(session_user)]
 
 

@@ -51,7 +51,7 @@ from app.rules import Game, IllegalMove
 
 PHASES = ("playing", "scoring", "adjourned", "finished")
 OFFER_KINDS = ("undo", "draw", "adjourn", "resume", "rematch")
-SYSTEM = "system"  # the actor of actions the room takes on its own (tick, server_restart)
+SYSTEM = "system"  # the actor of actions the room takes on its own (tick, server_restart, abandoned)
 
 # action -> phases in which it is allowed
 _PHASES_FOR = {
@@ -81,9 +81,10 @@ _PHASES_FOR = {
     "rematch_decline": ("finished",),
     "tick": PHASES,
     "server_restart": PHASES,
+    "abandoned": ("playing", "scoring", "adjourned"),
 }
 ACTIONS = tuple(_PHASES_FOR)
-_SYSTEM_ACTIONS = ("tick", "server_restart")
+_SYSTEM_ACTIONS = ("tick", "server_restart", "abandoned")
 
 
 def _point(value: Any) -> tuple[int, int]:
@@ -466,6 +467,10 @@ class GameAuthority:
         if movers >= {"B", "W"}:
             raise GameError("too_late_to_abort", "both players have moved: the game can no longer be aborted")
         return [self._finish(void("abort"), now, by=actor)]
+
+    def _abandoned(self, actor: str, now: float) -> list[dict]:
+        """The server ends a game without a clock that nobody has touched for a long time: no result."""
+        return [self._finish(void("no_result"), now, abandoned=True)]
 
     def _claim(self, actor: str, now: float, absent_since: float | None) -> list[dict]:
         opp = other(actor)

@@ -104,6 +104,10 @@ class Hub(ABC):
         """
 
     @abstractmethod
+    async def newest(self, channel: str) -> int | None:
+        """The newest version logged for ``channel`` (None: nothing logged, expired or lost)."""
+
+    @abstractmethod
     async def forget(self, channel: str) -> None:
         """Drop the channel's recent log and cached state (when its room closes for good)."""
 

@@ -50,6 +50,10 @@ class MemoryHub(Hub):
         log = self._logs.get(channel)
         return None if log is None else log.replay(after_v, latest)
 
+    async def newest(self, channel: str) -> int | None:
+        log = self._logs.get(channel)
+        return None if log is None else log.head
+
     async def forget(self, channel: str) -> None:
         self._logs.pop(channel, None)
         self._states.pop(channel, None)

@@ -271,6 +271,10 @@ class RedisHub(Hub):
         )
         return None if events is None else list(events)
 
+    async def newest(self, channel: str) -> int | None:
+        head = await self.redis.get(self._key("head", channel))
+        return None if head is None else int(head)
+
     async def forget(self, channel: str) -> None:
         await self.redis.delete(self._key("log", channel), self._key("head", channel), self._key("state", channel))
 

@@ -26,7 +26,7 @@ from app.games.errors import GameError, ProposalNeeded
 from app.games.visibility import can_see
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
-from app.live.connection import Connection
+from app.live.connection import Connection, TokenBucket
 from app.live.envelope import pack, unpack
 from app.live.proposals import DeadStoneProposer
 from app.live.game_rows import rows_for
@@ -44,6 +44,10 @@ Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
 SEEN_IDS_LIMIT = 5000
 CARRIED_LIMIT = 5000  # events held for a gap to fill; beyond it the database is read instead
+# Refusals that re-read the database when the hub knows of nothing newer, per room: a few a second is far more
+# than play needs (one per move at most), and bounds what a flood of refused actions costs the game.
+REFUSAL_REREADS_PER_SECOND = 4.0
+REFUSAL_REREADS_BURST = 10.0
 SNAPSHOT_CHAT_LINES = 50  # chat lines a snapshot carries; older ones are paged over HTTP
 PRESENCE_COALESCE_SECONDS = 0.1  # spectators arriving or leaving within this are announced together
 
@@ -113,6 +117,7 @@ class Room:
         self.practice = False  # one user on both sides: see _actors
         self.rated = False
         self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
+        self._rereads = TokenBucket(rate=REFUSAL_REREADS_PER_SECOND, burst=REFUSAL_REREADS_BURST)
 
     # ------------------------------------------------------------------ loading and catching up
 
@@ -431,6 +436,10 @@ class Room:
         """Apply one action for ``conn``'s seat (None: the server itself); return the ack or error bytes."""
         uid = None if conn is None else conn.user_id
         actor = SYSTEM if conn is None else conn.seat
+        if actor is None and action["t"] != "chat":
+            # A spectator's game action: refused on the seat alone, which never changes; no lock, no I/O.
+            return encode(ErrorMessage(id=client_id, code="not_a_player",
+                                       message="only the two players of this game can do that"))
         rechecked = False
         for _ in range(CONFLICT_RETRIES):
             async with self.lock:
@@ -450,11 +459,14 @@ class Room:
                         events = await self._apply_proposing(actor, action, now, facts)
                 except GameError as exc:
                     # Refused on what this instance knows: if another instance committed meanwhile (its event
-                    # may still be on its way through the hub), re-read and decide again.
+                    # may still be on its way through the hub, or not yet published), re-read and decide again.
+                    # The database is read when the hub has logged a newer version, and otherwise within
+                    # REFUSAL_REREADS_PER_SECOND: a flood of refused actions must not hold the lock on reads.
                     if not rechecked:
                         rechecked, known = True, self.v
                         try:
-                            await self.sync()
+                            if await self._worth_rereading():
+                                await self.sync()
                         except Exception:  # noqa: BLE001 - a refusal not checked against the store may be wrong
                             log.warning("game %s: cannot re-read the database", self.game_id, exc_info=True)
                             return self._unavailable(client_id)
@@ -498,6 +510,13 @@ class Room:
             await self._after_commit(events)
             return _ack(client_id or "", ack_v)
         return encode(ErrorMessage(id=client_id, code="busy", message="the game is busy; try again"))
+
+    async def _worth_rereading(self) -> bool:
+        """Whether a refusal should re-read the database first (call with the lock held)."""
+        newest = await self.hub.newest(self.channel)
+        if newest is not None and newest > self.v:
+            return True
+        return self._rereads.take()
 
     def _record(self, action: dict[str, Any], events: list[dict[str, Any]], first_v: int) -> None:
         """Count and log committed events (their types and versions, never chat text)."""
@@ -688,12 +707,17 @@ class Room:
         """Apply whatever is due now (a flag fall, a byo-yomi period, automatic acceptance of the score)."""
         await self.act(None, None, {"t": "tick"})
 
-    async def restart(self, down_from: float) -> None:
-        """After downtime since ``down_from``: settle what was due by then and restart the running clock now."""
+    async def restart(self, down_from: float, up_at: float | None = None) -> None:
+        """After downtime since ``down_from``: settle what was due by then and restart the running clock now.
+
+        ``up_at``: when serving resumed; a game acted on since then already has running clocks.
+        """
         async with self.lock:
             await self.sync()
             assert self.authority is not None
             if self.authority.phase == "finished":
+                return
+            if up_at is not None and self.authority.last_now >= up_at:
                 return
             last = self.authority.log[-1] if self.authority.log else None
             if last is not None and last["action"]["t"] == "server_restart" and last["action"]["down_from"] >= down_from:

@@ -64,6 +64,8 @@ class RoomManager:
         self._tasks: list[asyncio.Task[None]] = []
         self._ping_seq = 0
         self._closing = False
+        self._down_from: float | None = None  # servers were down since then: rooms restart their clocks on opening
+        self._up_at = 0.0  # ... and serving resumed then
 
     async def start(self) -> None:
         self._tasks = [
@@ -104,6 +106,9 @@ class RoomManager:
                     if not await room.load():
                         await room.close()
                         return None
+                    if self._down_from is not None:
+                        # Servers were down: the clocks restart before anyone acts (idempotent across instances).
+                        await room.restart(self._down_from, self._up_at)
                     self.rooms[game_id] = room
             return room
         finally:
@@ -191,17 +196,20 @@ class RoomManager:
         return last
 
     async def restore_deadlines(self, game_ids: list[str], down_from: float | None = None) -> None:
-        """Open each unfinished game once so its deadline is registered again (after a restart or a lost hub).
+        """Register again the deadlines of the games that may have one (after a restart or a lost hub), without
+        loading them: each falls due at once unless the hub still holds its deadline, and the deadline loop
+        opens it, settles what is due and sets its real deadline. Rooms are loaded as they are needed.
 
-        With ``down_from`` (the servers were down since then) each game's clocks restart first: what was due
-        before ``down_from`` is settled, the time after it is charged to nobody.
+        With ``down_from`` (the servers were down since then) each room restarts its clocks when it is opened,
+        before anything else happens to it: what was due before ``down_from`` is settled, the time after it is
+        charged to nobody.
         """
+        now = self.clock()
+        if down_from is not None:
+            self._down_from, self._up_at = down_from, now
         for game_id in game_ids:
             try:
-                room = await self.open(game_id)
-                if room is not None:
-                    if down_from is not None:
-                        await room.restart(down_from)
-                    await room.settle()
+                if down_from is not None or await self.hub.get_deadline(game_id) is None:
+                    await self.hub.set_deadline(game_id, now)
             except Exception:  # noqa: BLE001
-                log.exception("restoring game %s failed", game_id)
+                log.exception("restoring the deadline of game %s failed", game_id)

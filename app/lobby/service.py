@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, Forbidden, NotFound, ServiceError
 from app.live.lobby import LobbyBroadcaster
+from app.lobby.caps import DEFAULT_CAPS, Caps, check_open_challenges, check_untimed_games, untimed
 from app.lobby.schemas import ChallengeCreate
 from app.lobby.starting import announce_game_started, create_game
 from app.accounts.service import name_key
@@ -25,19 +26,17 @@ from app.store.models import Challenge, User
 from app.store.repositories import challenges, games, users
 from app.store.repositories.games import GameWithPlayers
 
-MAX_OPEN_CHALLENGES = 10
-
-
 async def create_challenge(
-    session: AsyncSession, lobby: LobbyBroadcaster, user: User, settings: ChallengeCreate
+    session: AsyncSession, lobby: LobbyBroadcaster, user: User, settings: ChallengeCreate, caps: Caps = DEFAULT_CAPS
 ) -> Challenge:
     if settings.rated and user.is_guest:
         raise Forbidden("account_required", "Register to play rated games.")
-    if await challenges.count_open_by(session, user.id) >= MAX_OPEN_CHALLENGES:
-        raise Conflict("too_many_challenges", f"You already have {MAX_OPEN_CHALLENGES} open challenges.")
+    await check_open_challenges(session, caps, user.id)
     config = settings.config  # checked by the game's rules; accepting builds the same again
     opponent = await _opponent(session, user, settings.opponent)
     time_control = config.time_control.to_dict()
+    if untimed(time_control):
+        await check_untimed_games(session, caps, user.id)
     if opponent is not None and opponent.is_bot:
         await _bot_fits(session, opponent, board_size=config.size, time_control=time_control,
                         rules=config.rules.name, rated=settings.rated, handicap=config.handicap)
@@ -150,7 +149,8 @@ async def decline_challenge(
 
 
 async def accept_challenge(
-    session: AsyncSession, lobby: LobbyBroadcaster, user: User, challenge_id: str, token: str | None
+    session: AsyncSession, lobby: LobbyBroadcaster, user: User, challenge_id: str, token: str | None,
+    caps: Caps = DEFAULT_CAPS,
 ) -> GameWithPlayers:
     challenge = await find_challenge(session, user, challenge_id, token)
     if challenge.creator_id == user.id:
@@ -166,6 +166,9 @@ async def accept_challenge(
                         rules=challenge.rules, rated=challenge.rated, handicap=challenge.handicap)
     numbers = await rank_numbers(session, [challenge.creator_id, user.id])
     _check_rank_range(challenge, numbers.get(user.id))
+    if untimed(challenge.time_control):
+        await check_untimed_games(session, caps, user.id)
+        await check_untimed_games(session, caps, challenge.creator_id, you=False)
     black_id, white_id = _colours(challenge, user.id)
     handicap = challenge.handicap
     komi: float | None = challenge.komi

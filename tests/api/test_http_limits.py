@@ -15,7 +15,7 @@ BIG = 1024 * 1024
 
 
 async def test_a_body_over_the_cap_is_refused_with_its_length_declared(live_server: str) -> None:
-    async with httpx.AsyncClient(base_url=live_server) as client:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as client:
         response = await client.post("/api/auth/login", content=b"x" * BIG, headers={"Content-Type": "application/json"})
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "too_large"
@@ -26,7 +26,7 @@ async def test_a_chunked_body_is_counted_as_it_streams_in(live_server: str) -> N
         for _ in range(64):
             yield b"x" * 16384
 
-    async with httpx.AsyncClient(base_url=live_server) as client:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as client:
         response = await client.post("/api/auth/login", content=chunks(), headers={"Content-Type": "application/json"})
     assert "content-length" not in response.request.headers
     assert response.status_code == 413
@@ -34,7 +34,7 @@ async def test_a_chunked_body_is_counted_as_it_streams_in(live_server: str) -> N
 
 
 async def test_a_small_body_still_works(live_server: str) -> None:
-    async with httpx.AsyncClient(base_url=live_server) as client:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as client:
         response = await client.post("/api/auth/login", json={"username": "nobody", "password": "wrong-password"})
     assert response.status_code == 401
 
@@ -51,7 +51,7 @@ async def test_a_huge_websocket_frame_is_refused_by_the_server(live_server: str)
 
 
 async def test_security_headers_on_pages_and_api(live_server: str) -> None:
-    async with httpx.AsyncClient(base_url=live_server) as client:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as client:
         for path in ("/api/games/live", "/healthz", "/no-such-page"):
             headers = (await client.get(path)).headers
             csp = headers["content-security-policy"]
@@ -75,10 +75,10 @@ def test_the_frontend_has_no_inline_script_or_style() -> None:
 async def test_docs_and_metrics_only_where_the_operator_says(make_live_server) -> None:  # type: ignore[no-untyped-def]
     closed = make_live_server(api_docs=False, metrics_networks=["10.0.0.0/8"])
     opened = make_live_server(api_docs=True, metrics_networks=["127.0.0.0/8"])
-    async with httpx.AsyncClient(base_url=closed.url) as client:
+    async with httpx.AsyncClient(base_url=closed.url, timeout=60) as client:
         for path in ("/docs", "/openapi.json", "/metrics"):
             assert (await client.get(path)).status_code == 404, path
-    async with httpx.AsyncClient(base_url=opened.url) as client:
+    async with httpx.AsyncClient(base_url=opened.url, timeout=60) as client:
         for path in ("/docs", "/openapi.json", "/metrics"):
             assert (await client.get(path)).status_code == 200, path
 
@@ -98,7 +98,7 @@ async def test_forwarded_for_is_ignored_unless_the_proxy_is_trusted(make_live_se
 
     async def codes(url: str) -> list[int]:
         out = []
-        async with httpx.AsyncClient(base_url=url) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as client:
             for i in range(5):
                 response = await client.post("/api/auth/login", json={"username": f"user{i}", "password": "wrong-pass"},
                                              headers={"X-Forwarded-For": f"203.0.113.{i}"})

@@ -19,11 +19,11 @@ PASSWORD = "correct horse battery"
 
 async def test_wrong_passwords_are_counted_across_instances(cluster: Instances) -> None:
     a, b = cluster.start(2)
-    async with httpx.AsyncClient() as client:
+    async with httpx.AsyncClient(timeout=60) as client:
         registered = await client.post(a.url + "/api/auth/register", json={"username": "Shusai", "password": PASSWORD})
         assert registered.status_code == 201
     codes = []
-    async with httpx.AsyncClient() as attacker:
+    async with httpx.AsyncClient(timeout=60) as attacker:
         for i in range(12):
             url = (a if i % 2 else b).url
             guess = {"username": "Shusai", "password": f"g{i}xxxxx"}

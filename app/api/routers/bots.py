@@ -6,7 +6,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import tokens
-from app.api.deps import DB, CurrentUser, SessionUser
+from app.api.deps import DB, RequiredUser, SessionUser
 from app.bots import service
 from app.bots.declaration import BotAccepts
 
@@ -40,7 +40,7 @@ async def create_bot(body: BotCreate, db: DB, user: SessionUser) -> dict:
 
 
 @router.put("/bots/{bot_id}/accepts", summary="Change what a bot accepts (its owner, or the bot's own token)")
-async def set_accepts(bot_id: int, body: BotAccepts, db: DB, user: CurrentUser) -> dict:
+async def set_accepts(bot_id: int, body: BotAccepts, db: DB, user: RequiredUser) -> dict:
     return service.bot_view(await service.set_accepts(db, user, bot_id, body))
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
-from app.api.deps import DB, CurrentUser, Lobby, OptionalUser, Spectators
+from app.api.deps import DB, Lobby, OptionalUser, RequiredUser, Spectators, Visiting
 from app.lobby import service
 from app.lobby.schemas import ChallengeAccept, ChallengeCreate, ChallengeDecline
 from app.lobby.views import challenge_people, challenge_view, game_summary, game_url
@@ -27,13 +27,16 @@ async def list_open(db: DB) -> dict:
 
 
 @router.get("/incoming", summary="Open challenges addressed to me (a bot polls this after a reconnect)")
-async def incoming(db: DB, user: CurrentUser) -> dict:
+async def incoming(db: DB, user: OptionalUser) -> dict:
+    if user is None:
+        return {"challenges": []}
     return {"challenges": await _views(db, await challenges.list_open_to(db, user.id))}
 
 
 @router.post("", status_code=201, summary="Create a challenge (to anyone, or to one player with `opponent`)")
-async def create(body: ChallengeCreate, db: DB, user: CurrentUser, lobby: Lobby) -> dict:
-    challenge = await service.create_challenge(db, lobby, user, body)
+async def create(body: ChallengeCreate, request: Request, db: DB, visitor: Visiting, lobby: Lobby) -> dict:
+    user = await visitor.user()
+    challenge = await service.create_challenge(db, lobby, user, body, request.app.state.caps)
     return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=True,
                           ranks=await display_ranks(db, challenge_people(challenge)))
 
@@ -49,21 +52,24 @@ async def get(
 
 
 @router.delete("/{challenge_id}", summary="Cancel your challenge")
-async def cancel(challenge_id: str, db: DB, user: CurrentUser, lobby: Lobby) -> dict:
+async def cancel(challenge_id: str, db: DB, user: RequiredUser, lobby: Lobby) -> dict:
     challenge = await service.cancel_challenge(db, lobby, user, challenge_id)
     return challenge_view(challenge, await users.people(db, challenge_people(challenge)))
 
 
 @router.post("/{challenge_id}/accept", status_code=201, summary="Accept a challenge: a game starts")
 async def accept(
-    challenge_id: str, db: DB, user: CurrentUser, lobby: Lobby, spectators: Spectators, body: ChallengeAccept | None = None
+    challenge_id: str, request: Request, db: DB, visitor: Visiting, lobby: Lobby, spectators: Spectators,
+    body: ChallengeAccept | None = None
 ) -> dict:
-    row = await service.accept_challenge(db, lobby, user, challenge_id, body.token if body else None)
+    user = await visitor.user()
+    row = await service.accept_challenge(db, lobby, user, challenge_id, body.token if body else None,
+                                         request.app.state.caps)
     ranks = await display_ranks(db, player_ids([row]))
     return {"game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, spectators, ranks)}
 
 
 @router.post("/{challenge_id}/decline", summary="Decline a challenge addressed to you, with a reason")
-async def decline(challenge_id: str, db: DB, user: CurrentUser, lobby: Lobby, body: ChallengeDecline | None = None) -> dict:
+async def decline(challenge_id: str, db: DB, user: RequiredUser, lobby: Lobby, body: ChallengeDecline | None = None) -> dict:
     challenge = await service.decline_challenge(db, lobby, user, challenge_id, body.reason if body else None)
     return challenge_view(challenge, await users.people(db, challenge_people(challenge)))

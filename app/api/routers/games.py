@@ -7,7 +7,7 @@ from fastapi.responses import Response
 
 from app.lobby.records import game_record
 from app.records.sgf import export_sgf
-from app.api.deps import DB, CurrentUser, OptionalUser, Spectators
+from app.api.deps import DB, OptionalUser, Spectators
 from app.games.visibility import can_see
 from app.live.room import public
 from app.errors import NotFound
@@ -26,14 +26,18 @@ async def live(db: DB, spectators: Spectators, limit: int = Query(default=100, g
 
 
 @router.get("/me/games/active", summary="My unfinished games, to rejoin")
-async def my_active(db: DB, user: CurrentUser, spectators: Spectators) -> dict:
+async def my_active(db: DB, user: OptionalUser, spectators: Spectators) -> dict:
+    if user is None:
+        return {"games": []}
     rows = await games.list_for_user(db, user.id, finished=False)
     ranks = await display_ranks(db, player_ids(rows))
     return {"games": [game_summary(row, spectators, ranks) for row in rows]}
 
 
 @router.get("/me/games/history", summary="My finished games")
-async def my_history(db: DB, user: CurrentUser, limit: int = Query(default=100, ge=1, le=500)) -> dict:
+async def my_history(db: DB, user: OptionalUser, limit: int = Query(default=100, ge=1, le=500)) -> dict:
+    if user is None:
+        return {"games": []}
     rows = await games.list_for_user(db, user.id, finished=True, limit=limit)
     ranks = await display_ranks(db, player_ids(rows))
     return {"games": [game_summary(row, ranks=ranks) for row in rows]}

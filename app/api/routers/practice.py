@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict
 
-from app.api.deps import DB, CurrentUser
+from app.api.deps import DB, Visiting
+from app.lobby.caps import check_untimed_games
 from app.lobby.starting import create_game
 from app.lobby.views import game_url
 
@@ -26,8 +27,10 @@ class PracticeCreate(BaseModel):
 
 
 @router.post("", status_code=201, summary="Start a practice game: you play both colours (not rated, not listed)")
-async def create(db: DB, user: CurrentUser, body: PracticeCreate | None = None) -> dict:
+async def create(request: Request, db: DB, visitor: Visiting, body: PracticeCreate | None = None) -> dict:
     size = (body or PracticeCreate()).size
+    user = await visitor.user()
+    await check_untimed_games(db, request.app.state.caps, user.id, practice=True)
     game = await create_game(
         db,
         board_size=size,

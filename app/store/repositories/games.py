@@ -502,3 +502,32 @@ async def count_unfinished_of(session: AsyncSession, user_id: int) -> int:
         (Game.black_id == user_id) | (Game.white_id == user_id), Game.status != FINISHED
     )
     return int((await session.execute(query)).scalar_one())
+
+
+def _untimed(time_control: dict[str, Any] | None) -> bool:
+    return not time_control or time_control.get("kind", "none") == "none"
+
+
+async def unfinished_with_deadlines(session: AsyncSession) -> list[str]:
+    """Unfinished games that may have a clock deadline: those with a clock, and any being scored."""
+    rows = await session.execute(select(Game.id, Game.status, Game.time_control).where(Game.status != FINISHED))
+    return sorted(row.id for row in rows if row.status == "scoring" or not _untimed(row.time_control))
+
+
+async def count_unfinished_untimed(session: AsyncSession, user_id: int) -> tuple[int, int]:
+    """(unfinished games without a clock, of which practice games) of ``user_id``."""
+    rows = await session.execute(
+        select(Game.black_id, Game.white_id, Game.time_control)
+        .where(Game.status != FINISHED, (Game.black_id == user_id) | (Game.white_id == user_id))
+    )
+    untimed = [row for row in rows if _untimed(row.time_control)]
+    return len(untimed), sum(1 for row in untimed if row.black_id == row.white_id)
+
+
+async def abandoned_untimed(session: AsyncSession, idle_since: datetime, limit: int = 100) -> list[str]:
+    """Unfinished games without a clock where nothing has happened since ``idle_since``."""
+    rows = await session.execute(
+        select(Game.id, Game.time_control).where(Game.status != FINISHED, Game.updated_at < idle_since)
+        .order_by(Game.updated_at).limit(limit * 4)
+    )
+    return [row.id for row in rows if _untimed(row.time_control)][:limit]

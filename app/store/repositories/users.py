@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+import secrets
+from datetime import datetime
+
+from sqlalchemy import delete, exists, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import User
+from app.store.models import Challenge, ChatMessage, Game, User
 from app.store.types import utcnow
+
+
+def first_session_version() -> int:
+    """A random start: should a deleted user's id be given again (SQLite reuses the highest rowid), a cookie
+    signed for the old user names a session version the new one does not have."""
+    return secrets.randbelow(2**30)
 
 
 async def get(session: AsyncSession, user_id: int) -> User | None:
@@ -23,7 +32,7 @@ async def name_taken(session: AsyncSession, name_key: str) -> bool:
 
 async def add_guest(session: AsyncSession, name: str, name_key: str) -> User:
     """Insert a guest (flushes, does not commit)."""
-    user = User(name=name, name_key=name_key, is_guest=True, session_version=0)
+    user = User(name=name, name_key=name_key, is_guest=True, session_version=first_session_version())
     session.add(user)
     await session.flush()
     return user
@@ -35,7 +44,7 @@ async def add_registered(session: AsyncSession, name: str, name_key: str, passwo
         name_key=name_key,
         is_guest=False,
         password_hash=password_hash,
-        session_version=0,
+        session_version=first_session_version(),
         registered_at=utcnow(),
     )
     session.add(user)
@@ -101,7 +110,7 @@ async def add_bot(
         is_bot=True,
         owner_id=owner_id,
         bot_accepts=accepts,
-        session_version=0,
+        session_version=first_session_version(),
         registered_at=utcnow(),
     )
     session.add(user)
@@ -133,3 +142,19 @@ async def all_bots(session: AsyncSession, limit: int = 200) -> list[User]:
     """Bots, the server's own first."""
     query = select(User).where(User.is_bot.is_(True)).order_by(User.owner_id.is_not(None), User.id).limit(limit)
     return list((await session.execute(query)).scalars())
+
+
+async def delete_unused_guests(session: AsyncSession, created_before: datetime, limit: int = 1000) -> int:
+    """Delete guests made before ``created_before`` that never played, challenged or chatted; how many."""
+    unused = (
+        select(User.id)
+        .where(User.is_guest.is_(True), User.created_at < created_before)
+        .where(~exists().where(or_(Game.black_id == User.id, Game.white_id == User.id)))
+        .where(~exists().where(Challenge.creator_id == User.id))
+        .where(~exists().where(ChatMessage.user_id == User.id))
+        .limit(limit)
+    )
+    ids = list((await session.execute(unused)).scalars())
+    if ids:
+        await session.execute(delete(User).where(User.id.in_(ids)).execution_options(synchronize_session=False))
+    return len(ids)

@@ -18,7 +18,7 @@ PASSWORD = "correct horse battery"
 
 
 async def _register(url: str, name: str) -> httpx.AsyncClient:
-    client = httpx.AsyncClient(base_url=url)
+    client = httpx.AsyncClient(base_url=url, timeout=60)
     response = await client.post("/api/auth/register", json={"username": name, "password": PASSWORD})
     assert response.status_code == 201, response.text
     return client
@@ -33,12 +33,12 @@ async def test_a_password_check_does_not_stall_the_instance(live_server: str, mo
 
     def slow_verify(password_hash: str, password: str) -> bool:
         entered.set()
-        release.wait(30)
+        release.wait(60)
         return real(password_hash, password)
 
     monkeypatch.setattr(passwords, "verify_password", slow_verify)
-    async with httpx.AsyncClient(base_url=live_server, timeout=30) as attacker, \
-            httpx.AsyncClient(base_url=live_server, timeout=5) as other:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as attacker, \
+            httpx.AsyncClient(base_url=live_server, timeout=20) as other:
         login = asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Sakata", "password": "wrong!!!"}))
         while not entered.is_set():
             await asyncio.sleep(0.01)
@@ -50,7 +50,7 @@ async def test_a_password_check_does_not_stall_the_instance(live_server: str, mo
 
 async def test_wrong_passwords_are_limited_per_account(live_server: str) -> None:
     await (await _register(live_server, "Kitani")).aclose()
-    async with httpx.AsyncClient(base_url=live_server) as attacker:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as attacker:
         codes = [(await attacker.post("/api/auth/login", json={"username": "kitani", "password": f"guess-{i}"})).status_code
                  for i in range(12)]
         assert codes == [401] * 10 + [429] * 2
@@ -61,21 +61,21 @@ async def test_wrong_passwords_are_limited_per_account(live_server: str) -> None
 
 async def test_guesses_at_many_accounts_are_limited_per_address_and_globally(make_live_server) -> None:  # type: ignore[no-untyped-def]
     server = make_live_server(login_limit_address=5)
-    async with httpx.AsyncClient(base_url=server.url) as attacker:
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as attacker:
         codes = [(await attacker.post("/api/auth/login", json={"username": f"name{i}", "password": "guess-it"})).status_code
                  for i in range(7)]
     assert codes == [401] * 5 + [429] * 2
     server = make_live_server(login_limit_global=3)
     codes = []
     for i in range(5):
-        async with httpx.AsyncClient(base_url=server.url) as client:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
             codes.append((await client.post("/api/auth/login", json={"username": f"x{i}y", "password": "guess-it"})).status_code)
     assert codes == [401] * 3 + [429] * 2
 
 
 async def test_registering_gives_a_new_session(live_server: str) -> None:
     """A guest's cookie (perhaps planted by someone else) does not follow the guest into the account."""
-    async with httpx.AsyncClient(base_url=live_server) as victim:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as victim:
         guest = (await victim.get("/api/me")).json()
         planted = victim.cookies[COOKIE_NAME]
         account = (await victim.post("/api/auth/register", json={"username": "Honinbo", "password": PASSWORD})).json()
@@ -88,7 +88,7 @@ async def test_registering_gives_a_new_session(live_server: str) -> None:
 
 async def test_logging_in_gives_a_new_session(live_server: str) -> None:
     await (await _register(live_server, "Jowa")).aclose()
-    async with httpx.AsyncClient(base_url=live_server) as client:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as client:
         guest_cookie = (await client.get("/api/me")) and client.cookies[COOKIE_NAME]
         await client.post("/api/auth/login", json={"username": "Jowa", "password": PASSWORD})
         assert client.cookies[COOKIE_NAME] != guest_cookie

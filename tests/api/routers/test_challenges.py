@@ -126,6 +126,9 @@ async def test_private_challenge_needs_its_token(make_client) -> None:  # type: 
 async def test_a_stranger_cannot_cancel_and_nobody_accepts_their_own(make_client) -> None:  # type: ignore[no-untyped-def]
     alice, mallory = make_client(), make_client()
     challenge = await _create(alice)
+    anonymous = await mallory.delete(f"/api/challenges/{challenge['id']}")
+    assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == "not_authenticated"
+    await mallory.get("/api/me")
     refused = await mallory.delete(f"/api/challenges/{challenge['id']}")
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_your_challenge"
     own = await alice.post(f"/api/challenges/{challenge['id']}/accept")
@@ -163,6 +166,7 @@ async def test_rated_games_need_accounts(make_client) -> None:  # type: ignore[n
 
 
 async def test_unknown_ids_answer_404_in_the_error_shape(client: httpx.AsyncClient) -> None:
+    await client.get("/api/me")
     for method, path in [
         ("GET", "/api/challenges/nope"), ("DELETE", "/api/challenges/nope"), ("POST", "/api/challenges/nope/accept"),
         ("GET", "/api/games/nope"), ("GET", "/api/games/nope/sgf"), ("GET", "/api/nothing-here"),

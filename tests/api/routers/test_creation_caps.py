@@ -1,0 +1,127 @@
+"""What one stranger can make, through a real uvicorn: guests stored only when needed and expired when unused,
+caps on challenges, practice games and games without a clock, abandoned untimed games ended, rooms loaded
+only when needed."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+from sqlalchemy import func, select
+
+from app.accounts.cookies import COOKIE_NAME
+from app.store.db import create_engine, create_sessionmaker
+from app.store.models import User
+from tests.support.players import Player, start_game
+
+UNTIMED = {"kind": "none"}
+TIMED = {"kind": "fischer", "main": 600, "increment": 5}
+
+
+async def _users(database_url: str) -> int:
+    engine = create_engine(database_url)
+    try:
+        async with create_sessionmaker(engine)() as session:
+            return int((await session.execute(select(func.count()).select_from(User))).scalar_one())
+    finally:
+        await engine.dispose()
+
+
+async def test_requests_that_need_no_guest_store_none(live_server: str, database_url: str) -> None:
+    before = await _users(database_url)
+    for _ in range(20):
+        async with httpx.AsyncClient(base_url=live_server) as stranger:
+            assert (await stranger.post("/api/challenges", json={"board_size": 99})).status_code == 422
+            assert (await stranger.get("/api/me/games/active")).json() == {"games": []}
+            assert (await stranger.post("/api/practice", json={"size": 5})).status_code == 422
+            assert (await stranger.delete("/api/challenges/nope")).status_code == 401
+            assert COOKIE_NAME not in stranger.cookies
+    assert await _users(database_url) == before
+    async with httpx.AsyncClient(base_url=live_server) as player:  # doing something that needs one does
+        assert (await player.post("/api/challenges", json={"board_size": 9})).status_code == 201
+        assert COOKIE_NAME in player.cookies
+    assert await _users(database_url) == before + 1
+
+
+async def test_unused_guests_expire(make_live_server, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    server = make_live_server(guest_ttl_hours=1 / 3600, housekeeping_seconds=0.3)
+    busy = Player(server.url)  # its first request makes its guest and a challenge at once
+    assert (await busy.http.post("/api/challenges", json={"board_size": 9})).status_code == 201
+    busy.user = (await busy.http.get("/api/me")).json()
+    idle = await Player(server.url).visit()
+    for _ in range(100):
+        await asyncio.sleep(0.1)
+        if await _users(database_url) == 1:
+            break
+    assert await _users(database_url) == 1  # the guest with a challenge stays
+    stale = idle.http.cookies[COOKIE_NAME]
+    again = (await idle.http.get("/api/me")).json()
+    assert again["name"] != idle.user["name"]  # the expired guest's cookie starts a new guest
+    # SQLite may give the new guest the deleted one's id: the stale cookie still names nobody.
+    async with httpx.AsyncClient(base_url=server.url, cookies={COOKIE_NAME: stale}) as replay:
+        assert (await replay.get("/api/me")).json()["name"] not in (idle.user["name"], again["name"])
+    assert (await busy.http.get("/api/me")).json()["id"] == busy.user["id"]
+    await idle.close()
+    await busy.close()
+
+
+async def test_practice_games_are_capped(make_live_server) -> None:  # type: ignore[no-untyped-def]
+    server = make_live_server(max_practice_games=2)
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        codes = [(await client.post("/api/practice", json={"size": 9})).status_code for _ in range(4)]
+        refused = await client.post("/api/practice", json={"size": 9})
+    assert codes == [201, 201, 409, 409]
+    assert refused.json()["error"]["code"] == "too_many_practice_games"
+
+
+async def test_untimed_games_and_open_challenges_are_capped(make_live_server) -> None:  # type: ignore[no-untyped-def]
+    server = make_live_server(max_untimed_games=2, max_open_challenges=3)
+    host, guests = await Player(server.url).visit(), [await Player(server.url).visit() for _ in range(3)]
+    for guest in guests[:2]:
+        await start_game(host, guest, time_control=UNTIMED)
+    refused = await host.http.post("/api/challenges", json={"board_size": 9, "time_control": UNTIMED})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_untimed_games"
+    # With a clock it is fine, up to the cap on open challenges.
+    codes = [(await host.http.post("/api/challenges", json={"board_size": 9, "time_control": TIMED})).status_code
+             for _ in range(4)]
+    assert codes == [201, 201, 201, 409]
+    # Someone else's untimed challenge cannot be accepted by a player already at the cap either.
+    offer = (await guests[2].http.post("/api/challenges", json={"board_size": 9, "time_control": UNTIMED})).json()
+    accepted = await host.http.post(f"/api/challenges/{offer['id']}/accept")
+    assert accepted.status_code == 409 and accepted.json()["error"]["code"] == "too_many_untimed_games"
+    for player in (host, *guests):
+        await player.close()
+
+
+async def test_abandoned_untimed_games_end(make_live_server) -> None:  # type: ignore[no-untyped-def]
+    server = make_live_server(untimed_abandon_days=2 / 86400, housekeeping_seconds=0.3)
+    black, white = await Player(server.url).visit(), await Player(server.url).visit()
+    untimed = await start_game(black, white, time_control=UNTIMED)
+    timed = await start_game(black, white, time_control=TIMED)
+    for _ in range(100):
+        await asyncio.sleep(0.1)
+        game = (await black.http.get(f"/api/games/{untimed}")).json()
+        if game["status"] == "finished":
+            break
+    assert game["status"] == "finished" and game["result"] == "Void" and game["ended_by"] == "no_result", game
+    assert (await black.http.get(f"/api/games/{timed}")).json()["status"] != "finished"
+    await black.close()
+    await white.close()
+
+
+async def test_rooms_are_loaded_when_needed_not_at_start(make_live_server) -> None:  # type: ignore[no-untyped-def]
+    first = make_live_server()
+    black, white = await Player(first.url).visit(), await Player(first.url).visit()
+    untimed = [await start_game(black, white, time_control=UNTIMED) for _ in range(3)]
+    for player in (black, white):
+        await player.close()
+    first.stop()
+    second = make_live_server()
+    await asyncio.sleep(1.0)
+    assert not set(untimed) & set(second.app.state.rooms.rooms)  # nothing loaded the untimed games
+    watcher = await Player(second.url).visit()
+    sock = await watcher.socket(untimed[0])
+    assert (await sock.of_type("snapshot"))["game"]["id"] == untimed[0]
+    assert untimed[0] in second.app.state.rooms.rooms
+    await sock.close()
+    await watcher.close()
