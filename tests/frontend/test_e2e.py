@@ -187,7 +187,7 @@ def test_the_rules_page_practice_board_plays_both_colours_under_the_server_rules
         # One person, both colours: each click is the side to move's stone.
         for n, point in enumerate([(2, 2), (3, 2), (2, 3), (3, 3)], start=1):
             me.click_point(*point)
-            me.wait_stones(n)
+            me.wait_moves(n)  # the server's event, not the optimistic stone: the board takes the next click only then
         assert me.stones() == {(2, 2): "B", (3, 2): "W", (2, 3): "B", (3, 3): "W"}
         # The server's rules still hold: an occupied point is refused with its reason.
         me.click_point(2, 2)
