@@ -408,6 +408,8 @@ export default {
   "error.rank_out_of_range": "This challenge is for players of other ranks.",
   "error.invalid_strength": "Strength is new, casual, club, strong, or a rank from 30k to 9d.",
   "error.invalid_game_settings": "Those game settings are not possible together.",
+  "error.too_many_practice_games": "You have too many practice games open. Finish one first.",
+  "error.too_many_untimed_games": "You or your opponent already have too many unfinished games without a clock.",
   "computer.title": "Play the computer",
   "computer.strength": "Strength",
   "computer.start": "Play the computer",

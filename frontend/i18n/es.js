@@ -408,6 +408,8 @@ export default {
   "error.rank_out_of_range": "Este desafío es para jugadores de otros rangos.",
   "error.invalid_strength": "El nivel es nuevo, ocasional, club, fuerte o un rango de 30k a 9d.",
   "error.invalid_game_settings": "Esa combinación de ajustes de partida no es posible.",
+  "error.too_many_practice_games": "Tienes demasiadas partidas de práctica abiertas. Termina una antes.",
+  "error.too_many_untimed_games": "Tú o tu rival ya tenéis demasiadas partidas sin reloj sin terminar.",
   "computer.title": "Jugar contra la computadora",
   "computer.strength": "Nivel",
   "computer.start": "Jugar contra la computadora",

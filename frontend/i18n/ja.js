@@ -408,6 +408,8 @@ export default {
   "error.rank_out_of_range": "この挑戦は別の段級位の打ち手向けです。",
   "error.invalid_strength": "棋力は初めて・気軽・クラブ・強い、または 30k から 9d の段級位です。",
   "error.invalid_game_settings": "その対局設定の組み合わせはできません。",
+  "error.too_many_practice_games": "練習対局が多すぎます。先に一つ終えてください。",
+  "error.too_many_untimed_games": "あなたか相手に、終わっていない時間無制限の対局が多すぎます。",
   "computer.title": "コンピューターと対局",
   "computer.strength": "強さ",
   "computer.start": "コンピューターと対局",

@@ -408,6 +408,8 @@ export default {
   "error.rank_out_of_range": "이 도전은 다른 급수의 기사를 위한 것입니다.",
   "error.invalid_strength": "기력은 처음, 가끔, 동호회, 강자 또는 30k부터 9d까지의 급수입니다.",
   "error.invalid_game_settings": "그 대국 설정은 함께 쓸 수 없습니다.",
+  "error.too_many_practice_games": "연습 대국이 너무 많습니다. 먼저 하나를 끝내세요.",
+  "error.too_many_untimed_games": "나 또는 상대에게 끝나지 않은 시간 제한 없는 대국이 너무 많습니다.",
   "computer.title": "컴퓨터와 대국",
   "computer.strength": "기력",
   "computer.start": "컴퓨터와 대국",

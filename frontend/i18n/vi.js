@@ -408,6 +408,8 @@ export default {
   "error.rank_out_of_range": "Lời mời này dành cho người chơi hạng khác.",
   "error.invalid_strength": "Trình độ là mới, chơi vui, câu lạc bộ, mạnh, hoặc một hạng từ 30k đến 9d.",
   "error.invalid_game_settings": "Các thiết lập ván cờ này không dùng cùng nhau được.",
+  "error.too_many_practice_games": "Bạn có quá nhiều ván tập đang mở. Hãy kết thúc một ván trước.",
+  "error.too_many_untimed_games": "Bạn hoặc đối thủ có quá nhiều ván không tính giờ chưa xong.",
   "computer.title": "Chơi với máy",
   "computer.strength": "Trình độ",
   "computer.start": "Chơi với máy",

@@ -408,6 +408,8 @@ export default {
   "error.rank_out_of_range": "这个邀请只接受其他段位的棋手。",
   "error.invalid_strength": "棋力可选：新手、爱好者、棋社、高手，或 30k 到 9d 的段位。",
   "error.invalid_game_settings": "这些对局设置不能同时使用。",
+  "error.too_many_practice_games": "你未完成的练习对局太多，请先结束一局。",
+  "error.too_many_untimed_games": "你或对手未完成的不计时对局太多。",
   "computer.title": "与电脑对弈",
   "computer.strength": "棋力",
   "computer.start": "与电脑对弈",
