@@ -138,7 +138,7 @@ def test_the_seed_only_moves_unsure_chains():
     assert propose_dead_on_board(board, to_move, seed=1) == propose_dead_on_board(board, to_move, seed=2) == pos.dead
 
 
-@pytest.mark.parametrize(("size", "at_least"), [(9, 60), (13, 60), (19, 20)])
+@pytest.mark.parametrize(("size", "at_least"), [(9, 60), (13, 60), (19, 60)])
 def test_agrees_with_gnugo_on_stored_self_play_endings(size, at_least):
     positions = load(size)
     assert len(positions) >= at_least
