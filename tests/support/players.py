@@ -96,6 +96,19 @@ class GameSocket:
         """Wait for the versioned event numbered ``v``."""
         return await self.until(lambda m: m.get("v") == v and m.get("t") not in ("ack", "snapshot"), timeout)
 
+    async def caught_up(self, v: int, timeout: float = 10.0) -> dict[str, Any]:
+        """Wait until this socket holds version ``v``: its event, or a resync snapshot at ``v`` or later (the
+        answer to a reconnect the recent-event log cannot cover, docs/protocol.md section 2)."""
+        return await self.until(
+            lambda m: (m.get("t") == "snapshot" and m.get("resync") is True and m["v"] >= v)
+            or (m.get("v") == v and m.get("t") not in ("ack", "snapshot")),
+            timeout,
+        )
+
+    def resyncs(self) -> list[dict[str, Any]]:
+        """The resync snapshots received so far."""
+        return [m for m in self.received if m.get("t") == "snapshot" and m.get("resync") is True]
+
     async def of_type(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
         return await self.until(lambda m: m.get("t") == kind, timeout)
 
