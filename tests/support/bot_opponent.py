@@ -79,6 +79,11 @@ class Opponent:
                 await asyncio.sleep(0.3)
 
     async def _session(self, ws: Any) -> None:
+        if self.game is not None:
+            # Back after a drop: a move sent just before it may have been lost with the server, so the turn is
+            # what the game held so far says, and the opponent moves at once if it is its own.
+            self.to_move = self.game.to_move
+            await self._act(ws)
         while self.outcome.result is None:
             message = json.loads(await ws.recv())
             kind = message.get("t")
