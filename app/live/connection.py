@@ -1,4 +1,4 @@
-"""One WebSocket in a game room: its seat, its outgoing queue, and its flood limits.
+"""One WebSocket in a game room: its seat, its outgoing queue, and its flood limits (shared with the lobby socket).
 
 Everything sent to a socket goes through its queue and one writer task, so a slow client delays only
 itself. The queue and the task exist only while there is something to send: an idle socket (most spectators,
@@ -21,6 +21,7 @@ from typing import Any
 QUEUE_LIMIT = 2000
 FLOOD_LIMIT = 20  # the refusal (over the message rate) that closes a socket: its 20th within FLOOD_WINDOW
 FLOOD_WINDOW = 60.0  # seconds a refusal counts for: a long session is never cut for refusals long past
+FLOOD_REASON = f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: slow down and reconnect"
 CLOSE_TOO_SLOW = 4008
 CLOSE_FLOODING = 4029
 
@@ -48,6 +49,24 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class Refusals:
+    """The recent refusals of one socket (game or lobby): the ``FLOOD_LIMIT``-th within ``FLOOD_WINDOW``
+    seconds is answered like the others, and then the socket is closed (4029)."""
+
+    __slots__ = ("_times",)
+
+    def __init__(self) -> None:
+        self._times: deque[float] = deque(maxlen=FLOOD_LIMIT)
+
+    def count(self, now: float | None = None) -> bool:
+        """Count one refused message; True when it is the ``FLOOD_LIMIT``-th within ``FLOOD_WINDOW`` seconds."""
+        now = time.monotonic() if now is None else now
+        while self._times and self._times[0] <= now - FLOOD_WINDOW:
+            self._times.popleft()
+        self._times.append(now)
+        return len(self._times) >= FLOOD_LIMIT
 
 
 # (after_v, upto_v) -> [(v, text)]: the texts this connection missed, as its viewer sees them.
@@ -78,7 +97,7 @@ class Connection:
         self._queue: deque[tuple[int | None, str, bool]] | None = None  # made when there is something to send
         self.last_v: int | None = None  # None until the first snapshot or replay start is queued
         self.messages = TokenBucket(rate=10.0, burst=30.0)
-        self.refused: deque[float] | None = None  # when the recent refusals happened (made at the first one)
+        self.refused: Refusals | None = None  # made at the first refusal
         self._pings: dict[str, float] | None = None
         self.lag: float | None = None  # one-way lag estimate from the server's ping round trips
         self.fill_gap: GapFiller | None = None
@@ -96,13 +115,9 @@ class Connection:
 
     def refuse(self, now: float | None = None) -> bool:
         """Count one refused message; True when it is the ``FLOOD_LIMIT``-th within ``FLOOD_WINDOW`` seconds."""
-        now = time.monotonic() if now is None else now
         if self.refused is None:
-            self.refused = deque(maxlen=FLOOD_LIMIT)
-        while self.refused and self.refused[0] <= now - FLOOD_WINDOW:
-            self.refused.popleft()
-        self.refused.append(now)
-        return len(self.refused) >= FLOOD_LIMIT
+            self.refused = Refusals()
+        return self.refused.count(now)
 
     def ping_sent(self, ping_id: str, at: float) -> None:
         if self._pings is None:

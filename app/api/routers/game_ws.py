@@ -13,7 +13,7 @@ from app.api.deps import may_play, optional_user_ws, socket_limits
 from app.errors import ServiceError
 from app.api.login_limits import client_address
 from app.limits.rules import Limiter, Rule
-from app.live.connection import CLOSE_FLOODING, FLOOD_LIMIT, FLOOD_WINDOW, Connection
+from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Connection
 from app.live.room import Room
 from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
 from app.store.models import User
@@ -112,8 +112,7 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
             if kind == _FLOODED:
                 await conn.flush()  # the refusals already answered reach the client before the close
                 conn.closed = True
-                await websocket.close(CLOSE_FLOODING, f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: "
-                                                      "slow down and reconnect")
+                await websocket.close(CLOSE_FLOODING, FLOOD_REASON)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

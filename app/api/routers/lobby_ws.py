@@ -11,7 +11,8 @@ or the ``Authorization: Bearer`` token's. Clients may send ``{"t": "ping"}`` to 
 ``seek_cancel`` (answered with ``ack`` or ``error``). See docs/protocol.md §7 and docs/lobby.md.
 
 Every client message counts against ``TENGEN_LOBBY_MESSAGES_PER_SECOND`` (burst 10); beyond it
-``{"t": "error", "code": "rate_limited"}``, and a socket that keeps flooding is closed (4029). Seek actions
+``{"t": "error", "id", "code": "rate_limited"}``, and the ``FLOOD_LIMIT``-th refusal within ``FLOOD_WINDOW``
+seconds closes the socket (4029), exactly as on a game socket. Seek actions
 have a tighter budget of their own (``SEEK_BURST`` per ``SEEK_WINDOW`` seconds). Lobby sockets count towards
 the per-address socket cap.
 """
@@ -29,15 +30,15 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import optional_user_ws, sessionmaker_of, socket_limits
 from app.api.login_limits import client_address
-from app.api.routers.game_ws import FLOOD_LIMIT, refuse_socket, refuse_token
+from app.api.routers.game_ws import refuse_socket, refuse_token
 from app.automatch.messages import seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.errors import ServiceError
-from app.live.connection import CLOSE_FLOODING, TokenBucket
+from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
 from app.lobby.views import challenge_people, challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
-from app.protocol import LobbyPing, ProtocolError, Seek, SeekCancel, parse_lobby_message
+from app.protocol import LobbyPing, ProtocolError, Seek, SeekCancel, client_id_of, parse_lobby_message
 from app.store.models import User
 from app.store.repositories import challenges, games, users
 
@@ -130,16 +131,16 @@ async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, use
     """Answer the client's messages until it goes away."""
     recent: deque[float] = deque()
     bucket = TokenBucket(rate=websocket.app.state.settings.lobby_messages_per_second, burst=10.0)
-    refused = 0
+    refused = Refusals()
     try:
         while True:
             raw = await websocket.receive_text()
             if not bucket.take():
-                refused += 1
-                if refused > FLOOD_LIMIT:
-                    await websocket.close(CLOSE_FLOODING, "too many messages: slow down and reconnect")
+                await sender.send({"t": "error", "id": client_id_of(raw), "code": "rate_limited",
+                                   "message": "too many messages; this one was ignored"})
+                if refused.count():
+                    await websocket.close(CLOSE_FLOODING, FLOOD_REASON)
                     return
-                await sender.send({"t": "error", "code": "rate_limited", "message": "too many messages; this one was ignored"})
                 continue
             try:
                 message = parse_lobby_message(raw)

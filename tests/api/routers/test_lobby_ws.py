@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.accounts.cookies import COOKIE_NAME
+from app.live.connection import FLOOD_LIMIT
 
 
 async def _next(ws, kind: str) -> dict:  # type: ignore[no-untyped-def]
@@ -67,3 +69,23 @@ async def test_foreign_origin_websocket_is_refused(live_server: str) -> None:
     assert refused.value.response.status_code == 403
     async with connect(ws_url, origin=live_server) as ws:  # type: ignore[arg-type]
         assert json.loads(await ws.recv())["t"] == "snapshot"
+
+
+async def test_the_twentieth_refusal_closes_the_lobby_socket_as_it_does_a_game_socket(live_server: str) -> None:
+    """Same rule as the game socket (tests/live/test_room.py): 20 refusals answered, each naming its frame,
+    then close 4029."""
+    async with connect(live_server.replace("http://", "ws://") + "/ws/lobby") as ws:
+        assert json.loads(await ws.recv())["t"] == "snapshot"
+        for n in range(200):
+            try:
+                await ws.send(json.dumps({"t": "ping", "id": f"f{n}"}))
+            except ConnectionClosed:
+                break
+        received = []
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                received.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4029
+    refused = [m for m in received if m["t"] == "error"]
+    assert len(refused) == FLOOD_LIMIT == 20 and {m["code"] for m in refused} == {"rate_limited"}
+    assert len({m["id"] for m in refused}) == 20 and all(m["id"].startswith("f") for m in refused)
