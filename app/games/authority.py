@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.chains import chain_at, expand_to_chains, propose_dead_chains
+from app.games.chains import expand_to_chains, propose_dead_chains
 from app.games.clock import GameClock, other
 from app.games.config import GameConfig, parse_config
 from app.games.errors import GameError, ProposalNeeded
@@ -327,15 +327,10 @@ class GameAuthority:
 
     # ================================================================= helpers
     def _save(self) -> dict:
-        """What :meth:`_restore` needs to undo a refused action.
-
-        The rules engine's game is not copied: it changes only by appending to its move list (a move or a
-        pass), by ending and by an undo (which replaces the list), so the list as it was and the ended flags
-        are enough to rebuild it exactly, and in the usual case (nothing changed) to keep it as it is.
-        """
+        """What :meth:`_restore` needs to undo a refused action (the engine keeps its own checkpoint)."""
         game = self.game
         return {
-            "game": (game, game.moves, len(game.moves), game._ended, game._over, game.no_result),
+            "game": (game, game.checkpoint()),
             "clock": self.clock.copy(),
             "phase": self.phase,
             "offers": dict(self.offers),
@@ -350,15 +345,10 @@ class GameAuthority:
         }
 
     def _restore(self, saved: dict) -> None:
-        game, moves, count, ended, over, no_result = saved.pop("game")
+        game, mark = saved.pop("game")
         self.__dict__.update(saved)
         self.game = game
-        if (game.moves is not moves or len(moves) != count or game._ended != ended or game._over != over
-                or game.no_result != no_result):
-            fresh = game._replay(moves[:count])
-            if ended:
-                fresh.end()
-            game.__dict__.update(fresh.__dict__)
+        game.rollback(mark)
 
     def _base(self, t: str, now: float, **fields) -> dict:
         ev = {"t": t, **fields}
@@ -649,7 +639,7 @@ class GameAuthority:
         if given is not None:
             if not isinstance(given, list):
                 raise GameError("bad_request", "'dead' must be a list of points")
-            return expand_to_chains(self.game.board_rows(), [_point(p) for p in given])
+            return expand_to_chains(self.game, [_point(p) for p in given])
         if self.defer_proposals:
             raise ProposalNeeded(self.game.copy())
         return propose_dead_chains(self.game)
@@ -658,7 +648,7 @@ class GameAuthority:
         size = self.game.size
         if not (0 <= p[0] < size and 0 <= p[1] < size):  # the same answer as a move off the board
             raise GameError("illegal_move", f"{list(p)} is off the board", reason="off_board")
-        chain = chain_at(self.game.board_rows(), p)
+        chain = self.game.chain(p)
         if not chain:
             raise GameError("no_stone", "there is no stone there to mark")
         if chain & self.dead:

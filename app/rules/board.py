@@ -43,7 +43,7 @@ def zobrist_tables(size: int) -> tuple[list[int], list[list[int]], int]:
 class Board:
     __slots__ = (
         "size", "stride", "color", "head", "nxt", "libs", "lsum", "lsq", "count", "hash", "ko",
-        "keys", "side_key", "points", "nbrs", "seen", "key_xor", "multi", "arrays",
+        "keys", "side_key", "points", "nbrs", "seen", "key_xor", "situation_xor", "multi", "arrays",
     )
 
     def __init__(self, size: int):
@@ -72,9 +72,11 @@ class Board:
         self.ko = NO_POINT
         _, self.keys, self.side_key = zobrist_tables(size)
         # history used by play(): the set of keys already seen (None: no superko), the key
-        # adjustment per colour that moved, and whether multi-stone suicide is allowed
+        # adjustment per colour that moved (see history_key), and whether multi-stone suicide is allowed
         self.seen: set[int] | None = None
-        self.key_xor = (0, 0, 0)
+        # the side to move folded into a key: after Black's move White is to move (a whole-board situation)
+        self.situation_xor = (0, self.side_key, 0)
+        self.key_xor = (0, 0, 0)  # positional: the stones alone; set to situation_xor for situational superko
         self.multi = False
 
     # -- conversions ---------------------------------------------------------------------------
@@ -93,6 +95,11 @@ class Board:
         b.seen = set(self.seen) if self.seen is not None else None
         b.arrays = (b.color, b.head, b.nxt, b.libs, b.lsum, b.lsq, b.count)
         return b
+
+    def history_key(self, board_hash: int, mover: int) -> int:
+        """The key a position with hash ``board_hash``, reached by a move or pass of ``mover``, has in the
+        repetition history (the one superko key; :meth:`play` inlines it on its hot path)."""
+        return board_hash ^ self.key_xor[mover]
 
     def chain(self, p: int) -> list[int]:
         out = [p]
@@ -203,7 +210,7 @@ class Board:
         seen = self.seen
         key = 0
         if seen is not None:
-            key = new_hash ^ self.key_xor[c]
+            key = new_hash ^ self.key_xor[c]  # history_key, inlined
             if key in seen:  # a repetition unless the move captures
                 return self.play_checked(p, c)
         nbrs = self.nbrs[p]
@@ -318,7 +325,7 @@ class Board:
         captures, suicide, new_hash = self.analyse(p, c, self.multi)
         seen = self.seen
         if seen is not None:
-            key = new_hash ^ self.key_xor[c]
+            key = self.history_key(new_hash, c)
             if key in seen:
                 raise BoardError("superko")
             seen.add(key)
@@ -425,10 +432,3 @@ class Board:
             "".join(chars[color[(y + 1) * w + x + 1]] for x in range(self.size)) for y in range(self.size)
         ]
 
-    def recompute_hash(self) -> int:
-        h = 0
-        for p in self.points:
-            c = self.color[p]
-            if c:
-                h ^= self.keys[c][p]
-        return h

@@ -14,12 +14,8 @@ from the position, so the same position always gets the same proposal.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from .board import BLACK, BORDER, EMPTY, WHITE, Board, BoardError
-
-if TYPE_CHECKING:
-    from .game import Game
 
 Point = tuple[int, int]
 
@@ -237,8 +233,3 @@ def propose_dead_on_board(
         dead.update(board.xy(s) for s in stones)
     return dead
 
-
-def propose_dead(game: "Game", playouts: int | None = None) -> set[Point]:
-    """The dead stones proposed for the current position of ``game``."""
-    to_move = BLACK if game.to_move == "B" else WHITE
-    return propose_dead_on_board(game._board, to_move, playouts)

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from .board import BLACK, EMPTY, NO_POINT, WHITE, Board, BoardError
 from .coords import check_size
+from .dead import propose_dead_on_board
 from .errors import IllegalMove
 from .handicap import fixed_handicap_points
 from .ruleset import PRESETS, RuleSet
-
-if TYPE_CHECKING:
-    from .scoring import Score
+from .scoring import Score, score_position
 
 Point = tuple[int, int]
 _CODE = {"B": BLACK, "W": WHITE}
@@ -29,6 +28,21 @@ def opponent(color: str) -> str:
 class Move(NamedTuple):
     color: str
     point: Point | None  # None for a pass
+
+
+class Checkpoint(NamedTuple):
+    """What :meth:`Game.rollback` needs to put a game back as it was at :meth:`Game.checkpoint`.
+
+    The game changes only by appending to its move list (a move or a pass), by ending and by an undo (which
+    replaces the list), so the list as it was and the end flags are enough to rebuild it exactly, and in the
+    usual case (nothing changed) to keep it as it is.
+    """
+
+    moves: list[Move]
+    length: int
+    ended: bool
+    over: bool
+    no_result: bool
 
 
 _NEXT = {"B": "W", "W": "B"}
@@ -100,12 +114,12 @@ class Game:
         self._multi = self.rules.multi_stone_suicide
         self._seen: set[int] = set()
         self._situations: Counter[int] = Counter()
-        self._seen.add(self._history_key(board.hash, self.to_move))
+        if self._ko_mode == "situational":
+            board.key_xor = board.situation_xor
         # the board checks and extends the history set itself (not under simple ko)
         if self._ko_mode != "simple":
             board.seen = self._seen
-        if self._ko_mode == "situational":
-            board.key_xor = (0, board.side_key, 0)  # after Black's move White is to move
+        self._seen.add(board.history_key(board.hash, _CODE[opponent(self.to_move)]))
         board.multi = self._multi
         self._tracking = self._ko_mode == "simple" or self.rules.triple_ko_no_result
         self._over = False
@@ -123,11 +137,6 @@ class Game:
     def ko_point(self) -> Point | None:
         ko = self._board.ko
         return None if ko == NO_POINT else self._board.xy(ko)
-
-    def _history_key(self, board_hash: int, to_move: str) -> int:
-        if self._ko_mode == "situational" and to_move == "W":
-            return board_hash ^ self._board.side_key
-        return board_hash
 
     def board_rows(self) -> list[str]:
         return self._board.rows()
@@ -171,12 +180,8 @@ class Game:
             captures, suicide, new_hash = self._board.analyse(p, c, self._multi)
         except BoardError as exc:
             raise IllegalMove(exc.reason) from None
-        if self._ko_mode != "simple":
-            key = new_hash
-            if self._ko_mode == "situational" and color == "B":  # White moves next
-                key ^= self._board.side_key
-            if key in self._seen:
-                raise IllegalMove("superko")
+        if self._ko_mode != "simple" and self._board.history_key(new_hash, c) in self._seen:
+            raise IllegalMove("superko")
         return p, c, captures, suicide, new_hash
 
     def _lookup(self, color: str, point: Any) -> tuple[int, Move]:
@@ -210,7 +215,7 @@ class Game:
         self.moves.append(move)
         self.consecutive_passes = 0
         if self._tracking:
-            self._track(nxt)
+            self._track(_CODE[color])
         if not removed:
             return []
         # after a (legal, multi-stone) suicide the played point is empty again
@@ -218,12 +223,12 @@ class Game:
         xy = board.xy
         return [xy(s) for s in removed]
 
-    def _track(self, nxt: str) -> None:
+    def _track(self, mover: int) -> None:
         board = self._board
         if board.seen is None:
-            self._seen.add(board.hash)
+            self._seen.add(board.history_key(board.hash, mover))
         if self.rules.triple_ko_no_result:
-            situation = board.hash ^ (board.side_key if nxt == "W" else 0)
+            situation = board.hash ^ board.situation_xor[mover]
             self._situations[situation] += 1
             if self._situations[situation] >= 3:
                 self.no_result = True
@@ -244,7 +249,7 @@ class Game:
         self.to_move = opponent(color)
         self.moves.append(Move(color, None))
         self.consecutive_passes += 1
-        self._seen.add(self._history_key(board.hash, self.to_move))
+        self._seen.add(board.history_key(board.hash, _CODE[color]))
 
     def is_legal(self, color: str, point: Point) -> bool:
         """Whether ``play(color, point)`` would succeed now."""
@@ -285,10 +290,26 @@ class Game:
             raise IndexError("there is no move to undo")
         if self._ended:
             raise ValueError("the game has ended; resume it before undoing")
-        fresh = self._replay(self.moves[:-1])
         last = self.moves[-1]
-        self.__dict__.update(fresh.__dict__)
+        self._rebuild(self.moves[:-1], ended=False)
         return last
+
+    def checkpoint(self) -> Checkpoint:
+        """A cheap mark of the game as it is now, for :meth:`rollback` (see :class:`Checkpoint`)."""
+        return Checkpoint(self.moves, len(self.moves), self._ended, self._over, self.no_result)
+
+    def rollback(self, mark: Checkpoint) -> None:
+        """Put the game back exactly as it was at ``mark`` (a no-op when nothing changed since)."""
+        if (self.moves is mark.moves and len(self.moves) == mark.length and self._ended == mark.ended
+                and self._over == mark.over and self.no_result == mark.no_result):
+            return
+        self._rebuild(mark.moves[:mark.length], ended=mark.ended)
+
+    def _rebuild(self, moves: list[Move], ended: bool) -> None:
+        fresh = self._replay(moves)
+        if ended:
+            fresh.end()
+        self.__dict__.update(fresh.__dict__)
 
     def _replay(self, moves: list[Move]) -> "Game":
         g = Game(self.size, self.rules, handicap_points=self.handicap_points or None)
@@ -318,13 +339,21 @@ class Game:
             self.consecutive_passes, self.no_result, frozenset(self._seen), tuple(sorted(self._situations.items())),
         )
 
+    def chain(self, point: Point) -> set[Point]:
+        """Every stone connected to the stone at ``point`` (empty when the point is empty)."""
+        x, y = point
+        if not (0 <= x < self.size and 0 <= y < self.size):
+            raise ValueError(f"point {point!r} is off the board")
+        board = self._board
+        p = board.index(x, y)
+        if board.color[p] == EMPTY:
+            return set()
+        return {board.xy(q) for q in board.chain(p)}
+
     # -- scoring -------------------------------------------------------------------------------
     def score(self, dead: Iterable[Point] = ()) -> Score:
-        from .scoring import score_game
+        return score_position(self._board, self.rules, self.prisoners, self.handicap, dead)
 
-        return score_game(self, dead)
-
-    def propose_dead(self) -> set[Point]:
-        from .dead import propose_dead
-
-        return propose_dead(self)
+    def propose_dead(self, playouts: int | None = None) -> set[Point]:
+        """The dead stones proposed for the current position (slow on a large board: keep it off an event loop)."""
+        return propose_dead_on_board(self._board, _CODE[self.to_move], playouts)

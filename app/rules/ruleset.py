@@ -46,10 +46,6 @@ class RuleSet:
             raise ValueError("name must be a non-empty string")
         object.__setattr__(self, "komi", float(self.komi))
 
-    @property
-    def superko(self) -> bool:
-        return self.ko != "simple"
-
     def compensation(self, handicap_stones: int) -> float:
         """White's handicap compensation in points for ``handicap_stones`` placed stones."""
         if self.scoring != "area" or handicap_stones < 2:

@@ -13,13 +13,10 @@ Ownership maps (rows top to bottom):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from .board import BLACK, BORDER, EMPTY, WHITE, Board
 from .ruleset import RuleSet
-
-if TYPE_CHECKING:
-    from .game import Game
 
 Point = tuple[int, int]
 
@@ -276,6 +273,3 @@ def score_position(
         rules=rules.name,
     )
 
-
-def score_game(game: "Game", dead: Iterable[Point] = ()) -> Score:
-    return score_position(game._board, game.rules, game.prisoners, game.handicap, dead)

@@ -20,6 +20,8 @@ from pathlib import Path
 from app.rules.board import BLACK, WHITE, Board
 from app.rules.coords import from_gtp, to_gtp
 
+from tests.rules.positions import stones_hash
+
 DATA = Path(__file__).parent / "data"
 
 Point = tuple[int, int]
@@ -43,7 +45,7 @@ class Position:
             for x, ch in enumerate(row):
                 if ch in "XO":
                     b.setup(b.index(x, y), BLACK if ch == "X" else WHITE)
-        b.hash = b.recompute_hash()
+        b.hash = stones_hash(b)
         return b
 
     def to_text(self) -> str:

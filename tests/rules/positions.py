@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from app.rules import Game
+from app.rules.board import Board
 
 
 def place_stones(game: Game, black: Iterable[tuple[int, int]] = (), white: Iterable[tuple[int, int]] = ()) -> None:
@@ -19,3 +20,13 @@ def place_stones(game: Game, black: Iterable[tuple[int, int]] = (), white: Itera
             game.play("W", white.pop(0))
         elif black:
             game.pass_turn("W")
+
+
+def stones_hash(board: Board) -> int:
+    """The Zobrist hash of ``board`` recomputed from its stones (what the incremental hash must equal)."""
+    h = 0
+    for p in board.points:
+        c = board.color[p]
+        if c:
+            h ^= board.keys[c][p]
+    return h
