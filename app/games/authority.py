@@ -210,13 +210,6 @@ class GameAuthority:
     def player_returned(self, color: str, now: float) -> None:
         self.absent_since[color] = None
 
-    def claimable_at(self, color: str) -> float | None:
-        """When ``color`` may claim victory by abandonment (their opponent gone long enough), if at all."""
-        gone = self.absent_since.get(other(color))
-        if gone is None or self.phase not in _PHASES_FOR["claim_victory"]:
-            return None
-        return gone + self.config.abandon_grace
-
     @classmethod
     def replay(cls, config: GameConfig | dict, created_at: float, log: list[dict]) -> "GameAuthority":
         """Rebuild an authority by re-applying a recorded action log."""
@@ -224,14 +217,6 @@ class GameAuthority:
         for rec in log:
             auth.apply(rec["actor"], rec["action"], rec["now"], rec.get("facts"))
         return auth
-
-    def to_state(self) -> dict:
-        """JSON-safe: everything needed by :meth:`from_state` (configuration, creation time, action log)."""
-        return {"config": self.config.to_dict(), "created_at": self.created_at, "log": list(self.log)}
-
-    @classmethod
-    def from_state(cls, state: dict) -> "GameAuthority":
-        return cls.replay(state["config"], state["created_at"], state["log"])
 
     # ================================================================= views
     def snapshot(self, viewer: str | None, now: float | None = None) -> dict:

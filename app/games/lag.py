@@ -64,6 +64,8 @@ class LagEstimator:
     ``max_rtt``); the one-way estimate is half of that average.
     """
 
+    __slots__ = ("alpha", "max_rtt", "_avg", "samples")
+
     def __init__(self, alpha: float = 0.3, max_rtt: float = 10.0) -> None:
         self.alpha = alpha
         self.max_rtt = max_rtt

@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.games.lag import LagEstimator
+
 QUEUE_LIMIT = 2000
 FLOOD_LIMIT = 20  # the refusal (over the message rate) that closes a socket: its 20th within FLOOD_WINDOW
 FLOOD_WINDOW = 60.0  # seconds a refusal counts for: a long session is never cut for refusals long past
@@ -77,7 +79,7 @@ class Connection:
     """A socket's place in a room. ``send`` is the socket's ``send_text``."""
 
     __slots__ = ("id", "user_id", "user_name", "seat", "_send", "_close", "_queue", "last_v", "messages",
-                 "refused", "_pings", "lag", "fill_gap", "_writer", "closed")
+                 "refused", "_pings", "_lag", "fill_gap", "_writer", "closed")
 
     def __init__(
         self,
@@ -99,7 +101,7 @@ class Connection:
         self.messages = TokenBucket(rate=10.0, burst=30.0)
         self.refused: Refusals | None = None  # made at the first refusal
         self._pings: dict[str, float] | None = None
-        self.lag: float | None = None  # one-way lag estimate from the server's ping round trips
+        self._lag: LagEstimator | None = None  # made at the first measured round trip
         self.fill_gap: GapFiller | None = None
         self._writer: asyncio.Task[None] | None = None  # running only while the queue has items
         self.closed = False  # no more sending: the socket went away, was too slow, or flooded
@@ -107,6 +109,11 @@ class Connection:
     @property
     def role(self) -> str:
         return {"B": "black", "W": "white"}.get(self.seat or "", "spectator")
+
+    @property
+    def lag(self) -> float | None:
+        """The one-way lag estimate from the server's ping round trips (None before the first pong)."""
+        return None if self._lag is None else self._lag.estimate()
 
     @property
     def busy(self) -> bool:
@@ -127,12 +134,13 @@ class Connection:
             self._pings.pop(next(iter(self._pings)))
 
     def pong_received(self, ping_id: str, at: float) -> None:
-        """A round trip measured by the server: the lag estimate is a smoothed half of it."""
+        """A round trip measured by the server, for the lag estimate (:class:`~app.games.lag.LagEstimator`)."""
         sent = None if self._pings is None else self._pings.pop(ping_id, None)
         if sent is None:
             return
-        one_way = max(0.0, at - sent) / 2
-        self.lag = one_way if self.lag is None else 0.7 * self.lag + 0.3 * one_way
+        if self._lag is None:
+            self._lag = LagEstimator()
+        self._lag.record(at - sent)
 
     def start(self, fill_gap: GapFiller) -> None:
         self.fill_gap = fill_gap

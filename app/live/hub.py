@@ -108,10 +108,6 @@ class Hub(ABC):
         """The newest version logged for ``channel`` (None: nothing logged, expired or lost)."""
 
     @abstractmethod
-    async def forget(self, channel: str) -> None:
-        """Drop the channel's recent log and cached state (when its room closes for good)."""
-
-    @abstractmethod
     async def subscribe(
         self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None
     ) -> Unsubscribe:
@@ -147,20 +143,6 @@ class Hub(ABC):
         ``players[c]`` is True when at least one connection has role ``c``. ``spectators`` counts distinct
         signed-in spectators plus each anonymous spectator connection.
         """
-
-    # -- live state cache ------------------------------------------------------------------------------
-
-    @abstractmethod
-    async def get_state(self, channel: str) -> bytes | None:
-        """The cached state of the room, or None (never set, dropped, expired or lost)."""
-
-    @abstractmethod
-    async def set_state(self, channel: str, data: bytes) -> None:
-        """Replace the cached state of the room."""
-
-    @abstractmethod
-    async def drop_state(self, channel: str) -> None:
-        """Forget the cached state of the room."""
 
     # -- clock deadlines -------------------------------------------------------------------------------
 

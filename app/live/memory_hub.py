@@ -25,7 +25,6 @@ class MemoryHub(Hub):
         self._fanout = LocalFanout(max_pending)
         self._logs: dict[str, RecentLog] = {}
         self._presence: dict[str, dict[str, tuple[str, int | str | None]]] = {}
-        self._states: dict[str, bytes] = {}
         self._deadlines: dict[str, float] = {}
         self._deadline_versions: dict[str, int] = {}  # the game version each deadline was computed at
 
@@ -54,10 +53,6 @@ class MemoryHub(Hub):
         log = self._logs.get(channel)
         return None if log is None else log.head
 
-    async def forget(self, channel: str) -> None:
-        self._logs.pop(channel, None)
-        self._states.pop(channel, None)
-
     async def subscribe(
         self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None
     ) -> Unsubscribe:
@@ -66,10 +61,9 @@ class MemoryHub(Hub):
         async def unsubscribe() -> None:
             if await self._fanout.remove(subscriber):
                 # Nobody in this process (the only instance) holds the channel any more: its recent-event log
-                # and state go too, so memory does not grow with every game ever played. A later ``?v=``
+                # goes too, so memory does not grow with every game ever played. A later ``?v=``
                 # reconnect finds no log and gets a resync snapshot (docs/protocol.md §2).
                 self._logs.pop(channel, None)
-                self._states.pop(channel, None)
 
         return unsubscribe
 
@@ -86,15 +80,6 @@ class MemoryHub(Hub):
 
     async def presence(self, channel: str) -> Presence:
         return tally(self._presence.get(channel, {}).values())
-
-    async def get_state(self, channel: str) -> bytes | None:
-        return self._states.get(channel)
-
-    async def set_state(self, channel: str, data: bytes) -> None:
-        self._states[channel] = bytes(data)
-
-    async def drop_state(self, channel: str) -> None:
-        self._states.pop(channel, None)
 
     async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
         if self._newer(str(game_id), v):

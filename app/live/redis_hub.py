@@ -275,9 +275,6 @@ class RedisHub(Hub):
         head = await self.redis.get(self._key("head", channel))
         return None if head is None else int(head)
 
-    async def forget(self, channel: str) -> None:
-        await self.redis.delete(self._key("log", channel), self._key("head", channel), self._key("state", channel))
-
     async def subscribe(
         self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None
     ) -> Unsubscribe:
@@ -403,18 +400,6 @@ class RedisHub(Hub):
                 raise
             except Exception as exc:
                 log.warning("hub heartbeat failed (%s)", exc)
-
-    # -- live state cache --------------------------------------------------------------------------------
-
-    async def get_state(self, channel: str) -> bytes | None:
-        value = await self.redis.get(self._key("state", channel))
-        return value.encode() if isinstance(value, str) else value
-
-    async def set_state(self, channel: str, data: bytes) -> None:
-        await self.redis.set(self._key("state", channel), data, ex=self.key_ttl)
-
-    async def drop_state(self, channel: str) -> None:
-        await self.redis.delete(self._key("state", channel))
 
     # -- clock deadlines ---------------------------------------------------------------------------------
 

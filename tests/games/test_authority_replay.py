@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from app.games.authority import GameAuthority
 from app.games.errors import GameError
+from tests.games.replays import from_stored, stored
 
 KINDS = ["play"] * 8 + ["pass"] * 3 + ["toggle_dead"] * 2 + [
     "resign", "abort", "undo_request", "undo_accept", "undo_decline", "draw_offer", "draw_accept",
@@ -46,7 +47,7 @@ def test_random_sequences_replay_exactly(steps):
                 a.apply(actor, action, now, {"lag": lag})
         except GameError:
             assert (a.snapshot("B", now), a.snapshot(None, now), len(a.log)) == before
-    b = GameAuthority.from_state(json.loads(json.dumps(a.to_state())))
+    b = from_stored(json.loads(json.dumps(stored(a))))
     for viewer in ("B", "W", None):
         assert b.snapshot(viewer, now + 1.0) == a.snapshot(viewer, now + 1.0)
     assert b.game.state() == a.game.state()

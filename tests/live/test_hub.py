@@ -212,14 +212,6 @@ async def test_two_instances_share_one_log(make_hub):
     assert await a.replay(CH, 0) == await b.replay(CH, 0) == [ev(1), ev(2)]
 
 
-async def test_forget_drops_log_and_state(hub):
-    await hub.publish(CH, ev(1), v=1)
-    await hub.set_state(CH, b"state")
-    await hub.forget(CH)
-    assert await hub.replay(CH, 0) is None
-    assert await hub.get_state(CH) is None
-
-
 # -- presence ------------------------------------------------------------------------------------------
 
 
@@ -277,22 +269,6 @@ async def test_presence_message(hub):
         "players": {"B": False, "W": True},
         "spectators": 0,
     }
-
-
-# -- state cache ---------------------------------------------------------------------------------------
-
-
-async def test_state_cache(make_hub):
-    a = await make_hub()
-    b = await make_hub.peer(a)
-    assert await a.get_state(CH) is None
-    await a.set_state(CH, b"\x00state-1")
-    assert await b.get_state(CH) == b"\x00state-1"
-    await b.set_state(CH, b"state-2")
-    assert await a.get_state(CH) == b"state-2"
-    await a.drop_state(CH)
-    assert await b.get_state(CH) is None
-    await a.drop_state(CH)
 
 
 # -- clock deadlines -----------------------------------------------------------------------------------

@@ -128,14 +128,12 @@ async def test_losing_every_key_is_survived(hubs, redis_prefix):
         await hub.publish(CH, encode({"v": v}), v=v)
     await hub.join(CH, "c1", "B", 1)
     await peer.join(CH, "c2", "spectator", None)
-    await hub.set_state(CH, b"state")
     await hub.set_deadline("g1", 10.0)
 
     await delete_prefix(redis_prefix)  # as a FLUSHALL or a restart without persistence would
 
     assert await hub.replay(CH, 0) is None
     assert await hub.replay(CH, 3) is None
-    assert await hub.get_state(CH) is None
     await asyncio.wait_for(lost.wait(), WAIT)
 
     async def presence_restored() -> bool:
