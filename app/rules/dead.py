@@ -216,7 +216,11 @@ def propose_dead_on_board(
         playouts = default_playouts(board.size)
     if seed is None:
         seed = board.hash & 0xFFFFFFFF
-    own = ownership_estimate(board, to_move, playouts, seed)
+    return dead_from_ownership(board, ownership_estimate(board, to_move, playouts, seed))
+
+
+def dead_from_ownership(board: Board, own: list[float]) -> set[Point]:
+    """The chains that ``own`` (from :func:`ownership_estimate`) says are dead, as (x, y) points."""
     color = board.color
     held: dict[int, float] = {}  # chain head -> mean ownership from the chain's side
     chains = _chains(board)
@@ -233,3 +237,11 @@ def propose_dead_on_board(
         dead.update(board.xy(s) for s in stones)
     return dead
 
+
+def estimate_on_board(board: Board, to_move: int, playouts: int | None = None) -> tuple[set[Point], list[list[float]]]:
+    """The dead stones of ``board`` (as :func:`propose_dead_on_board` proposes them) and the ownership of every
+    point (rows from the top; +1 Black's in every playout, -1 White's), from one set of playouts."""
+    own = ownership_estimate(board, to_move, playouts or default_playouts(board.size), board.hash & 0xFFFFFFFF)
+    size = board.size
+    grid = [[own[board.index(x, y)] for x in range(size)] for y in range(size)]
+    return dead_from_ownership(board, own), grid

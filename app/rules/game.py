@@ -7,7 +7,7 @@ from typing import Any, Iterable, NamedTuple
 
 from .board import BLACK, EMPTY, NO_POINT, WHITE, Board, BoardError
 from .coords import check_size
-from .dead import propose_dead_on_board
+from .dead import estimate_on_board, propose_dead_on_board
 from .errors import IllegalMove
 from .handicap import fixed_handicap_points
 from .ruleset import PRESETS, RuleSet
@@ -123,6 +123,7 @@ class Game:
         board.multi = self._multi
         self._tracking = self._ko_mode == "simple" or self.rules.triple_ko_no_result
         self._over = False
+        self._setup: tuple[list[Point], list[Point], str | None] | None = None  # add_setup's stones, for replays
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -157,6 +158,39 @@ class Game:
         """Undo :meth:`end` (for example when players resume after disagreeing on dead stones)."""
         self._ended = False
         self._over = self.no_result
+
+    def add_setup(self, black: Iterable[Point], white: Iterable[Point], to_move: str | None = None) -> None:
+        """Put setup stones down before the first move (an SGF record's AB and AW at its root).
+
+        Setup stones capture nothing and leave no ko; the position they make is the start of the history.
+        ValueError (and nothing changed) after a move, for a point off the board or a point given twice.
+        """
+        if self.moves:
+            raise ValueError("setup stones go down before the first move")
+        stones: list[tuple[int, Point]] = [(BLACK, (p[0], p[1])) for p in black] + [(WHITE, (p[0], p[1])) for p in white]
+        if len({p for _, p in stones}) != len(stones):
+            raise ValueError("a setup point is given twice")
+        board = self._board.copy()
+        for code, point in stones:
+            try:
+                board.setup(self._index(point), code)
+            except (IllegalMove, BoardError) as exc:
+                raise ValueError(f"setup stone at {point!r}: {exc}") from None
+        if to_move is not None and to_move not in _CODE:
+            raise ValueError(f"colour must be 'B' or 'W', not {to_move!r}")
+        board.seen = self._board.seen
+        self._board = board
+        if to_move is not None:
+            self.to_move = to_move
+        self._setup = ([p for c, p in stones if c == BLACK], [p for c, p in stones if c == WHITE], to_move)
+        self._seen.clear()  # the set the board shares: the history starts at the set-up position
+        self._seen.add(board.history_key(board.hash, _CODE[opponent(self.to_move)]))
+
+    def set_to_move(self, color: str) -> None:
+        """Give the turn to ``color`` (a record may have one colour play twice, or say who plays first)."""
+        if color not in _CODE:
+            raise ValueError(f"colour must be 'B' or 'W', not {color!r}")
+        self.to_move = color
 
     # -- moves ---------------------------------------------------------------------------------
     def _index(self, point: Any) -> int:
@@ -313,7 +347,11 @@ class Game:
 
     def _replay(self, moves: list[Move]) -> "Game":
         g = Game(self.size, self.rules, handicap_points=self.handicap_points or None)
+        if self._setup is not None:
+            g.add_setup(*self._setup)
         for mv in moves:
+            if mv.color != g.to_move:
+                g.set_to_move(mv.color)
             if mv.point is None:
                 g.pass_turn(mv.color)
             else:
@@ -357,3 +395,8 @@ class Game:
     def propose_dead(self, playouts: int | None = None) -> set[Point]:
         """The dead stones proposed for the current position (slow on a large board: keep it off an event loop)."""
         return propose_dead_on_board(self._board, _CODE[self.to_move], playouts)
+
+    def estimate(self, playouts: int | None = None) -> tuple[set[Point], list[list[float]]]:
+        """The proposed dead stones and each point's ownership (+1 Black's in every playout, -1 White's; rows
+        from the top), from the same playouts (slow on a large board: keep it off an event loop)."""
+        return estimate_on_board(self._board, _CODE[self.to_move], playouts)

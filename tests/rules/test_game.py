@@ -105,3 +105,39 @@ def test_score_simple_area():
     assert (s.black.stones, s.black.territory, s.white.stones, s.white.territory) == (5, 5, 5, 5)
     assert s.result_text() == "W+0.5"
     assert s.ownership[0] == "XX.OO"
+
+
+def test_setup_stones_before_the_first_move_start_the_history():
+    g = Game(9, rules_for("chinese"))
+    g.add_setup([(0, 1), (1, 1)], [(0, 0), (4, 4)], "W")
+    assert g.stone_at((0, 0)) == "W" and g.stone_at((1, 1)) == "B" and g.to_move == "W"
+    assert g.prisoners == {"B": 0, "W": 0}
+    g.play("W", (1, 0))
+    with pytest.raises(ValueError):
+        g.add_setup([(5, 5)], [])
+    for black, white in [([(0, 0)], [(0, 0)]), ([(9, 0)], []), ([(0, 1), (1, 0)], [(0, 0)])]:
+        fresh = Game(9)
+        with pytest.raises(ValueError):
+            fresh.add_setup(black, white)
+        assert fresh.board_rows() == Game(9).board_rows()
+
+
+def test_the_turn_can_be_given_to_either_colour():
+    g = Game(9)
+    g.play("B", (2, 2))
+    g.set_to_move("B")
+    g.play("B", (3, 3))
+    assert g.to_move == "W"
+    with pytest.raises(ValueError):
+        g.set_to_move("X")
+
+
+def test_undo_after_setup_stones_and_a_colour_playing_twice_keeps_them():
+    g = Game(9)
+    g.add_setup([(0, 1)], [(5, 5)], "W")
+    g.play("W", (2, 2))
+    g.set_to_move("W")
+    g.play("W", (3, 3))
+    g.play("B", (4, 4))
+    g.undo()
+    assert g.stone_at((5, 5)) == "W" and g.stone_at((3, 3)) == "W" and g.stone_at((4, 4)) is None
