@@ -144,6 +144,11 @@ class Hub(ABC):
         signed-in spectators plus each anonymous spectator connection.
         """
 
+    @abstractmethod
+    async def members(self, channel: str) -> list[tuple[str, int | str | None]]:
+        """Every connection in ``channel`` across all instances, as ``(role, user_id)`` pairs (the entries
+        ``presence`` counts), for rooms that show who is there by name (review rooms)."""
+
     # -- clock deadlines -------------------------------------------------------------------------------
 
     @abstractmethod

@@ -81,6 +81,9 @@ class MemoryHub(Hub):
     async def presence(self, channel: str) -> Presence:
         return tally(self._presence.get(channel, {}).values())
 
+    async def members(self, channel: str) -> list[tuple[str, int | str | None]]:
+        return list(self._presence.get(channel, {}).values())
+
     async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
         if self._newer(str(game_id), v):
             self._deadlines[str(game_id)] = float(at)

@@ -345,9 +345,12 @@ class RedisHub(Hub):
                 await pipe.execute()
 
     async def presence(self, channel: str) -> Presence:
+        return tally(await self.members(channel))
+
+    async def members(self, channel: str) -> list[tuple[str, int | str | None]]:
         members = sorted(await self.redis.smembers(self._key("presi", channel)))
         if not members:
-            return tally(())
+            return []
         pipe = self.redis.pipeline(transaction=False)
         for member in members:
             pipe.hvals(member)
@@ -360,7 +363,7 @@ class RedisHub(Hub):
             entries.extend(tuple(orjson.loads(value)) for value in values)
         if gone:  # instances that died or left: their hashes expired
             await self.redis.srem(self._key("presi", channel), *gone)
-        return tally(entries)
+        return [(str(role), user_id) for role, user_id in entries]
 
     @property
     def _presence_ttl_ms(self) -> int:

@@ -268,3 +268,30 @@ class RatingChange(Base):
     deviation_after: Mapped[float] = mapped_column(Float)
     volatility_after: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Review(Base):
+    """A shared review: a game tree (app/study) that its owner, or whoever the owner hands control to, leads
+    while others follow live. Made from a finished game (``game_id``) or from an uploaded SGF record.
+
+    ``version`` is the compare-and-set version of the review's live events (docs/protocol.md, "Reviews"):
+    every change (the leader's position, the tree, control, a chat line) advances it by one in the same
+    statement that stores the change. ``current`` is the node the leader is on; ``chat`` holds the newest
+    lines of the review's chat.
+    """
+
+    __tablename__ = "reviews"
+    __table_args__ = (Index("ix_reviews_game_id_created_at", "game_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    controller_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
+    title: Mapped[str] = mapped_column(String(100))
+    board_size: Mapped[int] = mapped_column(Integer)
+    tree: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    current: Mapped[int] = mapped_column(Integer, default=0)
+    chat: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -346,3 +346,17 @@ async def test_a_subscriber_may_unsubscribe_from_its_own_callback(hub):
     for _ in range(5):
         await asyncio.sleep(0)
     assert got == [b"first"]
+
+
+async def test_members_lists_every_connection_across_instances(make_hub):
+    a = await make_hub()
+    b = await make_hub.peer(a)
+    await a.join("review:r1", "c1", "spectator", 5)
+    await b.join("review:r1", "c2", "spectator", 6)
+    await b.join("review:r1", "c3", "spectator", None)
+    for hub in (a, b):
+        assert sorted(await hub.members("review:r1"), key=str) == sorted(
+            [("spectator", 5), ("spectator", 6), ("spectator", None)], key=str)
+    await b.leave("review:r1", "c2")
+    assert sorted(await a.members("review:r1"), key=str) == sorted([("spectator", 5), ("spectator", None)], key=str)
+    assert await a.members("review:other") == []

@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.api.deps import may_play, optional_user_ws, socket_limits
 from app.errors import ServiceError
 from app.api.login_limits import client_address
-from app.limits.rules import Limiter, Rule
+from app.limits.chat import chat_refusal
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Connection
 from app.live.room import Room
 from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
@@ -176,15 +176,9 @@ async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Cha
     a line repeating the user's previous one in this game is dropped."""
     if conn.user_id is None:
         return None  # the room refuses it: a name is needed to chat
-    limiter: Limiter = state.limiter
     settings = state.settings
-    if not await limiter.allow(Rule("chat", settings.chat_lines, settings.chat_window), conn.user_id):
-        return _chat_error(message, "chat_rate_limited", "you are chatting too fast; wait a few seconds")
-    text = " ".join(message.text.split()).casefold()
-    if await limiter.repeated("chat-last", f"{conn.user_id}:{game_id}", text, 5 * settings.chat_window):
-        return _chat_error(message, "chat_repeated", "you just said that")
-    return None
-
-
-def _chat_error(message: Chat, code: str, text: str) -> bytes:
-    return encode(ErrorMessage(id=message.id, code=code, message=text))
+    refusal = await chat_refusal(state.limiter, settings.chat_lines, settings.chat_window, conn.user_id, game_id,
+                                 message.text)
+    if refusal is None:
+        return None
+    return encode(ErrorMessage(id=message.id, code=refusal.code, message=refusal.message))

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import delete, exists, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.store.models import Challenge, ChatMessage, Game, User
+from app.store.models import Challenge, ChatMessage, Game, Review, User
 from app.store.types import utcnow
 
 
@@ -145,13 +145,15 @@ async def all_bots(session: AsyncSession, limit: int = 200) -> list[User]:
 
 
 async def delete_unused_guests(session: AsyncSession, created_before: datetime, limit: int = 1000) -> int:
-    """Delete guests made before ``created_before`` that never played, challenged or chatted; how many."""
+    """Delete guests made before ``created_before`` that never played, challenged, chatted or made a review;
+    how many."""
     unused = (
         select(User.id)
         .where(User.is_guest.is_(True), User.created_at < created_before)
         .where(~exists().where(or_(Game.black_id == User.id, Game.white_id == User.id)))
         .where(~exists().where(Challenge.creator_id == User.id))
         .where(~exists().where(ChatMessage.user_id == User.id))
+        .where(~exists().where(Review.owner_id == User.id))
         .limit(limit)
     )
     ids = list((await session.execute(unused)).scalars())
