@@ -14,7 +14,7 @@ round a separate attacker process pushes, as fast as the caps let it:
 Prints the players' move round trip (send -> ack) p50/p99 quiet and under attack, what the attackers got
 through, and as its last line ``attack_ratio=<p99 under attack / p99 quiet>``.
 
-    /work/main/.venv/bin/python bench/attack_bench.py [--games 100] [--spectators 5] [--moves 20]
+    .venv/bin/python bench/attack_bench.py [--games 100] [--spectators 5] [--moves 20]
         [--interval 1.0] [--rounds 4] [--redis] [--quick]
 """
 

@@ -11,7 +11,7 @@ transaction in PostgreSQL and the private message through the hub to the other i
 Prints p50/p99/max of the time to a pair (all trials, then cross-instance and same-instance), the same for the
 baseline ping, and ``pair_p99_ms=<..> ratio_p99=<pair p99 / ping p99>`` last.
 
-    /work/main/.venv/bin/python bench/automatch_bench.py [--trials 200]
+    .venv/bin/python bench/automatch_bench.py [--trials 200]
 """
 
 from __future__ import annotations

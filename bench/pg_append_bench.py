@@ -11,7 +11,7 @@ connection slots are shared with everything else); per step it prints appends pe
 append at the busiest step), ``appends_per_pg_core`` (its inverse: what one core of PostgreSQL commits
 a second once it is the bottleneck) and ``best_appends_per_s`` (the most this machine committed).
 
-    nice -n 10 /work/main/.venv/bin/python bench/pg_append_bench.py [--steps 1,4,16,32] [--seconds 5]
+    nice -n 10 .venv/bin/python bench/pg_append_bench.py [--steps 1,4,16,32] [--seconds 5]
         [--client-procs 2]
 """
 

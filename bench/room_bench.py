@@ -16,7 +16,7 @@ Prints p50/p99 move round trip (send -> ack), move -> last spectator delivery, m
 socket, server CPU per delivery of a move to one spectator, and
 as its last line ``rtt_ratio=<Tengen p50 / floor p50> fanout_ratio=<Tengen p50 / floor p50>``.
 
-    /work/main/.venv/bin/python bench/room_bench.py [--games 100] [--spectators 5] [--moves 20]
+    .venv/bin/python bench/room_bench.py [--games 100] [--spectators 5] [--moves 20]
         [--interval 1.0] [--rounds 4] [--fanout-listeners 1000] [--fanout-moves 30] [--quick]
 
 Needs PostgreSQL (``TENGEN_BENCH_POSTGRES``, default postgresql://postgres@127.0.0.1:5432/postgres); creates

@@ -5,7 +5,7 @@ sgfmill checks neither. Prints both moves-per-second figures, then ``ratio=<ours
 Times are this process's CPU time (other jobs on the machine then matter less), and the engines take
 turns over several rounds, each keeping its best.
 
-    /work/main/.venv/bin/python bench/rules_bench.py [--games 40] [--moves 300] [--seed 1] [--rounds 7]
+    .venv/bin/python bench/rules_bench.py [--games 40] [--moves 300] [--seed 1] [--rounds 7]
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ exits with status 2. ``--via-nginx`` puts Debian's nginx with ``deploy/nginx.con
 instances for the base and game-placement phases (the spread phases, which a proxy hashing the game id never
 produces, still connect directly).
 
-    nice -n 10 /work/main/.venv/bin/python bench/scale_bench.py [--quota 0.1] [--period-ms 10]
+    nice -n 10 .venv/bin/python bench/scale_bench.py [--quota 0.1] [--period-ms 10]
         [--games-per-instance 16] [--seconds 5] [--rounds 3] [--warmup 2] [--client-procs 2] [--weight 4]
         [--via-nginx]
 """

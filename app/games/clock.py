@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from app.games.errors import GameError
 from app.games.lag import LagPolicy
@@ -46,7 +47,7 @@ class PlayerClock:
     stones: int | None  # canadian: stones left in the current overtime period
     quota: float  # lag quota
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "main": self.main,
             "periods": self.periods,
@@ -56,7 +57,7 @@ class PlayerClock:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "PlayerClock":
+    def from_dict(cls, d: dict[str, Any]) -> "PlayerClock":
         return cls(
             main=float(d["main"]),
             periods=int(d["periods"]),
@@ -77,7 +78,7 @@ class Charge:
     periods_used: int  # byo-yomi periods lost on this move
     flagged: bool  # the move came too late: the player lost on time and the move does not count
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "elapsed": round(self.elapsed, 6),
             "credited": round(self.credited, 6),
@@ -90,7 +91,7 @@ class Charge:
 class GameClock:
     """Both players' clocks. ``turn`` is the colour whose clock runs (when not paused)."""
 
-    def __init__(self, time_control: TimeControl | dict | None, lag: LagPolicy | None = None) -> None:
+    def __init__(self, time_control: TimeControl | dict[str, Any] | None, lag: LagPolicy | None = None) -> None:
         self.tc = parse_time_control(time_control)
         self.lag = lag or LagPolicy()
         tc = self.tc
@@ -261,14 +262,14 @@ class GameClock:
         times = [t for t in (self.flag_deadline(), self.period_deadline()) if t is not None]
         return min(times) if times else None
 
-    def advance(self, now: float) -> list[dict]:
+    def advance(self, now: float) -> list[dict[str, Any]]:
         """Report what happened on its own by ``now``: periods used up and a flag fall.
 
         Returns event dicts: ``{"t": "period_used", "color", "periods_left"}`` for each byo-yomi period the
         player to move has used up in this turn (each reported once), then ``{"t": "flag", "color"}`` if
         they ran out of time (the clock then stops). Nothing changes when nothing is due.
         """
-        events: list[dict] = []
+        events: list[dict[str, Any]] = []
         while True:
             due = self.period_deadline()
             if due is None or now < due:
@@ -284,7 +285,7 @@ class GameClock:
         return events
 
     # ----------------------------------------------------------------- views and storage
-    def view(self, now: float) -> dict | None:
+    def view(self, now: float) -> dict[str, Any] | None:
         """The protocol's CLOCKS object at ``now``: what each player has left, and whose clock runs.
 
         Per player: ``main`` (main time left), ``periods`` (byo-yomi periods left, counting the current
@@ -326,7 +327,7 @@ class GameClock:
             }
         return out
 
-    def to_dict(self, now: float | None = None) -> dict:
+    def to_dict(self, now: float | None = None) -> dict[str, Any]:
         """JSON-safe state. With ``now``, the running stretch is folded in so that :meth:`from_dict` with a
         later ``now`` restarts the clock then (time in between, e.g. server downtime, is not charged)."""
         elapsed = self.turn_elapsed if now is None else self.elapsed(now)
@@ -343,7 +344,7 @@ class GameClock:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, now: float | None = None) -> "GameClock":
+    def from_dict(cls, d: dict[str, Any], now: float | None = None) -> "GameClock":
         clock = cls(d["time_control"], LagPolicy.from_dict(d.get("lag")))
         clock.players = {c: PlayerClock.from_dict(d["players"][c]) for c in COLORS}
         clock.turn = d["turn"]

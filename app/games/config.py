@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.games.errors import GameError
 from app.games.lag import LagPolicy
@@ -25,7 +26,7 @@ class GameConfig:
     scoring_timeout: float = DEFAULT_SCORING_TIMEOUT
     abandon_grace: float = DEFAULT_ABANDON_GRACE
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "size": self.size,
             "rules": self.rules.to_dict(),
@@ -38,7 +39,7 @@ class GameConfig:
         }
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> "GameConfig":
+    def from_dict(cls, data: dict[str, Any] | None) -> "GameConfig":
         return parse_config(data)
 
 
@@ -46,14 +47,14 @@ def _bad(message: str) -> GameError:
     return GameError("invalid_config", message)
 
 
-def _positive_seconds(data: dict, key: str, default: float) -> float:
+def _positive_seconds(data: dict[str, Any], key: str, default: float) -> float:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         raise _bad(f"'{key}' must be a positive number of seconds")
     return float(value)
 
 
-def _rules(value) -> RuleSet:
+def _rules(value: Any) -> RuleSet:
     if value is None:
         return rules_for("chinese")
     if isinstance(value, RuleSet):
@@ -71,7 +72,7 @@ def _rules(value) -> RuleSet:
     raise _bad("rules must be a preset name or an object of parameters")
 
 
-def parse_config(data: dict | None) -> GameConfig:
+def parse_config(data: dict[str, Any] | None) -> GameConfig:
     """Validate a game configuration; raises ``GameError('invalid_config' | 'invalid_time_control')``."""
     data = dict(data or {})
     known = {"size", "rules", "handicap", "handicap_points", "time_control", "lag", "scoring_timeout",

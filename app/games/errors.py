@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GameError(Exception):
     """An action was refused. The authority (or clock) changed nothing before raising it.
@@ -16,7 +18,7 @@ class GameError(Exception):
         self.message = message
         self.reason = reason
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = {"code": self.code, "message": self.message}
         if self.reason is not None:
             out["reason"] = self.reason

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class LagPolicy:
         refill = min(self.refill_max, self.refill_fraction * lag)
         return credit, min(self.cap, quota - credit + refill)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "initial": self.initial,
             "cap": self.cap,
@@ -52,7 +53,7 @@ class LagPolicy:
         }
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> "LagPolicy":
+    def from_dict(cls, data: dict[str, Any] | None) -> "LagPolicy":
         return cls(**data) if data else cls()
 
 

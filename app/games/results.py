@@ -16,6 +16,9 @@ no_result      none        ``Void`` (e.g. a triple ko under Japanese rules)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from app.rules import Score
 
 REASONS = ("resignation", "timeout", "abandonment", "score", "draw", "abort", "no_result")
 _LETTER = {"resignation": "R", "timeout": "T", "abandonment": "F"}
@@ -27,14 +30,14 @@ class Result:
     reason: str
     text: str
     margin: float | None = None
-    score: dict | None = None
+    score: dict[str, Any] | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason, "margin": self.margin, "text": self.text,
                 "score": self.score}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Result":
+    def from_dict(cls, d: dict[str, Any]) -> "Result":
         return cls(winner=d["winner"], reason=d["reason"], text=d["text"], margin=d.get("margin"),
                    score=d.get("score"))
 
@@ -44,7 +47,7 @@ def win(winner: str, reason: str) -> Result:
     return Result(winner=winner, reason=reason, text=f"{winner}+{_LETTER[reason]}")
 
 
-def by_score(score) -> Result:
+def by_score(score: Score) -> Result:
     """From the rules engine's :class:`Score`."""
     return Result(winner=score.winner, reason="score", text=score.result_text(), margin=score.margin,
                   score=score.to_dict())

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from app.games.errors import GameError
 
@@ -65,9 +66,9 @@ class TimeControl:
     def timed(self) -> bool:
         return self.kind != "none"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The stored and shown form; whole seconds are written as whole numbers (``600``, not ``600.0``)."""
-        out: dict = {"kind": self.kind}
+        out: dict[str, Any] = {"kind": self.kind}
         if self.kind == "none":
             return out
         out["main"] = _whole(self.main)
@@ -92,7 +93,7 @@ def _whole(seconds: float) -> float | int:
     return int(seconds) if float(seconds).is_integer() else seconds
 
 
-def _seconds(data: dict, key: str, *, positive: bool) -> float:
+def _seconds(data: dict[str, Any], key: str, *, positive: bool) -> float:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise TimeControlError(f"'{key}' must be a number of seconds")
@@ -103,7 +104,7 @@ def _seconds(data: dict, key: str, *, positive: bool) -> float:
     return float(value)
 
 
-def _count(data: dict, key: str) -> int:
+def _count(data: dict[str, Any], key: str) -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():

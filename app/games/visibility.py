@@ -12,6 +12,8 @@ event numbering has no holes.
 
 from __future__ import annotations
 
+from typing import Any
+
 VISIBILITIES = ("all", "players", "B", "W", "spectators")
 
 
@@ -25,7 +27,7 @@ def can_see(visibility: str, viewer: str | None) -> bool:
     return viewer == visibility
 
 
-def event_for(event: dict, viewer: str | None) -> dict:
+def event_for(event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     """The event as ``viewer`` (``"B"``, ``"W"`` or ``None`` for anyone else) receives it."""
     if can_see(event.get("visibility", "all"), viewer):
         return {k: v for k, v in event.items() if k not in ("visibility", "others")}

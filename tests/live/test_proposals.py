@@ -54,7 +54,7 @@ async def test_the_proposal_is_stored_with_the_pass_and_never_computed_again(mak
     facts = rows[0].payload["_action"]["facts"]
     assert rows[0].payload["t"] == "pass" and facts["dead"] == phase["dead"]
     # Another instance rebuilds the game from its events without computing any proposal.
-    import app.games.authority as authority
+    import app.games.scoring_phase as authority
 
     def no_recomputing(game: Any) -> set[tuple[int, int]]:
         raise AssertionError("the proposal was computed again")
