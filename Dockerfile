@@ -5,10 +5,10 @@
 FROM python:3.12-slim AS builder
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY app ./app
 # Tengen and every dependency as wheels: the runtime installs them offline and needs no compiler.
-RUN pip wheel --wheel-dir /wheels .
+RUN pip wheel --wheel-dir /wheels -c constraints.txt .
 
 FROM python:3.12-slim AS runtime
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
