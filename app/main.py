@@ -17,7 +17,7 @@ from app.api.body_limit import BodyLimitMiddleware
 from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
-from app.api.routers import accounts, bots, challenges, game_ws, games, health, lobby_ws, players, practice
+from app.api.routers import accounts, bots, challenges, game_ws, games, health, lobby_ws, players, practice, study
 from app.automatch.service import Automatch
 from app.live.hub_factory import make_hub
 from app.live.seek_pool import make_seek_pool
@@ -39,6 +39,8 @@ from app.loop_watch import LoopWatch
 from app.metrics import Metrics
 from app.settings import Settings, get_settings
 from app.store.db import create_engine, create_sessionmaker, is_sqlite
+from app.study.hints import HintEngine, hint_command
+from app.study.workers import StudyWorkers
 
 
 def create_app(settings: Settings | None = None, clock: Callable[[], float] | None = None) -> FastAPI:
@@ -120,6 +122,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             await hub.close()
             await engine.dispose()
             app.state.passwords.close()
+            app.state.study_workers.close()
 
     docs = settings.docs_enabled
     app = FastAPI(
@@ -130,6 +133,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.state.settings = settings
     app.state.passwords = PasswordPool(settings.password_hash_threads, settings.password_hash_queue)
     app.state.caps = Caps.from_settings(settings)
+    app.state.study_workers = StudyWorkers(settings.study_workers, settings.study_queue)
+    app.state.hints = HintEngine(hint_command(settings), settings.hint_engines, settings.hint_seconds)
     app.state.sockets = SocketRegistry(settings.sockets_per_user, settings.sockets_per_address)
     app.state.metrics_networks = Networks(settings.metrics_networks)
     app.state.metrics = Metrics()
@@ -140,7 +145,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
     install_error_handlers(app)
     app.add_middleware(OriginCheckMiddleware, allowed_origins=settings.allowed_origins)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes,
+                       larger={"/api/study/": settings.study_max_body_bytes})
     app.add_middleware(SecurityHeadersMiddleware)
 
     app.include_router(health.router)
@@ -149,6 +155,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(bots.router)
     app.include_router(games.router)
     app.include_router(practice.router)
+    app.include_router(study.router)
     app.include_router(players.router)
     app.include_router(players.pages)
     app.include_router(lobby_ws.router)

@@ -78,6 +78,19 @@ class Settings(BaseSettings):
     chat_window: int = 10  # seconds
     lobby_messages_per_second: float = 2.0  # lobby socket messages (pings), burst of 10
 
+    # ---- analysis boards (app/study, docs/study.md)
+    study_max_body_bytes: int = 1024 * 1024  # request bodies under /api/study/ (a tree of 10,000 nodes as JSON)
+    study_max_sgf_bytes: int = 256 * 1024  # an uploaded SGF record
+    study_workers: int = 2  # worker processes for positions, estimates and SGF (off the event loop)
+    study_queue: int = 32  # jobs waiting for those workers at once; beyond, 503 "busy"
+    study_requests: int = 600  # positions, imports and exports per user (or address) per minute
+    study_estimates: int = 30  # score estimates per user per minute
+    hint_engine: str = ""  # the hint engine's GTP command line; empty: GNU Go (TENGEN_GNUGO or found) at level 8
+    hint_engines: int = 2  # hint engines running at once on an instance; beyond, 503 "busy"
+    hint_seconds: float = 20.0  # time limit of one hint request, engine start included
+    hints_per_window: int = 10  # hint requests per user per hint window
+    hint_window: int = 600  # seconds
+
     # ---- automatch
     automatch_bot_after: float = 60.0  # seconds of searching before a connected house bot is offered
 

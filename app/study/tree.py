@@ -216,11 +216,7 @@ class Tree:
             if node_id is not None and (type(node_id) is not int or node_id < 1 or node_id in self._nodes):
                 raise TreeError("bad_tree", f"node id {node_id!r} is not a new positive number")
         try:
-            if color != game.to_move:
-                game.set_to_move(color)
-            captures = [] if point is None else game.play(color, point)
-            if point is None:
-                game.pass_turn(color)
+            captures = play_move(game, color, point)
         except IllegalMove as exc:
             raise TreeError(exc.reason, str(exc)) from None
         except ValueError as exc:
@@ -305,14 +301,20 @@ def replay(game: Game, moves: list[Move]) -> Game:
     whose message names its number."""
     for number, move in enumerate(moves, start=1):
         try:
-            if move.color != game.to_move:
-                game.set_to_move(move.color)
-            if move.point is None:
-                game.pass_turn(move.color)
-            else:
-                game.play(move.color, move.point)
+            play_move(game, move.color, move.point)
         except IllegalMove as exc:
             raise TreeError(exc.reason, f"move {number}: {exc}") from None
         except ValueError as exc:
             raise TreeError("bad_move", f"move {number}: {exc}") from None
     return game
+
+
+def play_move(game: Game, color: str, point: Point | None) -> list[Point]:
+    """One move of a tree on ``game``: a stone (its captures returned) or a pass (``point`` None), by either
+    colour (the other colour plays as if it were its turn). Raises the engine's IllegalMove or ValueError."""
+    if color != game.to_move:
+        game.set_to_move(color)
+    if point is None:
+        game.pass_turn(color)
+        return []
+    return game.play(color, point)

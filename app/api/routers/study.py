@@ -1,0 +1,122 @@
+"""``/api/study``: what an analysis board asks the server (docs/study.md): positions (legality, captures),
+score estimates, engine hints, a stored game as a tree, SGF import and export.
+
+The board's tree lives in the browser; every rule is applied here. The slow work runs in the study workers
+(``app.study.workers``) or in an engine process (``app.study.hints``), never on the event loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.deps import DB, OptionalUser, Visiting
+from app.api.login_limits import client_address
+from app.errors import RateLimited, ServiceError
+from app.limits.rules import Limiter, Rule
+from app.settings import Settings
+from app.store.models import User
+from app.store.repositories import games as games_repo
+from app.study import jobs
+from app.study.games import game_line
+from app.study.hints import HintEngine
+from app.study.schemas import MoveDoc, SetupDoc, TreeDoc
+from app.study.tree import LIMITS, TreeError
+from app.study.workers import StudyWorkers
+
+router = APIRouter(prefix="/api/study", tags=["study"])
+
+POSITION_BUDGET = 10.0  # seconds: a line of a thousand moves takes milliseconds
+HEAVY_BUDGET = 20.0  # seconds: estimates, imports, exports
+
+
+class LineBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    setup: SetupDoc = Field(default_factory=SetupDoc)
+    line: list[MoveDoc] = Field(default_factory=list, max_length=LIMITS.depth)
+
+    def plain_line(self) -> jobs.Line:
+        return [(m.color, None if m.point is None else (m.point[0], m.point[1])) for m in self.line]
+
+
+def _workers(request: Request) -> StudyWorkers:
+    return request.app.state.study_workers
+
+
+async def _limit(request: Request, rule: Rule, key: str | int, what: str) -> None:
+    limiter: Limiter = request.app.state.limiter
+    if not await limiter.allow(rule, key):
+        raise RateLimited(f"Too many {what}; wait a moment.", int(rule.window))
+
+
+async def _run(request: Request, fn: Any, *args: Any, budget: float) -> Any:
+    try:
+        return await _workers(request).run(fn, *args, budget=budget)
+    except TreeError as exc:
+        raise ServiceError(exc.code, exc.message, 422) from None
+
+
+def _settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def _key(request: Request, user: User | None) -> str:
+    """Who a limit counts: the user, or the client address of a visitor without a session."""
+    return f"u{user.id}" if user is not None else f"a{client_address(request)}"
+
+
+@router.post("/position", summary="The position after a line of moves, with the last move's captures")
+async def position(request: Request, body: LineBody, user: OptionalUser) -> dict:
+    settings = _settings(request)
+    await _limit(request, Rule("study", settings.study_requests, 60), _key(request, user), "requests")
+    return await _run(request, jobs.position, body.setup.model_dump(), body.plain_line(), budget=POSITION_BUDGET)
+
+
+@router.post("/estimate", summary="Score estimate: dead stones, ownership of every point, the score")
+async def estimate(request: Request, body: LineBody, visitor: Visiting) -> dict:
+    user = await visitor.user()
+    await _limit(request, Rule("study-estimate", _settings(request).study_estimates, 60), user.id, "estimates")
+    return await _run(request, jobs.estimate, body.setup.model_dump(), body.plain_line(), budget=HEAVY_BUDGET)
+
+
+@router.post("/hints", summary="The engine's top moves at a position (not while you play a game)")
+async def hints(request: Request, body: LineBody, visitor: Visiting, db: DB) -> dict:
+    user = await visitor.user()
+    if await games_repo.list_for_user(db, user.id, finished=False, limit=1):
+        raise ServiceError("hints_during_game", "Engine hints are not given while you have a game in progress.", 403)
+    settings = _settings(request)
+    await _limit(request, Rule("study-hints", settings.hints_per_window, settings.hint_window), user.id, "hint requests")
+    engine: HintEngine = request.app.state.hints
+    # the line is checked by the rules first: the engine only ever sees legal positions
+    await _run(request, jobs.position, body.setup.model_dump(), body.plain_line(), budget=POSITION_BUDGET)
+    return await engine.top_moves(body.setup.to_setup(), body.plain_line())
+
+
+@router.get("/games/{game_id}", summary="A stored game as a tree (its moves as the main line)")
+async def game(request: Request, game_id: str, db: DB, user: OptionalUser) -> dict:
+    setup, info, line = await game_line(db, game_id, None if user is None else user.id)
+    return await _run(request, jobs.line_to_doc, SetupDoc.of(setup).model_dump(), info, line, budget=HEAVY_BUDGET)
+
+
+@router.post("/sgf", summary="Read an SGF record (the request body) into a tree")
+async def import_sgf(request: Request, user: OptionalUser) -> dict:
+    settings = _settings(request)
+    await _limit(request, Rule("study", settings.study_requests, 60), _key(request, user), "requests")
+    data = await request.body()
+    if len(data) > settings.study_max_sgf_bytes:
+        raise ServiceError("sgf_too_large", f"An SGF record may hold at most {settings.study_max_sgf_bytes} bytes.", 413)
+    if not data.strip():
+        raise ServiceError("bad_sgf", "The record is empty.", 422)
+    return await _run(request, jobs.sgf_to_doc, data, budget=HEAVY_BUDGET)
+
+
+@router.post("/export", summary="A tree as an SGF record", response_class=Response)
+async def export_sgf(request: Request, body: TreeDoc, user: OptionalUser) -> Response:
+    settings = _settings(request)
+    await _limit(request, Rule("study", settings.study_requests, 60), _key(request, user), "requests")
+    text = await _run(request, jobs.doc_to_sgf, body.model_dump(mode="json"), budget=HEAVY_BUDGET)
+    return Response(text, media_type="application/x-go-sgf",
+                    headers={"Content-Disposition": 'attachment; filename="tengen-study.sgf"'})

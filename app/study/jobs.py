@@ -1,0 +1,67 @@
+"""What the study workers run (``app.study.workers``): module-level functions taking and returning plain
+data, so that they cross to a worker process and back by value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules import Game, IllegalMove, Move
+from app.study.schemas import SetupDoc, TreeDoc, tree_from_doc, tree_to_doc
+from app.study.sgf_tree import export_tree, import_tree
+from app.study.tree import LIMITS, Tree, TreeError, play_move, replay
+
+Line = list[tuple[str, tuple[int, int] | None]]  # (colour, point or None for a pass), from the start
+
+
+def _moves(line: Line) -> list[Move]:
+    if len(line) > LIMITS.depth:
+        raise TreeError("tree_too_deep", f"a variation holds at most {LIMITS.depth} moves")
+    return [Move(color, None if point is None else (point[0], point[1])) for color, point in line]
+
+
+def position(setup: dict[str, Any], line: Line) -> dict[str, Any]:
+    """The position after ``line`` from ``setup``, with the stones its last move captured (TreeError for an
+    illegal move, whose message names its number)."""
+    moves = _moves(line)
+    game = replay(SetupDoc.model_validate(setup).to_setup().new_game(), moves[:-1])
+    captured: list[tuple[int, int]] = []
+    if moves:
+        last = moves[-1]
+        try:
+            captured = play_move(game, last.color, last.point)
+        except IllegalMove as exc:
+            raise TreeError(exc.reason, f"move {len(moves)}: {exc}") from None
+    return {**position_view(game), "captured": sorted(list(p) for p in captured)}
+
+
+def position_view(game: Game) -> dict[str, Any]:
+    return {"rows": game.board_rows(), "to_move": game.to_move, "prisoners": dict(game.prisoners),
+            "ko": None if game.ko_point is None else list(game.ko_point)}
+
+
+def estimate(setup: dict[str, Any], line: Line) -> dict[str, Any]:
+    """The engine's dead-stone estimate at the position: dead stones, each point's ownership, the score."""
+    game = replay(SetupDoc.model_validate(setup).to_setup().new_game(), _moves(line))
+    dead, ownership = game.estimate()
+    return {
+        "dead": sorted([x, y] for x, y in dead),
+        "ownership": [[round(v, 2) for v in row] for row in ownership],
+        "score": game.score(dead).to_dict(),
+    }
+
+
+def line_to_doc(setup: dict[str, Any], info: dict[str, str], line: Line) -> dict[str, Any]:
+    """A tree whose main line is ``line`` (a game's moves), as JSON."""
+    tree = Tree(SetupDoc.model_validate(setup).to_setup(), info=info)
+    node, game = tree.root, tree.start()
+    for color, point in line:
+        node, _ = tree.extend(node, game, color, point)
+    return tree_to_doc(tree).model_dump(mode="json")
+
+
+def sgf_to_doc(data: bytes) -> dict[str, Any]:
+    return tree_to_doc(import_tree(data)).model_dump(mode="json")
+
+
+def doc_to_sgf(doc: dict[str, Any]) -> str:
+    return export_tree(tree_from_doc(TreeDoc.model_validate(doc)))

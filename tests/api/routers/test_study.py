@@ -1,0 +1,169 @@
+"""``/api/study`` on a real server: positions with captures and refusals, a stored game as a tree (refused
+to its own players while it is played), SGF import and export with every variation, hostile records,
+score estimates and engine hints from the real GNU Go (refused to a player with a game in progress), and
+the per-user limits."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from app.study.schemas import TreeDoc, tree_from_doc, tree_to_doc
+from app.study.sgf_tree import export_tree
+from tests.study.sample import sample_tree, shape
+from tests.support.players import Player, start_game
+
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+NINE = {"size": 9, "rules": "chinese", "komi": 7.5}
+
+
+def line(*moves):  # type: ignore[no-untyped-def]
+    return [{"color": c, "point": p} for c, p in moves]
+
+
+@pytest.fixture
+async def visitor(live_server):  # type: ignore[no-untyped-def]
+    person = await Player(live_server).visit()
+    yield person
+    await person.close()
+
+
+async def test_a_position_comes_with_its_captures_and_an_illegal_move_with_the_engines_reason(visitor) -> None:
+    capture = line(("B", [1, 0]), ("W", [0, 0]), ("B", [0, 1]))
+    answer = await visitor.http.post("/api/study/position", json={"setup": NINE, "line": capture})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["captured"] == [[0, 0]] and body["prisoners"] == {"B": 1, "W": 0} and body["to_move"] == "W"
+    assert body["rows"][0] == ".X......." and body["rows"][1] == "X........"
+    occupied = await visitor.http.post("/api/study/position", json={"setup": NINE, "line": capture + line(("W", [1, 0]))})
+    assert occupied.status_code == 422 and occupied.json()["error"]["code"] == "occupied"
+    assert "move 4" in occupied.json()["error"]["message"]
+    bad = await visitor.http.post("/api/study/position", json={"setup": {"size": 9, "rules": "klingon"}, "line": []})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_setup"
+    far = await visitor.http.post("/api/study/position", json={"setup": NINE, "line": line(("B", [9, 9]))})
+    assert far.status_code == 422 and far.json()["error"]["code"] == "off_board"
+
+
+async def test_a_stored_game_is_a_tree_for_spectators_and_for_its_players_once_it_ended(live_server) -> None:
+    black, white, watcher = [await Player(live_server).visit() for _ in range(3)]
+    try:
+        game_id = await start_game(black, white)
+        b = await black.socket(game_id)
+        w = await white.socket(game_id)
+        assert (await b.act({"t": "play", "p": [2, 2]}))["t"] == "ack"
+        assert (await w.act({"t": "play", "p": [6, 6]}))["t"] == "ack"
+        refused = await black.http.get(f"/api/study/games/{game_id}")
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "own_live_game"
+        seen = await watcher.http.get(f"/api/study/games/{game_id}")
+        assert seen.status_code == 200
+        doc = seen.json()
+        assert [n["move"] for n in doc["nodes"][1:]] == [{"color": "B", "point": [2, 2]}, {"color": "W", "point": [6, 6]}]
+        assert doc["setup"]["size"] == 9 and doc["info"]["game_id"] == game_id
+        assert (await w.act({"t": "resign"}))["t"] == "ack"
+        mine = await black.http.get(f"/api/study/games/{game_id}")
+        assert mine.status_code == 200 and mine.json()["info"]["result"] == "B+R"
+        assert (await watcher.http.get("/api/study/games/nosuchgame")).json()["error"]["code"] == "game_not_found"
+        await b.close()
+        await w.close()
+    finally:
+        for person in (black, white, watcher):
+            await person.close()
+
+
+async def test_sgf_export_then_import_gives_the_same_tree(visitor) -> None:
+    tree = sample_tree()
+    doc = tree_to_doc(tree).model_dump(mode="json")
+    exported = await visitor.http.post("/api/study/export", json=doc)
+    assert exported.status_code == 200, exported.text
+    assert exported.headers["content-type"].startswith("application/x-go-sgf")
+    assert exported.text == export_tree(tree)
+    imported = await visitor.http.post("/api/study/sgf", content=exported.content)
+    assert imported.status_code == 200, imported.text
+    assert shape(tree_from_doc(TreeDoc.model_validate(imported.json()))) == shape(tree)
+
+
+@pytest.mark.parametrize("data, code", [
+    (b"(;SZ[9];B[aa];W[aa])", "occupied"),
+    (b"garbage", "bad_sgf"),
+    (b"   ", "bad_sgf"),
+    (b"(;SZ[19]" + b"(;B[]" * 1500 + b")" * 1501, "tree_too_deep"),
+])
+async def test_hostile_records_get_a_clear_error(visitor, data, code) -> None:  # type: ignore[no-untyped-def]
+    answer = await visitor.http.post("/api/study/sgf", content=data)
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == code
+
+
+async def test_records_and_trees_over_their_byte_caps_are_refused(visitor, live_server_handle) -> None:  # type: ignore[no-untyped-def]
+    settings = live_server_handle.app.state.settings
+    big = b"(;SZ[19]C[" + b"x" * settings.study_max_sgf_bytes + b"])"
+    answer = await visitor.http.post("/api/study/sgf", content=big)
+    assert answer.status_code == 413 and answer.json()["error"]["code"] == "sgf_too_large"
+    huge = b"x" * (settings.study_max_body_bytes + 1)
+    answer = await visitor.http.post("/api/study/export", content=huge, headers={"content-type": "application/json"})
+    assert answer.status_code == 413 and answer.json()["error"]["code"] == "too_large"
+
+
+async def test_a_tree_with_an_illegal_move_is_not_exported(visitor) -> None:
+    doc = tree_to_doc(sample_tree()).model_dump(mode="json")
+    doc["nodes"][2]["move"] = {"color": "B", "point": [9, 9]}
+    answer = await visitor.http.post("/api/study/export", json=doc)
+    assert answer.status_code == 422 and answer.json()["error"]["code"] == "occupied"
+
+
+async def test_score_estimate_marks_dead_stones_and_gives_ownership(visitor) -> None:
+    # Black walls off the left, White the right; a black stone in White's area and a white one in Black's
+    moves = []
+    for y in range(9):
+        moves += [("B", [3, y]), ("W", [5, y])]
+    moves += [("B", [8, 8]), ("W", [1, 1])]
+    answer = await visitor.http.post("/api/study/estimate", json={"setup": NINE, "line": line(*moves)})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert [1, 1] in body["dead"] and [8, 8] in body["dead"]
+    assert len(body["dead"]) == 2
+    own = body["ownership"]
+    assert len(own) == 9 and all(len(row) == 9 for row in own)
+    assert all(own[y][x] > 0.3 for y in range(9) for x in range(4))
+    assert all(own[y][x] < -0.3 for y in range(9) for x in range(5, 9))
+    assert body["score"]["B"]["territory"] == body["score"]["W"]["territory"] == 27 and body["score"]["result"] == "W+7.5"
+
+
+@pytest.mark.gnugo
+@pytest.mark.skipif(shutil.which("gnugo") is None and shutil.which("/usr/games/gnugo") is None, reason="GNU Go is not installed")
+async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_in_progress(live_server) -> None:
+    student, black, white = [await Player(live_server).visit() for _ in range(3)]
+    try:
+        # White to move, its three stones surrounded but for two liberties: GNU Go's first answer extends them
+        position = line(("B", [4, 3]), ("W", [4, 4]), ("B", [3, 4]), ("W", [5, 4]), ("B", [5, 3]), ("W", [4, 5]),
+                        ("B", [3, 5]), ("W", [8, 8]), ("B", [5, 5]))
+        answer = await student.http.post("/api/study/hints", json={"setup": NINE, "line": position})
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["to_move"] == "W" and 1 <= len(body["moves"]) <= 5
+        assert body["moves"][0]["point"] in ([6, 4], [4, 6]) and isinstance(body["moves"][0]["value"], float)
+        illegal = await student.http.post("/api/study/hints", json={"setup": NINE, "line": position + line(("W", [4, 4]))})
+        assert illegal.status_code == 422 and illegal.json()["error"]["code"] == "occupied"
+        await start_game(black, white)
+        refused = await black.http.post("/api/study/hints", json={"setup": NINE, "line": position})
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "hints_during_game"
+    finally:
+        for person in (student, black, white):
+            await person.close()
+
+
+async def test_hints_and_estimates_are_limited_per_user(make_live_server) -> None:  # type: ignore[no-untyped-def]
+    server = make_live_server(hints_per_window=1, study_estimates=2, hint_engine="/bin/false")
+    person = await Player(server.url).visit()
+    try:
+        first = await person.http.post("/api/study/hints", json={"setup": NINE, "line": []})
+        assert first.status_code == 503 and first.json()["error"]["code"] == "hints_unavailable"
+        second = await person.http.post("/api/study/hints", json={"setup": NINE, "line": []})
+        assert second.status_code == 429 and second.json()["error"]["code"] == "rate_limited"
+        for _ in range(2):
+            assert (await person.http.post("/api/study/estimate", json={"setup": NINE, "line": []})).status_code == 200
+        third = await person.http.post("/api/study/estimate", json={"setup": NINE, "line": []})
+        assert third.status_code == 429 and third.json()["error"]["code"] == "rate_limited"
+    finally:
+        await person.close()
