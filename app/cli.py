@@ -1,4 +1,4 @@
-"""The ``tengen`` command: ``serve``, ``migrate``, ``score``, ``ratings rebuild`` and ``bot``."""
+"""The ``tengen`` command: ``serve``, ``migrate``, ``mailer``, ``score``, ``ratings rebuild`` and ``bot``."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=None)
 
     sub.add_parser("migrate", help="run pending database migrations and exit")
+
+    sub.add_parser("mailer", help="send the server's email (notices, digests, links) through TENGEN_MAIL_SMTP_HOST")
 
     score = sub.add_parser("score", help="replay an SGF record and print its final position and score as JSON")
     score.add_argument("file")
@@ -68,6 +70,14 @@ def main(argv: list[str] | None = None) -> int:
 
         upgrade_to_head()
         return 0
+    if args.command == "mailer":
+        from app.logs import configure_logging, default_format
+        from app.mail.worker import run_mailer
+        from app.settings import get_settings
+
+        settings = get_settings()
+        configure_logging(settings.log_format or default_format(settings.env), settings.log_level)
+        return run_mailer(settings)
     if args.command == "score":
         from app.records.score_command import run as run_score
 

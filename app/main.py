@@ -17,7 +17,7 @@ from app.api.body_limit import BodyLimitMiddleware
 from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
-from app.api.routers import accounts, bots, challenges, game_ws, games, health, lobby_ws, players, practice, study
+from app.api.routers import accounts, bots, challenges, email, game_ws, games, health, lobby_ws, players, practice, study
 from app.automatch.service import Automatch
 from app.live.hub_factory import make_hub
 from app.live.seek_pool import make_seek_pool
@@ -36,6 +36,7 @@ from app.store.repositories import games as games_repo
 from app.live.lobby import MemoryLobbyBroadcaster
 from app.lobby.views import no_spectators
 from app.loop_watch import LoopWatch
+from app.mail.tokens import MailTokens
 from app.metrics import Metrics
 from app.settings import Settings, get_settings
 from app.store.db import create_engine, create_sessionmaker, is_sqlite
@@ -139,6 +140,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.state.metrics_networks = Networks(settings.metrics_networks)
     app.state.metrics = Metrics()
     app.state.signer = SessionSigner(settings.effective_secret_key())
+    app.state.mail_tokens = MailTokens(settings.effective_secret_key())
+    app.state.clock = clock
     # The live layer may replace these: a hub-backed lobby, and the spectator counts of its rooms.
     app.state.lobby = MemoryLobbyBroadcaster()
     app.state.spectator_count = no_spectators
@@ -151,6 +154,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
     app.include_router(health.router)
     app.include_router(accounts.router)
+    app.include_router(email.router)
     app.include_router(challenges.router)
     app.include_router(bots.router)
     app.include_router(games.router)

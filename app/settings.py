@@ -108,6 +108,28 @@ class Settings(BaseSettings):
     house_bots: bool | None = None
     gnugo: str = ""  # the GNU Go program; empty: `gnugo` on the PATH, or /usr/games/gnugo
 
+    # ---- email (app/mail; docs/operations.md, "Mail"). Sent by `tengen mailer` through this SMTP server.
+    mail_smtp_host: str = ""  # empty: no mail (addresses and password reset are refused with 503 mail_disabled)
+    mail_smtp_port: int = 587
+    mail_smtp_security: Literal["starttls", "tls", "none"] = "starttls"
+    mail_smtp_user: str = ""
+    mail_smtp_password: str = ""
+    mail_smtp_timeout: float = 30.0  # seconds one SMTP conversation may take
+    mail_from: str = "Tengen <noreply@localhost>"
+    mail_site_url: str = "http://127.0.0.1:8000"  # the site's public address, for the links in messages
+    mail_digest_hour: int = 8  # the hour (UTC, 0-23) the daily digests go out
+    mail_poll_seconds: float = 5.0  # how often the mailer looks for new events and messages to send
+    mail_max_attempts: int = 12  # tries of one message before it is given up (failed)
+    mail_verify_hours: float = 48.0  # a verification link works this long
+    mail_reset_minutes: float = 60.0  # a password-reset link works this long
+    mail_per_user_hour: int = 20  # messages to one account per hour (notices over it wait for the digest)
+    mail_per_address_hour: int = 5  # verification and reset messages to one address per hour
+    mail_requests_per_ip_hour: int = 20  # verification and reset requests per client address per hour
+
+    @property
+    def mail_enabled(self) -> bool:
+        return bool(self.mail_smtp_host)
+
     @property
     def house_bots_enabled(self) -> bool:
         return self.house_bots if self.house_bots is not None else self.env != "test"

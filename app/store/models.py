@@ -44,6 +44,7 @@ class User(Base):
     """A player. Guests are users too (``is_guest``); registering turns the same row into an account."""
 
     __tablename__ = "users"
+    __table_args__ = (Index("ix_users_email_key", "email_key", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(40))
@@ -64,6 +65,12 @@ class User(Base):
         ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True
     )
     bot_accepts: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # Email (app/mail): ``email`` is the verified address (unique, case-folded in ``email_key``);
+    # ``email_pending`` an address waiting for its verification link. ``mail_mode``: digest | immediate | off.
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_key: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_pending: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    mail_mode: Mapped[str] = mapped_column(String(16), default="digest")
 
 
 class Challenge(Base):
@@ -295,3 +302,59 @@ class Review(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class MailNotice(Base):
+    """Something a player is told by email (a move in a correspondence game, a game's end, a challenge to
+    them), recorded once: ``(user_id, kind, ref, seq)`` is unique, so the same event is never noticed twice.
+    ``waiting`` notices go into the next digest; ``mailed`` ones were sent (at once or in a digest); ``dropped``
+    ones were waiting when the player stopped notices.
+    ``at`` is the mail worker's clock (seconds), like every time in the mail tables."""
+
+    __tablename__ = "mail_notices"
+    __table_args__ = (
+        UniqueConstraint("user_id", "kind", "ref", "seq", name="uq_mail_notices_user_id_kind_ref_seq"),
+        CheckConstraint("state IN ('waiting', 'mailed', 'dropped')", name="state"),
+        Index("ix_mail_notices_state_user_id", "state", "user_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))  # move | end | challenge
+    ref: Mapped[str] = mapped_column(String(16))  # the game's or the challenge's id
+    seq: Mapped[int] = mapped_column(Integer, default=0)  # the game event's version (0 for a challenge)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    state: Mapped[str] = mapped_column(String(16), default="waiting")
+    at: Mapped[float] = mapped_column(Float)
+
+
+class MailOutbox(Base):
+    """One email to send. ``key`` (the event and the recipient) is unique: a message is queued at most once.
+    A worker claims a row (``claimed_by`` until ``claim_until``), sends it, and marks it ``sent``; a failure
+    puts it back with ``next_at`` later, until ``attempts`` reaches the limit (``failed``)."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (
+        CheckConstraint("state IN ('pending', 'sent', 'failed')", name="state"),
+        Index("ix_mail_outbox_state_next_at", "state", "next_at"),
+        Index("ix_mail_outbox_to_key_created_at", "to_key", "created_at"),
+        Index("ix_mail_outbox_user_id_created_at", "user_id", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(120), unique=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    to_addr: Mapped[str] = mapped_column(String(254))
+    to_key: Mapped[str] = mapped_column(String(254))  # case-folded, for the per-address cap
+    kind: Mapped[str] = mapped_column(String(16))  # verify | reset | notice | digest
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    unsubscribe_url: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+    state: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_at: Mapped[float] = mapped_column(Float)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claim_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    sent_at: Mapped[float | None] = mapped_column(Float, nullable=True)

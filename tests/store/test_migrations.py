@@ -17,7 +17,7 @@ from app.store.models import metadata
 
 TABLES = {
     "users", "games", "moves", "chat_messages", "game_events", "challenges", "server_marks",
-    "ratings", "rating_updates", "rating_changes", "api_tokens", "reviews",
+    "ratings", "rating_updates", "rating_changes", "api_tokens", "reviews", "mail_notices", "mail_outbox",
 }
 
 

@@ -160,3 +160,17 @@ async def delete_unused_guests(session: AsyncSession, created_before: datetime, 
     if ids:
         await session.execute(delete(User).where(User.id.in_(ids)).execution_options(synchronize_session=False))
     return len(ids)
+
+
+async def get_by_email_key(session: AsyncSession, email_key: str) -> User | None:
+    """The account whose verified address this is."""
+    return (await session.execute(select(User).where(User.email_key == email_key))).scalar_one_or_none()
+
+
+async def mail_recipients(session: AsyncSession, user_ids: set[int]) -> dict[int, User]:
+    """Of these users, the registered people with a verified address who want notices."""
+    if not user_ids:
+        return {}
+    query = select(User).where(User.id.in_(user_ids), User.email.is_not(None), User.mail_mode != "off",
+                               User.is_guest.is_(False), User.is_bot.is_(False))
+    return {user.id: user for user in (await session.execute(query)).scalars()}
