@@ -1,8 +1,8 @@
-"""The write ceiling of one PostgreSQL for the statement every move commits (``append_events_direct``).
+"""The write ceiling of one PostgreSQL for the statement every move commits (``append``).
 
 Games are created in a fresh database (migrated to head; dropped afterwards). Client processes then append
 move events as rooms do, each game one move after another (the compare-and-set on its version), through the
-application's own code path: ``rows_for`` builds the rows, ``append_events_direct`` sends the one statement
+application's own code path: ``rows_for`` builds the rows, ``append`` sends the one statement
 on the engine's driver connections. Each step raises the number of appends in flight (``--steps``: that
 many games at once, spread over the client processes, each with at most 16 connections: PostgreSQL's
 connection slots are shared with everything else); per step it prints appends per second, the latency
@@ -83,7 +83,7 @@ async def _append(url: str, game_ids: list[str], ready, go) -> dict:  # type: ig
     async def one(game_id: str) -> float:
         event = move_event(versions[game_id] + 1)
         sent = time.time()
-        versions[game_id] = await games_repo.append_events_direct(
+        versions[game_id] = await games_repo.append(
             sessionmaker, game_id, versions[game_id],
             [games_repo.NewEvent(type="move", payload=event, **rows_for(event))])
         return sent

@@ -610,16 +610,16 @@ class Room:
             # The new game (colours swapped, this game's stored settings) and the event naming it: one commit.
             async with self.sessionmaker() as session:
                 await games_repo.add_rematch(session, self.game_id, rematch)
-                await games_repo.append_events(session, self.game_id, self.v, new)
+                await games_repo.append(session, self.game_id, self.v, new)
             return
         try:
-            await games_repo.append_events_direct(self.sessionmaker, self.game_id, self.v, new)
+            await games_repo.append(self.sessionmaker, self.game_id, self.v, new)
         except Exception as exc:
             if not is_connection_lost(exc):
                 raise
             # A pooled connection had died unnoticed (it has been dropped since): once more on another one.
             # Safe even if the first attempt did commit: the compare-and-set then refuses this one.
-            await games_repo.append_events_direct(self.sessionmaker, self.game_id, self.v, new)
+            await games_repo.append(self.sessionmaker, self.game_id, self.v, new)
 
     def _absorb_committed(self, event: dict[str, Any]) -> None:
         self.v += 1

@@ -1,4 +1,4 @@
-"""Plain asyncpg connections for the one statement on the path of every move (``append_events_direct``).
+"""Plain asyncpg connections for the one statement on the path of every move (``append``).
 
 A move's commit is one autocommitted statement. Through SQLAlchemy's pool it also pays a switch into the
 sync layer and a checkout and checkin with their events; through asyncpg's own pool, a reset query or

@@ -171,7 +171,7 @@ async def test_rooms_that_never_hear_of_each_other_still_cannot_both_commit(clus
         async def append(text: str) -> int | str:
             async with sessionmaker() as session:
                 try:
-                    return await games_repo.append_events(session, game_id, 3, [NewEvent(type="note", payload={"t": text})])
+                    return await games_repo.append(session, game_id, 3, [NewEvent(type="note", payload={"t": text})])
                 except VersionConflict:
                     return "conflict"
 

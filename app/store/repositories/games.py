@@ -1,4 +1,4 @@
-"""Queries on games, their moves, chat and event log, including the compare-and-set ``append_event``."""
+"""Queries on games, their moves, chat and event log, including the compare-and-set ``append``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any, NamedTuple, cast
 import asyncpg
 from sqlalchemy import CursorResult, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
 from app.store.driver import driver_connections
@@ -139,33 +139,50 @@ class NewEvent:
     drop_moves_from: int | None = None
 
 
-async def append_event(
-    session: AsyncSession,
-    game_id: str,
-    expected_version: int,
-    type: str,
-    payload: dict[str, Any],
-    move: NewMove | None = None,
-    chat: NewChat | None = None,
-    *,
-    updates: dict[str, Any] | None = None,
-    drop_moves_from: int | None = None,
+async def append(
+    db: AsyncSession | async_sessionmaker[AsyncSession], game_id: str, expected_version: int, events: list[NewEvent]
 ) -> int:
-    """Append one event; see ``append_events``."""
-    event = NewEvent(type, payload, move, chat, updates, drop_moves_from)
-    return await append_events(session, game_id, expected_version, [event])
-
-
-async def append_events(
-    session: AsyncSession, game_id: str, expected_version: int, events: list[NewEvent]
-) -> int:
-    """Append events ``expected_version + 1 ...`` to a game and commit; return the new version.
+    """Append events ``expected_version + 1 ...`` to a game and commit; return the new version. The one write
+    path of a game, on SQLite and PostgreSQL alike (``tests/store/repositories/test_games.py`` holds both to
+    the same contract).
 
     In one transaction: ``UPDATE games SET version = version + n WHERE id = :id AND version = :expected``
     (also applying each event's ``updates`` to the columns in ``UPDATABLE``), insert the ``game_events`` rows,
     delete the moves numbered ``drop_moves_from`` and later (an undo), and insert the move and chat rows.
     Raises ``VersionConflict`` (after rolling back) when the game was not at ``expected_version``.
+
+    ``db`` is a session when other writes must commit with the events (a rematch's new game): the append
+    joins its transaction and commits it. Given a sessionmaker, the append needs no session at all on
+    PostgreSQL: an append that deletes no moves is one statement, sent straight to the driver (asyncpg's
+    ``fetchval``, prepared once per connection) on one of the engine's driver connections
+    (``app.store.driver``), in autocommit; a lost connection is raised as ``ConnectionLost`` (the caller may
+    retry once on another); other driver errors pass through as asyncpg's. Anything else opens a session.
     """
+    if isinstance(db, AsyncSession):
+        return await _append_in_session(db, game_id, expected_version, events)
+    engine = db.kw.get("bind")
+    if (
+        engine is None
+        or engine.dialect.name != "postgresql"
+        or any(event.drop_moves_from is not None for event in events)
+    ):
+        async with db() as session:
+            return await _append_in_session(session, game_id, expected_version, events)
+    sql, params = _one_statement(engine.dialect, game_id, expected_version, events, _updates_of(events), utcnow())
+    try:
+        matched = await driver_connections(engine).fetchval(sql, *params)
+    except asyncpg.UniqueViolationError as exc:
+        if _clashes_on_version(exc):
+            raise VersionConflict(game_id, expected_version) from exc
+        raise
+    if matched != 1:
+        raise VersionConflict(game_id, expected_version)
+    return expected_version + len(events)
+
+
+async def _append_in_session(
+    session: AsyncSession, game_id: str, expected_version: int, events: list[NewEvent]
+) -> int:
     updates = _updates_of(events)
     now = utcnow()
     if session.bind is not None and session.bind.dialect.name == "postgresql" and not any(
@@ -189,38 +206,6 @@ async def append_events(
     return expected_version + len(events)
 
 
-async def append_events_direct(
-    sessionmaker: Any, game_id: str, expected_version: int, events: list[NewEvent]
-) -> int:
-    """``append_events`` in a session of its own, made by ``sessionmaker``: the same rows and the same result.
-
-    On PostgreSQL, an append that deletes no moves is the one statement of ``append_events``, and it goes
-    straight to the driver (asyncpg's ``fetchval``, statement prepared once per connection) on one of the
-    engine's driver connections (``app.store.driver``), in autocommit: no session to build, commit and
-    close, and none of SQLAlchemy's pool, statement, cursor and result layers on the path of every move. A
-    lost connection is raised as ``ConnectionLost`` (the caller may retry once on another); a clash on the
-    ``(game_id, v)`` index is a ``VersionConflict``; other driver errors pass through as asyncpg's.
-    """
-    engine = sessionmaker.kw.get("bind")
-    if (
-        engine is None
-        or engine.dialect.name != "postgresql"
-        or any(event.drop_moves_from is not None for event in events)
-    ):
-        async with sessionmaker() as session:
-            return await append_events(session, game_id, expected_version, events)
-    sql, params = _one_statement(engine.dialect, game_id, expected_version, events, _updates_of(events), utcnow())
-    try:
-        matched = await driver_connections(engine).fetchval(sql, *params)
-    except asyncpg.UniqueViolationError as exc:
-        if _clashes_on_version(exc):
-            raise VersionConflict(game_id, expected_version) from exc
-        raise
-    if matched != 1:
-        raise VersionConflict(game_id, expected_version)
-    return expected_version + len(events)
-
-
 def _updates_of(events: list[NewEvent]) -> dict[str, Any]:
     updates: dict[str, Any] = {}
     for event in events:
@@ -229,7 +214,7 @@ def _updates_of(events: list[NewEvent]) -> dict[str, Any]:
             updates["move_count"] = event.move.number
     unknown = set(updates) - UPDATABLE
     if unknown:
-        raise ValueError(f"append_events cannot update {sorted(unknown)}")
+        raise ValueError(f"append cannot update {sorted(unknown)}")
     return updates
 
 
@@ -327,7 +312,9 @@ def _binding(dialect: Any, column: Any) -> tuple[str, Any]:
     key = (dialect.name, column.table.name, column.name)
     found = _BINDINGS.get(key)
     if found is None:
-        found = _BINDINGS[key] = (column.type.compile(dialect=dialect), column.type._cached_bind_processor(dialect))
+        # the bind processor of the dialect's own implementation of the type, as SQLAlchemy binds it itself
+        found = _BINDINGS[key] = (column.type.compile(dialect=dialect),
+                                  column.type.dialect_impl(dialect).bind_processor(dialect))
     return found
 
 
