@@ -4,6 +4,9 @@ The socket is read all the time (pings are answered while the engine thinks); de
 in a task of their own. The engine's board is rebuilt from the game's move list whenever it may differ
 (a new engine, an undo, a resync snapshot, a move the server refused), so a reconnect or a server restart
 mid-game only means reading the snapshot or the missed events again.
+
+One module over 400 lines: the socket reader and the decisions share one game's state (the board, the clocks,
+the pending action) and its ordering rules; apart they would each need the other's internals.
 """
 
 from __future__ import annotations

@@ -16,9 +16,10 @@ the authority with :meth:`GameAuthority.replay`, which re-applies them in order 
 state. Presence changes (:meth:`player_left` / :meth:`player_returned`) are not logged: they decide nothing
 by themselves, and a claim logs the absence it relied on.
 
-The authority holds the state and the moves and endings; offers (:mod:`app.games.offers`), the scoring phase
-(:mod:`app.games.scoring_phase`) and adjournment (:mod:`app.games.adjournment`) live in modules of their own,
-and every action reaches its handler through one explicit table (``_HANDLERS``).
+One module over 400 lines: the state and the all-or-nothing step of :meth:`GameAuthority.apply` are one unit,
+with the moves and endings; the parts that can stand apart already do: offers (:mod:`app.games.offers`), the
+scoring phase (:mod:`app.games.scoring_phase`) and adjournment (:mod:`app.games.adjournment`). Every action
+reaches its handler through one explicit table (``_HANDLERS``).
 
 Behaviour worth knowing (also in ``docs/clocks.md``):
 

@@ -3,7 +3,6 @@
 Keys, all under ``prefix``:
 
 - ``log:<channel>`` (list) and ``head:<channel>`` (string): the recent log, see ``redis_scripts.py``;
-- ``state:<channel>``: the cached room state;
 - ``pres:<channel>:<instance>`` (hash conn_id -> [role, user_id]) with a TTL this instance refreshes, and
   ``presi:<channel>`` (set of those hash keys): presence, which vanishes when an instance dies;
 - ``deadlines`` (sorted set game_id -> epoch seconds): clock deadlines; ``deadline_versions`` (hash game_id ->
@@ -15,6 +14,9 @@ One Pub/Sub connection per instance subscribes to exactly the channels with loca
 task owns it; when it breaks, the reader reconnects with backoff, resubscribes and resets every local
 subscriber (they may have missed messages). Versioned publishes log and PUBLISH in one script, so the log
 order and the delivery order are the same on every instance.
+
+One module over 400 lines: it implements the whole ``Hub`` interface (hub.py) on one connection and one
+subscription task, which every part of it shares.
 """
 
 from __future__ import annotations

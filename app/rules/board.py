@@ -4,6 +4,9 @@ Each chain keeps, at its head, its pseudo-liberty count (adjacent empty points c
 adjacent stone) with the sum and the sum of squares of those liberty indices. A chain has no
 liberties exactly when the count is 0, and exactly one distinct liberty when
 ``count * sumsq == sum * sum``; then that liberty is ``sum // count``. Nothing is re-flooded.
+
+One module over 400 lines: the hot path (play, analyse, place, merge, remove) updates the same arrays in
+place and is kept in one class for speed (bench/rules_bench.py).
 """
 
 from __future__ import annotations

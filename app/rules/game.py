@@ -1,4 +1,8 @@
-"""A game under one rule set: turns, moves, passes, history (ko and superko), undo, scoring hooks."""
+"""A game under one rule set: turns, moves, passes, history (ko and superko), undo, scoring hooks.
+
+One module over 400 lines: moves, history, undo and checkpoint/rollback share the game's private state (the
+board's repetition set, the situation counts), which splitting them apart would have to expose.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Queries on games, their moves, chat and event log, including the compare-and-set ``append``."""
+"""Queries on games, their moves, chat and event log, including the compare-and-set ``append``.
+
+One module over 400 lines: every query on a game's tables lives in its repository, the one write path
+(``append``, with its single PostgreSQL statement) included.
+"""
 
 from __future__ import annotations
 
