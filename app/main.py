@@ -17,19 +17,23 @@ from app.api.body_limit import BodyLimitMiddleware
 from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
-from app.api.routers import accounts, bots, challenges, email, game_ws, games, health, lobby_ws, players, practice, study
+from app.api.routers import (
+    accounts, bots, challenges, email, game_ws, games, health, lobby_ws, players, practice, review_ws, reviews, study,
+)
 from app.automatch.service import Automatch
 from app.live.hub_factory import make_hub
 from app.live.seek_pool import make_seek_pool
 from app.live.hub_lobby import HubLobbyBroadcaster
 from app.live.redis_hub import RedisHub
 from app.live.housekeeping import Housekeeping
+from app.live.review_rooms import ReviewRooms
 from app.live.rooms import RoomManager
 from app.ratings.sweeper import RatingSweeper
 from app.live.sockets import SocketRegistry
 from app.limits.counters import make_counters
 from app.limits.rules import Limiter
 from app.lobby.caps import Caps
+from app.reviews.limits import ReviewLimits
 from app.lobby.service import announce_game_finished
 from app.lobby.starting import announce_rematch
 from app.store.repositories import games as games_repo
@@ -89,6 +93,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             on_rematch=rematch,
         )
         app.state.rooms = rooms
+        review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, clock=clock)
+        app.state.review_rooms = review_rooms
         app.state.metrics.track_live_games(lambda: list(rooms.rooms.values()))
         app.state.spectator_count = rooms.spectators
 
@@ -102,6 +108,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         # during the downtime is not taken as a flag fall.
         await restore(await rooms.down_since())
         await rooms.start()
+        await review_rooms.start()
         housekeeping = Housekeeping(
             app.state.sessionmaker, rooms, guest_ttl_hours=settings.guest_ttl_hours,
             untimed_abandon_days=settings.untimed_abandon_days, interval=settings.housekeeping_seconds,
@@ -118,6 +125,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             await automatch.close()
             await ratings.close()
             await stop_listening()
+            await review_rooms.close()
             await rooms.close()
             await lobby.close()
             await hub.close()
@@ -136,6 +144,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.state.caps = Caps.from_settings(settings)
     app.state.study_workers = StudyWorkers(settings.study_workers, settings.study_queue)
     app.state.hints = HintEngine(hint_command(settings), settings.hint_engines, settings.hint_seconds)
+    app.state.review_limits = ReviewLimits.from_settings(settings)
     app.state.sockets = SocketRegistry(settings.sockets_per_user, settings.sockets_per_address)
     app.state.metrics_networks = Networks(settings.metrics_networks)
     app.state.metrics = Metrics()
@@ -164,6 +173,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(players.pages)
     app.include_router(lobby_ws.router)
     app.include_router(game_ws.router)
+    app.include_router(reviews.router)
+    app.include_router(review_ws.router)
 
     if settings.frontend_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.frontend_dir, html=True), name="frontend")

@@ -244,6 +244,84 @@ def _parse(raw: str | bytes, adapter: TypeAdapter[Any], types: frozenset[str]) -
         raise ProtocolError("invalid_message", f"{where}: {first['msg']}", client_id) from None
 
 
+# ---- review socket, client -> server (docs/protocol.md §9) ------------------------------------------
+
+MAX_COMMENT_CHARS = 2000
+NodeId = Annotated[StrictInt, Field(ge=0)]  # a node's id in the tree (app/study/tree.py)
+MarkKind = Literal["triangle", "square", "circle", "label", "clear"]
+
+
+class ReviewGoto(_ClientMessage):
+    """The leader moves to another node of the tree."""
+
+    t: Literal["goto"]
+    node: NodeId
+
+
+class ReviewPlay(_ClientMessage):
+    """The leader plays a move (``p``) or a pass (``p`` null) after the current node: a new branch, or the
+    existing child with that move."""
+
+    t: Literal["play"]
+    p: Point | None = None
+
+
+class ReviewComment(_ClientMessage):
+    """The leader sets the comment of the current node (empty: no comment)."""
+
+    t: Literal["comment"]
+    text: Annotated[str, Field(max_length=MAX_COMMENT_CHARS)]
+
+
+class ReviewMark(_ClientMessage):
+    """The leader marks a point of the current node (``label``: one to four characters), or clears it."""
+
+    t: Literal["mark"]
+    p: Point
+    kind: MarkKind
+    label: Annotated[str, Field(min_length=1, max_length=4)] | None = None
+
+
+class ReviewRemoveBranch(_ClientMessage):
+    """The leader removes a node and everything after it (never the root)."""
+
+    t: Literal["remove_branch"]
+    node: NodeId
+
+
+class HandControl(_ClientMessage):
+    """The owner (or the one leading) hands control to someone in the room, by user id."""
+
+    t: Literal["hand_control"]
+    to: StrictInt
+
+
+class TakeControl(_ClientMessage):
+    """The owner takes control back."""
+
+    t: Literal["take_control"]
+
+
+class ReviewChat(_ClientMessage):
+    t: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+_REVIEW_MODELS = (ReviewGoto, ReviewPlay, ReviewComment, ReviewMark, ReviewRemoveBranch, HandControl, TakeControl,
+                  ReviewChat, Ping, Pong)
+ReviewMessage = Annotated[Union[_REVIEW_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
+REVIEW_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _REVIEW_MODELS)
+# What only the one leading may do (the rest: control, chat, pings).
+REVIEW_EDITS = frozenset({"goto", "play", "comment", "mark", "remove_branch"})
+
+_review_adapter: TypeAdapter[Any] = TypeAdapter(ReviewMessage)
+
+
+def parse_review_message(raw: str | bytes) -> Any:
+    """Parse one review-socket client frame into its typed model, or raise ``ProtocolError``."""
+    return _parse(raw, _review_adapter, REVIEW_TYPES)
+
+
 # ---- server -> client -------------------------------------------------------------------------------
 
 
@@ -300,6 +378,26 @@ class Snapshot(_ServerMessage):
     resync: bool = False
     you: dict[str, Any]
     game: dict[str, Any]
+
+
+class ReviewSnapshot(_ServerMessage):
+    """The whole review at version ``v`` (docs/protocol.md §9.2)."""
+
+    t: Literal["snapshot"] = "snapshot"
+    v: int
+    resync: bool = False
+    you: dict[str, Any]
+    review: dict[str, Any]
+    participants: list[dict[str, Any]]
+    anonymous: int
+
+
+class Participants(_ServerMessage):
+    """Who is in a review room, across instances (ephemeral: no ``v``)."""
+
+    t: Literal["participants"] = "participants"
+    participants: list[dict[str, Any]]
+    anonymous: int
 
 
 class GameEvent(BaseModel):

@@ -98,6 +98,9 @@ class Settings(BaseSettings):
     max_open_challenges: int = 10
     max_practice_games: int = 3  # unfinished practice games per user
     max_untimed_games: int = 10  # unfinished games without a clock per user (practice included)
+    review_max_participants: int = 50  # people in one review room at once, across instances
+    review_max_nodes: int = 2000  # nodes in one review's game tree
+    review_max_per_day: int = 30  # reviews one user may make in 24 hours
     untimed_abandon_days: float = 14.0  # an untimed game with no action for this long ends (void)
     guest_ttl_hours: float = 24.0  # a guest with no game, challenge or chat line is deleted after this
     housekeeping_seconds: float = 600.0  # how often unused guests and abandoned untimed games are looked for

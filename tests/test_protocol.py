@@ -89,3 +89,32 @@ def test_encode_is_plain_json():
         "message": "no",
         "reason": "ko",
     }
+
+
+def test_review_messages_parse_to_typed_models():
+    from app.protocol import HandControl, ReviewMark, ReviewPlay, parse_review_message
+
+    assert parse_review_message('{"t":"play","id":"a","p":null}') == ReviewPlay(t="play", id="a", p=None)
+    assert parse_review_message('{"t":"hand_control","id":"a","to":7}') == HandControl(t="hand_control", id="a", to=7)
+    mark = parse_review_message('{"t":"mark","id":"a","p":[1,2],"kind":"label","label":"AB"}')
+    assert isinstance(mark, ReviewMark) and mark.label == "AB"
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ('{"t":"goto","id":"q","node":"3"}', "invalid_message"),
+        ('{"t":"goto","id":"q","node":-1}', "invalid_message"),
+        ('{"t":"mark","id":"q","p":[1,1],"kind":"star"}', "invalid_message"),
+        ('{"t":"mark","id":"q","p":[1,1],"kind":"label","label":"TOOLONG"}', "invalid_message"),
+        ('{"t":"comment","id":"q","text":"' + "x" * 2001 + '"}', "invalid_message"),
+        ('{"t":"hand_control","id":"q","to":"me"}', "invalid_message"),
+        ('{"t":"resign","id":"q"}', "unknown_type"),
+    ],
+)
+def test_bad_review_messages_get_stable_codes(raw, code):
+    from app.protocol import parse_review_message
+
+    with pytest.raises(ProtocolError) as caught:
+        parse_review_message(raw)
+    assert caught.value.code == code and caught.value.client_id == "q"

@@ -477,4 +477,12 @@ export default {
   "error.invalid_email": "That is not an email address.",
   "error.email_taken": "Another account has already confirmed this address.",
   "error.invalid_mail_mode": "Choose a daily digest, each one at once, or none.",
+  "error.game_not_finished": "A game can be reviewed once it is over.",
+  "error.not_controller": "Only the one leading the review can change it.",
+  "error.not_owner": "Only the review's owner can do that.",
+  "error.not_present": "Control can only go to someone in the review now.",
+  "error.review_not_found": "No such review.",
+  "error.no_such_review": "No such review.",
+  "error.too_many_reviews": "You have made as many reviews as a day allows. Try again tomorrow.",
+  "error.review_full": "This review is full.",
 };

@@ -477,4 +477,12 @@ export default {
   "error.invalid_email": "Eso no es una dirección de correo.",
   "error.email_taken": "Otra cuenta ya ha confirmado esta dirección.",
   "error.invalid_mail_mode": "Elige un resumen diario, cada uno al momento o ninguno.",
+  "error.game_not_finished": "Una partida se puede revisar cuando ha terminado.",
+  "error.not_controller": "Solo quien dirige la revisión puede cambiarla.",
+  "error.not_owner": "Solo el dueño de la revisión puede hacer eso.",
+  "error.not_present": "El control solo puede pasar a alguien que esté en la revisión.",
+  "error.review_not_found": "No existe esa revisión.",
+  "error.no_such_review": "No existe esa revisión.",
+  "error.too_many_reviews": "Ya has creado todas las revisiones permitidas hoy. Vuelve a intentarlo mañana.",
+  "error.review_full": "Esta revisión está llena.",
 };

@@ -477,4 +477,12 @@ export default {
   "error.invalid_email": "メールアドレスの形式ではありません。",
   "error.email_taken": "このアドレスはすでに別のアカウントで確認されています。",
   "error.invalid_mail_mode": "1日1回のまとめ、その都度、受け取らない、のいずれかを選んでください。",
+  "error.game_not_finished": "検討は対局が終わってからできます。",
+  "error.not_controller": "検討を進めている人だけが変更できます。",
+  "error.not_owner": "検討の作成者だけが操作できます。",
+  "error.not_present": "操作権は検討に参加中の人にだけ渡せます。",
+  "error.review_not_found": "その検討はありません。",
+  "error.no_such_review": "その検討はありません。",
+  "error.too_many_reviews": "今日作成できる検討の数に達しました。明日また試してください。",
+  "error.review_full": "この検討は満員です。",
 };

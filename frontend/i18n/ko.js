@@ -477,4 +477,12 @@ export default {
   "error.invalid_email": "올바른 이메일 주소가 아닙니다.",
   "error.email_taken": "다른 계정이 이미 이 주소를 확인했습니다.",
   "error.invalid_mail_mode": "하루 한 번 요약, 바로바로, 받지 않음 중에서 고르세요.",
+  "error.game_not_finished": "대국이 끝난 뒤에 복기할 수 있습니다.",
+  "error.not_controller": "복기를 진행하는 사람만 바꿀 수 있습니다.",
+  "error.not_owner": "복기를 만든 사람만 할 수 있습니다.",
+  "error.not_present": "지금 복기에 있는 사람에게만 진행권을 넘길 수 있습니다.",
+  "error.review_not_found": "그런 복기가 없습니다.",
+  "error.no_such_review": "그런 복기가 없습니다.",
+  "error.too_many_reviews": "오늘 만들 수 있는 복기 수를 모두 썼습니다. 내일 다시 해 보세요.",
+  "error.review_full": "이 복기는 인원이 찼습니다.",
 };

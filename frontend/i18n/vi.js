@@ -477,4 +477,12 @@ export default {
   "error.invalid_email": "Đó không phải là địa chỉ email.",
   "error.email_taken": "Một tài khoản khác đã xác nhận địa chỉ này.",
   "error.invalid_mail_mode": "Hãy chọn tóm tắt hằng ngày, gửi ngay, hoặc không gửi.",
+  "error.game_not_finished": "Chỉ xem lại được ván cờ khi đã kết thúc.",
+  "error.not_controller": "Chỉ người đang dẫn buổi xem lại mới thay đổi được.",
+  "error.not_owner": "Chỉ chủ buổi xem lại mới làm được việc này.",
+  "error.not_present": "Chỉ trao quyền điều khiển cho người đang có mặt.",
+  "error.review_not_found": "Không có buổi xem lại này.",
+  "error.no_such_review": "Không có buổi xem lại này.",
+  "error.too_many_reviews": "Hôm nay bạn đã tạo đủ số buổi xem lại cho phép. Hãy thử lại vào ngày mai.",
+  "error.review_full": "Buổi xem lại này đã đủ người.",
 };

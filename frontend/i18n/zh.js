@@ -477,4 +477,12 @@ export default {
   "error.invalid_email": "这不是有效的邮箱地址。",
   "error.email_taken": "该地址已被另一个账号确认。",
   "error.invalid_mail_mode": "请选择每日汇总、即时发送或不发送。",
+  "error.game_not_finished": "对局结束后才能复盘。",
+  "error.not_controller": "只有主讲人可以改动复盘。",
+  "error.not_owner": "只有复盘的创建者可以这样做。",
+  "error.not_present": "只能把控制权交给正在复盘中的人。",
+  "error.review_not_found": "没有这个复盘。",
+  "error.no_such_review": "没有这个复盘。",
+  "error.too_many_reviews": "今天创建的复盘已达上限，请明天再试。",
+  "error.review_full": "这个复盘人数已满。",
 };

@@ -38,6 +38,14 @@ class Player:
         connection = await websockets.connect(url, additional_headers=headers, max_size=2**22)
         return GameSocket(connection)
 
+    async def review(self, review_id: str, v: int | None = None, base_url: str | None = None) -> "GameSocket":
+        """A ``/ws/reviews/{id}`` socket carrying this player's cookie (the same reader as a game socket)."""
+        base = (base_url or self.base_url).replace("http://", "ws://")
+        url = f"{base}/ws/reviews/{review_id}" + (f"?v={v}" if v is not None else "")
+        headers = {"Cookie": self.cookie_header} if self.http.cookies else {}
+        connection = await websockets.connect(url, additional_headers=headers, max_size=2**22)
+        return GameSocket(connection)
+
     async def lobby(self, base_url: str | None = None) -> "GameSocket":
         """A ``/ws/lobby`` socket carrying this player's cookie (the same reader as a game socket)."""
         base = (base_url or self.base_url).replace("http://", "ws://")

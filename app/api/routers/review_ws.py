@@ -1,0 +1,142 @@
+"""``/ws/reviews/{review_id}``: one socket per participant of a shared review. Thin: parse, rate-limit, hand
+to the review room (docs/protocol.md §9)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from app.api.deps import optional_user_ws
+from app.api.login_limits import client_address
+from app.api.routers.game_ws import refuse_socket, refuse_token
+from app.errors import ServiceError
+from app.limits.chat import chat_refusal
+from app.live.connection import CLOSE_FLOODING, FLOOD_LIMIT, FLOOD_WINDOW, Connection
+from app.live.review_room import ReviewRoom
+from app.live.sockets import SocketRegistry
+from app.metrics import Metrics
+from app.protocol import (
+    ErrorMessage,
+    Ping,
+    Pong,
+    PongReply,
+    ProtocolError,
+    ReviewChat,
+    client_id_of,
+    encode,
+    parse_review_message,
+)
+from app.store.models import User
+
+router = APIRouter()
+
+CLOSE_NO_REVIEW = 4404
+CLOSE_REVIEW_FULL = 4409
+
+
+def _since(raw: str | None) -> int | None:
+    try:
+        return None if raw is None else int(raw)
+    except ValueError:
+        return None
+
+
+@router.websocket("/ws/reviews/{review_id}")
+async def review_socket(websocket: WebSocket, review_id: str) -> None:
+    metrics: Metrics = websocket.app.state.metrics
+    try:
+        user = await optional_user_ws(websocket)
+    except ServiceError as exc:
+        await refuse_token(websocket, exc)
+        return
+    sockets: SocketRegistry = websocket.app.state.sockets
+    ticket = sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close)
+    if ticket is None:
+        await refuse_socket(websocket, metrics)
+        return
+    try:
+        await _serve(websocket, review_id, user, metrics)
+    finally:
+        sockets.release(ticket)
+
+
+async def _refuse(websocket: WebSocket, metrics: Metrics, close: int, *, code: str, message: str) -> None:
+    metrics.error(code)
+    await websocket.send_text(encode(ErrorMessage(code=code, message=message)).decode())
+    await websocket.close(close, code)
+
+
+async def _serve(websocket: WebSocket, review_id: str, user: User | None, metrics: Metrics) -> None:
+    room: ReviewRoom | None = None
+    if 0 < len(review_id) <= 16:
+        room = await websocket.app.state.review_rooms.open(review_id)
+    await websocket.accept()
+    if room is None:
+        await _refuse(websocket, metrics, CLOSE_NO_REVIEW, code="no_such_review", message="no such review")
+        return
+    user_id = None if user is None else user.id
+    if await room.is_full_for(user_id):
+        await _refuse(websocket, metrics, CLOSE_REVIEW_FULL, code="review_full",
+                      message=f"this review already has {room.limits.participants} people in it")
+        return
+    conn = Connection(websocket.send_text, websocket.close, user_id=user_id,
+                      user_name=None if user is None else user.name, seat=None)
+    await room.attach(conn, _since(websocket.query_params.get("v")))
+    metrics.connected_sockets.inc()
+    try:
+        while not conn.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes") or b""
+            reply, flooded = await _handle(room, conn, raw, websocket.app.state)
+            if reply is not None:
+                if reply.startswith(b'{"t":"error"'):
+                    metrics.error(_code_of(reply))
+                await conn.reply(reply.decode())
+            if flooded:
+                await conn.flush()
+                conn.closed = True
+                await websocket.close(CLOSE_FLOODING, f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: "
+                                                      "slow down and reconnect")
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        metrics.connected_sockets.dec()
+        await room.detach(conn)
+
+
+def _code_of(reply: bytes) -> str:
+    return str(orjson.loads(reply).get("code"))
+
+
+async def _handle(room: ReviewRoom, conn: Connection, raw: str | bytes, state: Any) -> tuple[bytes | None, bool]:
+    """The reply to one client message (None: no reply), and whether the socket flooded and must close."""
+    if not conn.messages.take():
+        closing = conn.refuse()
+        return encode(ErrorMessage(id=client_id_of(raw), code="rate_limited",
+                                   message="too many messages; this one was ignored")), closing
+    try:
+        message = parse_review_message(raw)
+    except ProtocolError as exc:
+        return encode(ErrorMessage(id=exc.client_id, code=exc.code, message=exc.message)), False
+    if isinstance(message, Ping):
+        return encode(PongReply(id=message.id, server_time=time.time())), False
+    if isinstance(message, Pong):
+        return None, False
+    if isinstance(message, ReviewChat) and conn.user_id is not None:
+        settings = state.settings
+        refusal = await chat_refusal(state.limiter, settings.chat_lines, settings.chat_window, conn.user_id,
+                                     room.channel, message.text)
+        if refusal is not None:
+            return encode(ErrorMessage(id=message.id, code=refusal.code, message=refusal.message)), False
+    action = message.model_dump(exclude={"id"})
+    if action.get("p") is not None:
+        action["p"] = list(action["p"])
+    return await room.act(conn, message.id, action), False

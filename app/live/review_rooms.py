@@ -1,0 +1,87 @@
+"""The review rooms of one instance: opened on demand, closed when idle, their participant lists kept true."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.live.hub import Hub
+from app.live.review_room import Clock, ReviewRoom
+from app.reviews.limits import ReviewLimits
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 10.0  # participant lists re-read (an instance that died leaves them), idle rooms closed
+IDLE_ROOM_SECONDS = 60.0
+
+
+class ReviewRooms:
+    def __init__(self, hub: Hub, sessionmaker: async_sessionmaker[AsyncSession], limits: ReviewLimits,
+                 clock: Clock = time.time) -> None:
+        self.hub = hub
+        self.sessionmaker = sessionmaker
+        self.limits = limits
+        self.clock = clock
+        self.rooms: dict[str, ReviewRoom] = {}
+        self._opening: dict[str, asyncio.Lock] = {}
+        self._idle_since: dict[str, float] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._sweep_loop(), name="tengen-review-rooms")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for room in list(self.rooms.values()):
+            await room.close()
+        self.rooms.clear()
+
+    async def open(self, review_id: str) -> ReviewRoom | None:
+        """The room of ``review_id`` on this instance, loaded from the database if needed (None: no such review)."""
+        room = self.rooms.get(review_id)
+        if room is not None:
+            return room
+        lock = self._opening.setdefault(review_id, asyncio.Lock())
+        try:
+            async with lock:
+                room = self.rooms.get(review_id)
+                if room is None:
+                    room = ReviewRoom(review_id, self.hub, self.sessionmaker, self.limits, self.clock)
+                    if not await room.load():
+                        await room.close()
+                        return None
+                    self.rooms[review_id] = room
+                return room
+        finally:
+            if not lock.locked() and self._opening.get(review_id) is lock:
+                del self._opening[review_id]
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except Exception:  # noqa: BLE001 - one bad room must not stop the sweep of the others
+                log.exception("sweeping the review rooms failed")
+
+    async def sweep(self) -> None:
+        now = self.clock()
+        for review_id, room in list(self.rooms.items()):
+            if room.connections:
+                self._idle_since.pop(review_id, None)
+                with contextlib.suppress(Exception):
+                    await room.refresh_participants(publish=False)
+                continue
+            since = self._idle_since.setdefault(review_id, now)
+            if now - since > IDLE_ROOM_SECONDS and not room.lock.locked():
+                self._idle_since.pop(review_id, None)
+                self.rooms.pop(review_id, None)
+                await room.close()
