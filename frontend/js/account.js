@@ -1,4 +1,4 @@
-// Header account area: the visible name, register, log in, log out.
+// Header account area: the visible name, register, log in (and a forgotten password), settings, log out.
 import { h, replace } from "./dom.js";
 import { api } from "./api.js";
 import { currentUser, isGuest, loadMe, onUserChange, setUser } from "./session.js";
@@ -34,6 +34,18 @@ function credentialsForm(kind) {
     h("label", {}, h("span", { i18n: "account.username" }), user),
     h("label", {}, h("span", { i18n: "account.password" }), pass),
     strength ? h("label", {}, h("span", { i18n: "account.strength" }), strength) : null,
+    kind === "login"
+      ? h("button", {
+          type: "button",
+          class: "link-button",
+          id: "forgot-password",
+          i18n: "account.forgot",
+          onclick: () => {
+            form.closest("dialog").close();
+            openDialog("reset.title", resetRequestForm());
+          },
+        })
+      : null,
     error,
     h(
       "div",
@@ -61,7 +73,43 @@ function credentialsForm(kind) {
   return form;
 }
 
-function errorMessageInto(el, err) {
+/** "Forgot password?": ask for a reset link to the account's confirmed address (the answer never says
+ * whether the address belongs to an account). */
+function resetRequestForm() {
+  const email = h("input", { name: "email", type: "email", required: true, autocomplete: "email", maxlength: 254 });
+  const error = h("p", { class: "form-error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "btn primary", i18n: "reset.request_send" });
+  const form = h(
+    "form",
+    { class: "stack" },
+    h("p", { class: "muted", i18n: "reset.request_text" }),
+    h("label", {}, h("span", { i18n: "email.address" }), email),
+    error,
+    h(
+      "div",
+      { class: "dialog-buttons" },
+      h("button", { type: "button", class: "btn", i18n: "common.cancel", onclick: () => form.closest("dialog").close() }),
+      submit,
+    ),
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    submit.disabled = true;
+    error.textContent = "";
+    try {
+      await api.resetRequest(email.value.trim());
+      form.closest("dialog").close();
+      toast("reset.requested");
+    } catch (err) {
+      errorMessageInto(error, err);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+export function errorMessageInto(el, err) {
   const key = `error.${err.code}`;
   const text = t(key);
   el.textContent = text !== key ? text : err.message || t("error.generic", { message: err.code });
@@ -89,6 +137,7 @@ export function mountAccount(container) {
       replace(
         container,
         name,
+        h("a", { class: "btn small", href: "#/settings", i18n: "nav.settings" }),
         h("button", {
           type: "button",
           class: "btn small",

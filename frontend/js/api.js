@@ -46,6 +46,16 @@ export const api = {
     request("POST", "/api/auth/register", strength ? { username, password, strength } : { username, password }),
   login: (username, password) => request("POST", "/api/auth/login", { username, password }),
   logout: () => request("POST", "/api/auth/logout"),
+  resetRequest: (email) => request("POST", "/api/auth/reset-request", { email }),
+  reset: (token, password) => request("POST", "/api/auth/reset", { token, password }),
+
+  // email: the address (verified by a mailed link), what is mailed, unsubscribe
+  email: () => request("GET", "/api/me/email"),
+  setEmail: (email) => request("PUT", "/api/me/email", { email }),
+  removeEmail: () => request("DELETE", "/api/me/email"),
+  setMailMode: (mode) => request("PUT", "/api/me/email/preferences", { mode }),
+  verifyEmail: (token) => request("POST", "/api/email/verify", { token }),
+  unsubscribe: (token) => request("POST", `/api/email/unsubscribe?token=${enc(token)}`),
 
   // challenges
   challenges: () => request("GET", "/api/challenges"),

@@ -13,6 +13,8 @@ import * as challenge from "./pages/challenge.js";
 import * as player from "./pages/player.js";
 import * as leaderboard from "./pages/leaderboard.js";
 import * as archive from "./pages/archive.js";
+import * as settings from "./pages/settings.js";
+import * as maillinks from "./pages/maillinks.js";
 
 const ROUTES = [
   [/^#?\/?$/, lobby],
@@ -22,6 +24,10 @@ const ROUTES = [
   [/^#\/players\/([^/?#]+)$/, player],
   [/^#\/leaderboard$/, leaderboard],
   [/^#\/games(?:\?(.*))?$/, archive],
+  [/^#\/settings$/, settings],
+  [/^#\/email\/verify\/([\w.-]+)$/, maillinks.verify],
+  [/^#\/email\/unsubscribe\/([\w.-]+)$/, maillinks.unsubscribe],
+  [/^#\/reset\/([\w.-]+)$/, maillinks.reset],
 ];
 
 let cleanup = null;
