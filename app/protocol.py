@@ -149,6 +149,13 @@ class RematchDecline(_ClientMessage):
     t: Literal["rematch_decline"]
 
 
+class Conditional(_ClientMessage):
+    """Conditional moves for this game (app/games/conditional.py checks the tree; ``[]`` clears it)."""
+
+    t: Literal["conditional"]
+    tree: list[Any]
+
+
 class Pong(_ClientMessage):
     """The answer to the server's ``ping``; the round trip is the lag the clock credits."""
 
@@ -161,7 +168,7 @@ _CLIENT_MODELS = (
     DrawOffer, DrawAccept, DrawDecline,
     ToggleDead, AcceptScore, ResumePlay,
     AdjournOffer, AdjournAccept, AdjournDecline, Seal, ResumeOffer, ResumeAccept, ResumeDecline,
-    ClaimVictory, RematchOffer, RematchAccept, RematchDecline, Pong,
+    ClaimVictory, RematchOffer, RematchAccept, RematchDecline, Pong, Conditional,
 )
 ClientMessage = Annotated[Union[_CLIENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
 CLIENT_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _CLIENT_MODELS)

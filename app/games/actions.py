@@ -44,9 +44,11 @@ PHASES_FOR: dict[str, tuple[str, ...]] = {
     "tick": PHASES,
     "server_restart": PHASES,
     "abandoned": ("playing", "scoring", "adjourned"),
+    "conditional": ("playing",),
+    "vacation": ("playing", "scoring", "adjourned"),
 }
 ACTIONS = tuple(PHASES_FOR)
-SYSTEM_ACTIONS = ("tick", "server_restart", "abandoned")
+SYSTEM_ACTIONS = ("tick", "server_restart", "abandoned", "vacation")
 
 
 def point(value: Any) -> Point:

@@ -33,6 +33,8 @@ Behaviour worth knowing (also in ``docs/clocks.md``):
   between the move and the acceptance is charged to nobody.
 - Adjournment and the sealed move: :mod:`app.games.adjournment`.
 - Offers of the same kind by the other player count as acceptance (a crossed draw offer is a draw).
+- Correspondence (:mod:`app.games.correspondence`, docs/clocks.md): conditional moves answered at once, the
+  system action ``vacation``, and a player who runs out of time before their first move cancels the game.
 - Rematch: after the game, ``rematch_offer`` / ``rematch_accept`` (or two crossed offers) agree on a new game
   whose id the room decides and passes as the fact ``game_id``; the ``rematch`` event names it. A game has at
   most one rematch.
@@ -43,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.games import adjournment, offers, scoring_phase
+from app.games import adjournment, correspondence, offers, scoring_phase
 from app.games.actions import (
     ACTIONS,
     OFFER_KINDS,
@@ -78,8 +80,11 @@ class GameAuthority:
                              handicap_points=list(cfg.handicap_points) or None)
         except ValueError as exc:
             raise GameError("invalid_config", str(exc)) from None
-        self.clock = GameClock(cfg.time_control, cfg.lag)
+        self.clock = GameClock(cfg.time_control, cfg.lag, cfg.weekend_zones())
         self.clock.start(self.game.to_move, now)
+        for color in cfg.away:
+            self.clock.set_away(color, True, now)
+        self.conditional: dict[str, correspondence.Tree] = {"B": (), "W": ()}  # each player's conditional moves
         self.phase = "playing"
         self.offers: dict[str, str | None] = {k: None for k in OFFER_KINDS}
         self.result: Result | None = None
@@ -217,6 +222,7 @@ class GameAuthority:
             "time_control": self.config.time_control.to_dict(),
             "result": None if self.result is None else self.result.to_dict(),
             "rematch": self.rematch,
+            "conditional": correspondence.tree_for(self, viewer),
             "deadline": self.deadline(),
             "server_time": now,
         }
@@ -251,7 +257,7 @@ class GameAuthority:
         before = self.clock.to_dict(now)
         charge = self.clock.press(actor, now, lag)
         if charge.flagged:
-            return None, [self.finish(win(other(actor), "timeout"), now)]
+            return None, [self.finish(correspondence.timeout(self, actor), now)]
         self.clock_history.append(before)
         return charge.to_dict(), []
 
@@ -310,6 +316,7 @@ class GameAuthority:
             "resume_mark": self.resume_mark,
             "clock_history": list(self.clock_history),
             "rematch": self.rematch,
+            "conditional": dict(self.conditional),
         }
 
     def _restore(self, saved: dict[str, Any]) -> None:
@@ -330,8 +337,7 @@ class GameAuthority:
         if self.phase in ("playing", "adjourned"):
             for ev in self.clock.advance(now):
                 if ev["t"] == "flag":
-                    loser = ev["color"]
-                    events.append(self.finish(win(other(loser), "timeout"), now))
+                    events.append(self.finish(correspondence.timeout(self, ev["color"]), now))
                 else:
                     events.append(self.event("period_used", now, color=ev["color"],
                                              periods_left=ev["periods_left"], clocks=self.clock.view(now)))
@@ -350,7 +356,7 @@ def _play(auth: GameAuthority, actor: str, p: Point, now: float, lag: float | No
     charge, flagged = auth.charge(actor, now, lag)
     if flagged:
         return flagged
-    return auth.place(actor, p, now, charge)
+    return auth.place(actor, p, now, charge) + correspondence.answer(auth, actor, p, now)
 
 
 def _pass(auth: GameAuthority, actor: str, now: float, lag: float | None) -> list[Event]:
@@ -358,7 +364,7 @@ def _pass(auth: GameAuthority, actor: str, now: float, lag: float | None) -> lis
     charge, flagged = auth.charge(actor, now, lag)
     if flagged:
         return flagged
-    return auth.place_pass(actor, now, charge)
+    return auth.place_pass(actor, now, charge) + correspondence.answer(auth, actor, None, now)
 
 
 def _resign(auth: GameAuthority, actor: str, now: float) -> list[Event]:
@@ -496,5 +502,7 @@ _HANDLERS: dict[str, Handler] = {
     "tick": _simple("tick", _tick),
     "server_restart": _do_server_restart,
     "abandoned": _simple("abandoned", _abandoned),
+    "conditional": correspondence.do_conditional,
+    "vacation": correspondence.do_vacation,
 }
 assert set(_HANDLERS) == set(PHASES_FOR), "every action has exactly one handler"

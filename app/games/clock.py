@@ -5,6 +5,7 @@ from the start of their turn; a move (or pass) is charged from the server receiv
 of :mod:`app.games.lag`. Accounting per system (``t`` = charged seconds of the move):
 
 - absolute:  ``main -= t``; the player flags if ``t >= main``.
+- simple:    every move has ``per_move`` (kept in ``main``); the player flags if ``t >= per_move``.
 - fischer:   flags if ``t >= main``; otherwise ``main = main - t + increment`` (at most ``cap`` if set).
 - byoyomi (and chinese_countdown): time comes out of ``main`` first; the overflow ``o`` past ``main``
   costs ``floor(o / period_time)`` periods (a move made within a period keeps it); the player flags when
@@ -14,6 +15,10 @@ of :mod:`app.games.lag`. Accounting per system (``t`` = charged seconds of the m
   starts again full. The player flags when the period runs out before its stones are played.
 
 In every system a player flags exactly when ``t >= remaining`` (the total they could still use).
+
+Correspondence (docs/clocks.md): a player with a weekend time zone in ``weekends`` is not charged for the
+weekend hours of their turns (Saturday and Sunday in that zone, :mod:`app.games.weekends`), and a player in
+``away`` (on vacation) is charged nothing at all: their clock stands still while it is their turn.
 
 Self-triggered moments (a flag, a byo-yomi period running out) come ``quota`` seconds after the raw
 instant, ``quota`` being the player's unused lag quota: a move arriving in that window could still be
@@ -30,6 +35,7 @@ from typing import Any
 from app.games.errors import GameError
 from app.games.lag import LagPolicy
 from app.games.timecontrol import TimeControl, parse_time_control
+from app.games.weekends import counted_until, in_weekend, weekend_seconds
 
 COLORS = ("B", "W")
 PAUSE_REASONS = ("scoring", "adjourned", "server", "finished")
@@ -91,9 +97,13 @@ class Charge:
 class GameClock:
     """Both players' clocks. ``turn`` is the colour whose clock runs (when not paused)."""
 
-    def __init__(self, time_control: TimeControl | dict[str, Any] | None, lag: LagPolicy | None = None) -> None:
+    def __init__(self, time_control: TimeControl | dict[str, Any] | None, lag: LagPolicy | None = None,
+                 weekends: dict[str, str | None] | None = None) -> None:
         self.tc = parse_time_control(time_control)
         self.lag = lag or LagPolicy()
+        # Per colour, the time zone whose weekends that player's clock skips (None: weekends count).
+        self.weekends: dict[str, str | None] = {c: (weekends or {}).get(c) for c in COLORS}
+        self.away: set[str] = set()  # players on vacation: their clock stands still on their turn
         tc = self.tc
         self.players = {
             c: PlayerClock(
@@ -119,13 +129,34 @@ class GameClock:
 
     @property
     def running(self) -> bool:
-        return self.turn is not None and not self.paused and self.flagged is None
+        return self.turn is not None and not self.paused and self.flagged is None and self.turn not in self.away
+
+    def _counted(self, color: str, start: float, end: float) -> float:
+        """The time between two instants that counts on ``color``'s clock (their weekends left out)."""
+        span = max(0.0, end - start)
+        tz = self.weekends.get(color)
+        if tz is not None and span > 0:
+            span -= weekend_seconds(tz, start, end)
+        return span
 
     def elapsed(self, now: float) -> float:
         """Time used so far in the current turn."""
         if self.running and self.turn_started is not None:
-            return self.turn_elapsed + max(0.0, now - self.turn_started)
+            assert self.turn is not None
+            return self.turn_elapsed + self._counted(self.turn, self.turn_started, now)
         return self.turn_elapsed
+
+    def set_away(self, color: str, away: bool, now: float) -> None:
+        """``color`` goes on vacation (their clock stops where it is) or comes back (it runs again from ``now``)."""
+        if away and color not in self.away:
+            if self.running and self.turn == color:
+                self.turn_elapsed = self.elapsed(now)
+                self.turn_started = None
+            self.away.add(color)
+        elif not away and color in self.away:
+            self.away.discard(color)
+            if self.running:
+                self.turn_started = now
 
     def start(self, color: str, now: float) -> None:
         """Start ``color``'s turn (at the beginning of a game or when play resumes)."""
@@ -194,7 +225,9 @@ class GameClock:
             self._flag(color, now)
             return Charge(color, elapsed, credit, t, periods_used, True)
         p.quota = quota
-        if tc.system in ("absolute", "fischer"):
+        if tc.system == "simple":
+            pass  # the next move has the whole per-move time again
+        elif tc.system in ("absolute", "fischer"):
             p.main -= t
             if tc.system == "fischer":
                 p.main += tc.increment
@@ -232,30 +265,34 @@ class GameClock:
         assert self.turn is not None
         return self.turn
 
-    def _turn_origin(self) -> float | None:
-        """The instant the current turn would have started had it never been paused."""
+    def _when_used(self, seconds: float) -> float | None:
+        """The instant the player to move will have used ``seconds`` of this turn (``None`` if the clock is
+        stopped); their weekends, when they skip them, are not counted."""
         if not self.running or not self.timed or self.turn_started is None:
             return None
-        return self.turn_started - self.turn_elapsed
+        turn = self._moving()
+        left = seconds - self.turn_elapsed
+        tz = self.weekends.get(turn)
+        if tz is None or left <= 0:
+            return self.turn_started + left
+        return counted_until(tz, self.turn_started, max(0.0, left))
 
     def flag_deadline(self) -> float | None:
         """When the player to move loses on time if they do not move (``None`` if the clock is stopped)."""
-        origin = self._turn_origin()
-        if origin is None:
+        if not self.running:
             return None
         turn = self._moving()
-        return origin + self.remaining_bank(turn) + self.players[turn].quota
+        return self._when_used(self.remaining_bank(turn) + self.players[turn].quota)
 
     def period_deadline(self) -> float | None:
         """When the player to move uses up their next byo-yomi period (the last one is the flag)."""
-        origin = self._turn_origin()
-        if origin is None or self.tc.system != "byoyomi":
+        if not self.running or self.tc.system != "byoyomi":
             return None
         p = self.players[self._moving()]
         k = self.announced + 1
         if k >= p.periods:
             return None
-        return origin + p.main + k * self.tc.period_time + p.quota
+        return self._when_used(p.main + k * self.tc.period_time + p.quota)
 
     def deadline(self) -> float | None:
         """The next moment :meth:`advance` has something to report, or ``None``."""
@@ -300,7 +337,7 @@ class GameClock:
             p = self.players[c]
             e = self.elapsed(now) if c == self.turn else 0.0
             main, periods, period_left, stones = p.main, p.periods, p.period_left, p.stones
-            if tc.system in ("absolute", "fischer"):
+            if tc.system in ("absolute", "fischer", "simple"):
                 main = max(0.0, main - e)
             elif tc.system == "byoyomi":
                 period_left = tc.period_time
@@ -323,9 +360,13 @@ class GameClock:
                 "period_time": tc.period_time if tc.system in ("byoyomi", "canadian") else None,
                 "period_left": round(period_left, 3) if tc.system in ("byoyomi", "canadian") else None,
                 "stones": stones,
-                "running": self.running and c == self.turn,
+                "running": self.running and c == self.turn and not self._weekend_now(c, now),
             }
         return out
+
+    def _weekend_now(self, color: str, now: float) -> bool:
+        tz = self.weekends.get(color)
+        return tz is not None and in_weekend(tz, now)
 
     def to_dict(self, now: float | None = None) -> dict[str, Any]:
         """JSON-safe state. With ``now``, the running stretch is folded in so that :meth:`from_dict` with a
@@ -341,11 +382,14 @@ class GameClock:
             "paused": sorted(self.paused),
             "flagged": self.flagged,
             "announced": self.announced,
+            "weekends": dict(self.weekends),
+            "away": sorted(self.away),
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], now: float | None = None) -> "GameClock":
-        clock = cls(d["time_control"], LagPolicy.from_dict(d.get("lag")))
+        clock = cls(d["time_control"], LagPolicy.from_dict(d.get("lag")), d.get("weekends"))
+        clock.away = set(d.get("away", ()))
         clock.players = {c: PlayerClock.from_dict(d["players"][c]) for c in COLORS}
         clock.turn = d["turn"]
         clock.turn_elapsed = float(d["turn_elapsed"])
@@ -363,4 +407,6 @@ class GameClock:
         clock.__dict__.update(self.__dict__)
         clock.players = {c: dataclasses.replace(p) for c, p in self.players.items()}
         clock.paused = set(self.paused)
+        clock.weekends = dict(self.weekends)
+        clock.away = set(self.away)
         return clock

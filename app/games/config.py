@@ -9,6 +9,7 @@ from typing import Any
 from app.games.errors import GameError
 from app.games.lag import LagPolicy
 from app.games.timecontrol import TimeControl, parse_time_control
+from app.games.weekends import UnknownTimeZone, zone
 from app.rules import RuleSet, fixed_handicap_points, max_fixed_handicap, rules_for
 
 DEFAULT_SCORING_TIMEOUT = 300.0  # seconds a scoring phase may stay unanswered before automatic acceptance
@@ -25,9 +26,17 @@ class GameConfig:
     lag: LagPolicy = field(default_factory=LagPolicy)
     scoring_timeout: float = DEFAULT_SCORING_TIMEOUT
     abandon_grace: float = DEFAULT_ABANDON_GRACE
+    # Correspondence only: (colour, time zone) of each player whose clock skips their weekends, as they chose
+    # when the game started, and the colours of players on vacation then.
+    weekends: tuple[tuple[str, str], ...] = ()
+    away: tuple[str, ...] = ()
+
+    def weekend_zones(self) -> dict[str, str | None]:
+        zones = dict(self.weekends)
+        return {c: zones.get(c) for c in ("B", "W")}
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "size": self.size,
             "rules": self.rules.to_dict(),
             "handicap": self.handicap,
@@ -37,6 +46,11 @@ class GameConfig:
             "scoring_timeout": self.scoring_timeout,
             "abandon_grace": self.abandon_grace,
         }
+        if self.weekends:
+            out["weekends"] = {c: tz for c, tz in self.weekends}
+        if self.away:
+            out["away"] = list(self.away)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> "GameConfig":
@@ -76,7 +90,7 @@ def parse_config(data: dict[str, Any] | None) -> GameConfig:
     """Validate a game configuration; raises ``GameError('invalid_config' | 'invalid_time_control')``."""
     data = dict(data or {})
     known = {"size", "rules", "handicap", "handicap_points", "time_control", "lag", "scoring_timeout",
-             "abandon_grace"}
+             "abandon_grace", "weekends", "away"}
     extra = sorted(set(data) - known)
     if extra:
         raise _bad(f"unknown game setting(s): {', '.join(extra)}")
@@ -109,13 +123,40 @@ def parse_config(data: dict[str, Any] | None) -> GameConfig:
         lag_policy = LagPolicy.from_dict(lag) if not isinstance(lag, LagPolicy) else lag
     except TypeError as exc:
         raise _bad(f"lag: {exc}") from None
+    time_control = parse_time_control(data.get("time_control"))
+    weekends, away = _correspondence_players(data, time_control)
     return GameConfig(
         size=size,
         rules=rules,
         handicap=len(pts),
         handicap_points=pts,
-        time_control=parse_time_control(data.get("time_control")),
+        time_control=time_control,
         lag=lag_policy,
         scoring_timeout=_positive_seconds(data, "scoring_timeout", DEFAULT_SCORING_TIMEOUT),
         abandon_grace=_positive_seconds(data, "abandon_grace", DEFAULT_ABANDON_GRACE),
+        weekends=weekends,
+        away=away,
     )
+
+
+def _correspondence_players(data: dict[str, Any], time_control: TimeControl) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """``weekends`` ({colour: time zone}) and ``away`` ([colour]): only a correspondence game takes them."""
+    raw_weekends = data.get("weekends") or {}
+    raw_away = data.get("away") or []
+    if (raw_weekends or raw_away) and not time_control.correspondence:
+        raise _bad("weekend pauses and vacation are for correspondence games only")
+    if not isinstance(raw_weekends, dict) or not set(raw_weekends) <= {"B", "W"}:
+        raise _bad("'weekends' maps a colour (B or W) to a time zone")
+    weekends = []
+    for color in ("B", "W"):
+        tz = raw_weekends.get(color)
+        if tz is None:
+            continue
+        try:
+            zone(tz)
+        except UnknownTimeZone as exc:
+            raise _bad(str(exc)) from None
+        weekends.append((color, tz))
+    if not isinstance(raw_away, (list, tuple)) or not set(raw_away) <= {"B", "W"}:
+        raise _bad("'away' lists colours (B or W)")
+    return tuple(weekends), tuple(c for c in ("B", "W") if c in raw_away)

@@ -55,7 +55,10 @@ def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     take_offer(auth, "undo", actor)
     game = auth.game
     undone = game.undo()
+    away = set(auth.clock.away)  # a vacation taken since the move still holds
     auth.clock = GameClock.from_dict(auth.clock_history.pop(), now)
+    for color in ("B", "W"):
+        auth.clock.set_away(color, color in away, now)
     return [auth.event(
         "undo", now, color=undone.color, p=None if undone.point is None else list(undone.point),
         by=actor, move_number=len(game.moves), board=game.board_rows(),

@@ -10,6 +10,7 @@ score          by count    ``B+3.5`` / ``W+0.5``, ``Draw`` for an exact tie
 draw           none        ``Draw`` (agreed)
 abort          none        ``Void`` (no game)
 no_result      none        ``Void`` (e.g. a triple ko under Japanese rules)
+cancelled      none        ``Void`` (a correspondence player ran out of time before their first move)
 =============  ==========  =====================================================
 """
 
@@ -20,7 +21,7 @@ from typing import Any
 
 from app.rules import Score
 
-REASONS = ("resignation", "timeout", "abandonment", "score", "draw", "abort", "no_result")
+REASONS = ("resignation", "timeout", "abandonment", "score", "draw", "abort", "no_result", "cancelled")
 _LETTER = {"resignation": "R", "timeout": "T", "abandonment": "F"}
 
 
@@ -58,5 +59,5 @@ def drawn() -> Result:
 
 
 def void(reason: str) -> Result:
-    assert reason in ("abort", "no_result")
+    assert reason in ("abort", "no_result", "cancelled")
     return Result(winner=None, reason=reason, text="Void")

@@ -14,7 +14,7 @@ from app.ratings.handicap import black_advantage_points
 OVERALL = "overall"
 SIZES = (9, 13, 19)
 CATEGORIES = (OVERALL, *(str(s) for s in SIZES))
-UNRATED_ENDINGS = ("abort", "no_result")
+UNRATED_ENDINGS = ("abort", "no_result", "cancelled")
 
 
 def categories_for(size: int) -> list[str]:

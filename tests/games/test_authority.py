@@ -620,3 +620,73 @@ def test_score_accepted_carries_the_restarted_scoring_deadline():
     now = play_all(a, [("B", (2, 2)), ("W", None), ("B", None)])
     [ev] = act(a, "B", "accept_score", now + 10)
     assert ev["deadline"] == now + 10 + a.config.scoring_timeout
+
+
+# ----------------------------------------------------------------- correspondence
+DAY = 86400.0
+CORR = {"kind": "simple", "per_move": 3 * DAY, "correspondence": True}
+
+
+def test_conditional_moves_answer_at_once_and_follow_the_tree():
+    a = make(time_control=CORR)
+    ev = act(a, "W", "conditional", 1.0, tree=[[[2, 2], [6, 6], [[[2, 6], [6, 2]]]], [[4, 4], [3, 3]]])
+    assert ev[0]["visibility"] == "W" and event_for(ev[0], "B") == {"t": "hidden"}
+    assert a.snapshot("W")["conditional"][0][0] == [2, 2] and a.snapshot("B")["conditional"] == []
+    assert a.snapshot(None)["conditional"] is None
+    events = act(a, "B", "play", 100.0, p=[2, 2])
+    assert [(e["t"], e.get("color"), e.get("p")) for e in events] == [
+        ("move", "B", [2, 2]), ("move", "W", [6, 6]), ("conditional", "W", None)]
+    assert events[1]["conditional"] is True and events[2]["tree"] == [[[2, 6], [6, 2], []]]
+    assert a.game.to_move == "B" and a.clock.players["W"].main == 3 * DAY
+    # A move the tree does not name drops it; White then answers by hand.
+    events = act(a, "B", "play", 200.0, p=[0, 0])
+    assert [e["t"] for e in events] == ["move", "conditional"] and events[1]["tree"] == []
+    assert a.game.to_move == "W" and a.snapshot("W")["conditional"] == []
+    replayed = GameAuthority.replay(a.config, 0.0, a.log)
+    assert replayed.snapshot("W", 300.0) == a.snapshot("W", 300.0)
+
+
+def test_conditional_answers_chain_and_an_illegal_answer_drops_the_tree():
+    a = make(time_control=CORR)
+    act(a, "W", "conditional", 1.0, tree=[[[2, 2], [6, 6], [[[2, 6], [6, 2]]]]])
+    act(a, "B", "conditional", 2.0, tree=[[[6, 6], [2, 6]]])  # Black answers White's answer
+    events = act(a, "B", "play", 3.0, p=[2, 2])
+    assert [e["p"] for e in events if e["t"] == "move"] == [[2, 2], [6, 6], [2, 6], [6, 2]]
+    assert a.game.to_move == "B"
+    b = make(time_control=CORR)
+    act(b, "W", "conditional", 1.0, tree=[[[2, 2], [3, 3]]])
+    act(b, "B", "play", 2.0, p=[3, 3])  # not the point the tree names
+    assert b.snapshot("W")["conditional"] == []
+    act(b, "W", "conditional", 3.0, tree=[[[4, 4], [3, 3]]])  # 3-3 is taken: the answer cannot be played
+    events = act(b, "W", "play", 4.0, p=[5, 5])
+    events = act(b, "B", "play", 5.0, p=[4, 4])
+    assert [e["t"] for e in events] == ["move", "conditional"] and b.game.to_move == "W"
+    refused(b, "W", "conditional", 6.0, "invalid_conditional", tree=[[[9, 9], [1, 1]]])
+
+
+def test_vacation_stops_the_players_clock_and_a_flag_before_the_first_move_cancels():
+    a = make(time_control=CORR)
+    act(a, "B", "play", DAY, p=[2, 2])
+    ev = act(a, SYSTEM, "vacation", 2 * DAY, color="W", on=True)
+    assert ev[0]["t"] == "vacation" and ev[0]["clocks"]["W"]["running"] is False
+    assert a.deadline() is None and act(a, SYSTEM, "vacation", 3 * DAY, color="W", on=True) == []
+    act(a, SYSTEM, "vacation", 10 * DAY, color="W", on=False)
+    assert a.deadline() == 12 * DAY  # a day used before the vacation, two left
+    over = a.tick(12 * DAY)
+    assert over[0]["result"]["reason"] == "cancelled" and over[0]["result"]["text"] == "Void"
+    # Once both have moved, running out of time loses.
+    b = make(time_control=CORR)
+    act(b, "B", "play", 1.0, p=[2, 2])
+    act(b, "W", "play", 2.0, p=[6, 6])
+    assert b.tick(2.0 + 3 * DAY)[0]["result"]["text"] == "W+T"
+    # A live game keeps the timeout loss even with no move made.
+    c = make(time_control={"kind": "simple", "per_move": 30})
+    assert c.tick(31.0)[0]["result"]["text"] == "W+T"
+    refused(c, SYSTEM, "vacation", 40.0, "game_over", color="B", on=True)
+
+
+def test_a_game_started_during_a_vacation_waits_for_the_player():
+    a = make(time_control=CORR, away=["B"])
+    assert a.deadline() is None
+    act(a, SYSTEM, "vacation", 5 * DAY, color="B", on=False)
+    assert a.deadline() == 8 * DAY

@@ -238,3 +238,49 @@ def test_copy_is_independent_of_the_original():
     assert copy.to_dict() != c.to_dict()
     assert copy.players["B"].main == 10.0 and copy.turn == "B" and not copy.paused
     assert copy.press("B", 4.0).charged == 4.0 and c.players["B"].periods == 3
+
+
+# ----------------------------------------------------------------- simple and correspondence
+DAY = 86400.0
+FRIDAY_NOON_UTC = 1796385600.0  # 2026-12-04 12:00 UTC
+
+
+def test_simple_gives_every_move_the_same_time():
+    c = clock({"kind": "simple", "per_move": 30})
+    assert c.press("B", 29.0).flagged is False
+    assert c.players["B"].main == 30.0  # nothing carries over
+    assert c.flag_deadline() == 59.0
+    assert c.view(40.0)["W"]["main"] == 19.0
+    assert c.press("W", 59.0).flagged is True
+
+
+def test_weekends_are_not_counted_for_a_player_who_pauses_them():
+    tc = {"kind": "simple", "per_move": 2 * DAY, "correspondence": True}
+    c = GameClock(tc, NO_LAG, {"B": "UTC", "W": None})
+    c.start("B", FRIDAY_NOON_UTC)
+    # Black's two days run Friday noon -> Tuesday noon (the weekend skipped).
+    assert c.flag_deadline() == FRIDAY_NOON_UTC + 4 * DAY
+    assert c.view(FRIDAY_NOON_UTC + DAY)["B"]["running"] is False  # Saturday noon: the clock stands
+    assert c.view(FRIDAY_NOON_UTC + DAY)["B"]["main"] == 1.5 * DAY
+    ch = c.press("B", FRIDAY_NOON_UTC + 3 * DAY)  # Monday noon: a day charged
+    assert (ch.elapsed, ch.flagged) == (DAY, False)
+    # White counts weekends: from Monday noon, the flag falls two days later.
+    assert c.flag_deadline() == FRIDAY_NOON_UTC + 5 * DAY
+    restored = GameClock.from_dict(json.loads(json.dumps(c.to_dict())))
+    assert restored.weekends == {"B": "UTC", "W": None}
+
+
+def test_vacation_stops_a_players_clock_until_they_come_back():
+    c = clock({"kind": "simple", "per_move": 10 * DAY, "correspondence": True})
+    c.set_away("B", True, DAY)
+    assert not c.running and c.deadline() is None
+    assert c.remaining("B", 5 * DAY) == 9 * DAY
+    c.set_away("W", True, 5 * DAY)
+    c.set_away("B", False, 6 * DAY)  # back: the clock runs from now with the day already used
+    assert c.flag_deadline() == 15 * DAY
+    assert c.press("B", 7 * DAY).elapsed == 2 * DAY
+    assert not c.running  # White is away: their turn waits for them
+    restored = GameClock.from_dict(json.loads(json.dumps(c.to_dict(8 * DAY))), 8 * DAY)
+    assert restored.away == {"W"} and restored.deadline() is None
+    c.set_away("W", False, 9 * DAY)
+    assert c.flag_deadline() == 19 * DAY

@@ -3,6 +3,8 @@ import pytest
 from app.games.config import GameConfig, parse_config
 from app.games.errors import GameError
 
+CORRESPONDENCE = {"kind": "simple", "per_move": 86400, "correspondence": True}
+
 
 def test_defaults_and_round_trip():
     cfg = parse_config(None)
@@ -29,9 +31,22 @@ def test_defaults_and_round_trip():
         ({"lag": {"speed": 1}}, "invalid_config", "lag"),
         ({"colour": "B"}, "invalid_config", "unknown game setting"),
         ({"time_control": {"kind": "sundial"}}, "invalid_time_control", "unknown time control kind"),
+        ({"weekends": {"B": "UTC"}}, "invalid_config", "correspondence games only"),
+        ({"away": ["W"]}, "invalid_config", "correspondence games only"),
+        ({"time_control": CORRESPONDENCE, "weekends": {"B": "Mars/Olympus"}}, "invalid_config", "time zone"),
+        ({"time_control": CORRESPONDENCE, "weekends": {"X": "UTC"}}, "invalid_config", "colour"),
+        ({"time_control": CORRESPONDENCE, "away": ["X"]}, "invalid_config", "colours"),
     ],
 )
 def test_bad_configs_are_refused(data, code, fragment):
     with pytest.raises(GameError) as info:
         parse_config(data)
     assert info.value.code == code and fragment in info.value.message
+
+
+def test_a_correspondence_game_keeps_each_players_weekends_and_vacation():
+    cfg = parse_config({"time_control": CORRESPONDENCE, "weekends": {"W": "Asia/Tokyo", "B": None}, "away": ["B"]})
+    assert cfg.weekend_zones() == {"B": None, "W": "Asia/Tokyo"} and cfg.away == ("B",)
+    assert cfg.to_dict()["weekends"] == {"W": "Asia/Tokyo"} and cfg.to_dict()["away"] == ["B"]
+    assert GameConfig.from_dict(cfg.to_dict()) == cfg
+    assert "weekends" not in parse_config({"time_control": CORRESPONDENCE}).to_dict()

@@ -56,6 +56,14 @@ def test_none_input_means_untimed():
         ({"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 0}, "'period_time' must be greater"),
         ({"kind": "canadian", "main": 600, "period_time": 300}, "needs 'stones'"),
         ({"kind": "chinese_countdown", "main": 3600, "periods": 3, "period_time": 30}, "always 60"),
+        ({"kind": "simple"}, "needs 'per_move'"),
+        ({"kind": "simple", "per_move": 8 * 86400}, "at most"),
+        ({"kind": "simple", "per_move": 3600, "correspondence": True}, "at least 86400"),
+        ({"kind": "simple", "per_move": 91 * 86400, "correspondence": True}, "at most"),
+        ({"kind": "simple", "per_move": 86400, "correspondence": "yes"}, "true or false"),
+        ({"kind": "fischer", "main": 3600, "increment": 60, "correspondence": True}, "at least 86400"),
+        ({"kind": "byoyomi", "main": 86400, "periods": 5, "period_time": 30, "correspondence": True},
+         "does not take 'correspondence'"),
     ],
 )
 def test_bad_input_is_refused_clearly(data, fragment):
@@ -64,3 +72,16 @@ def test_bad_input_is_refused_clearly(data, fragment):
     assert isinstance(info.value, GameError)
     assert info.value.code == "invalid_time_control"
     assert fragment in info.value.message
+
+
+def test_correspondence_time_controls():
+    days = parse_time_control({"kind": "simple", "per_move": 3 * 86400, "correspondence": True})
+    assert (days.kind, days.main, days.correspondence) == ("simple", 3 * 86400.0, True)
+    assert days.to_dict() == {"kind": "simple", "per_move": 259200, "correspondence": True}
+    assert parse_time_control(days.to_dict()) == days
+    fischer = parse_time_control({"kind": "fischer", "main": 7 * 86400, "increment": 86400, "cap": 30 * 86400,
+                                  "correspondence": True})
+    assert fischer.correspondence and fischer.cap == 30 * 86400.0
+    assert parse_time_control(fischer.to_dict()) == fischer
+    live = parse_time_control({"kind": "simple", "per_move": 30})
+    assert not live.correspondence and live.to_dict() == {"kind": "simple", "per_move": 30}
