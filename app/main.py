@@ -18,7 +18,8 @@ from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
 from app.api.routers import (
-    accounts, bots, challenges, email, game_ws, games, health, lobby_ws, players, practice, review_ws, reviews, study,
+    accounts, bots, challenges, correspondence, email, game_ws, games, health, lobby_ws, players, practice, review_ws,
+    reviews, study,
 )
 from app.automatch.service import Automatch
 from app.live.hub_factory import make_hub
@@ -27,6 +28,7 @@ from app.live.hub_lobby import HubLobbyBroadcaster
 from app.live.redis_hub import RedisHub
 from app.live.housekeeping import Housekeeping
 from app.live.review_rooms import ReviewRooms
+from app.live.vacations import VacationSweeper
 from app.live.rooms import RoomManager
 from app.ratings.sweeper import RatingSweeper
 from app.live.sockets import SocketRegistry
@@ -114,6 +116,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             untimed_abandon_days=settings.untimed_abandon_days, interval=settings.housekeeping_seconds,
         )
         housekeeping.start()
+        vacations = VacationSweeper(app.state.sessionmaker, rooms, settings.vacation_sweep_seconds)
+        vacations.start()
         await ratings.start()
         await automatch.start()
         watch = LoopWatch(app.state.metrics.loop_lag.observe, observe_busy=app.state.metrics.loop_busy_lag.observe)
@@ -122,6 +126,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             yield
         finally:
             await watch.close()
+            await vacations.close()
             await automatch.close()
             await ratings.close()
             await stop_listening()
@@ -164,6 +169,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(health.router)
     app.include_router(accounts.router)
     app.include_router(email.router)
+    app.include_router(correspondence.router)
     app.include_router(challenges.router)
     app.include_router(bots.router)
     app.include_router(games.router)

@@ -104,6 +104,7 @@ class Settings(BaseSettings):
     untimed_abandon_days: float = 14.0  # an untimed game with no action for this long ends (void)
     guest_ttl_hours: float = 24.0  # a guest with no game, challenge or chat line is deleted after this
     housekeeping_seconds: float = 600.0  # how often unused guests and abandoned untimed games are looked for
+    vacation_sweep_seconds: float = 60.0  # how often vacations that ran out are ended (docs/clocks.md)
 
     # ---- house bots (app/bots/house.py)
     # Start the server's own GNU Go bots with `tengen serve`. None: yes, unless TENGEN_ENV=test (tests start

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from app.lobby import rules_presets
 
 BoardSize = Literal[9, 13, 19]
-Speed = Literal["blitz", "rapid", "classical"]
+Speed = Literal["blitz", "rapid", "classical", "correspondence"]
 ANY_RULES = "any"
 
 # The time control each speed maps to (the same presets the challenge form offers under these names).
@@ -17,6 +17,7 @@ SPEED_TIME_CONTROLS: dict[str, dict[str, Any]] = {
     "blitz": {"kind": "byoyomi", "main": 180, "periods": 3, "period_time": 10},
     "rapid": {"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 30},
     "classical": {"kind": "byoyomi", "main": 2400, "periods": 5, "period_time": 60},
+    "correspondence": {"kind": "simple", "per_move": 3 * 86400, "correspondence": True},  # 3 days a move
 }
 
 
@@ -30,7 +31,7 @@ class SeekPreferences(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     sizes: list[BoardSize] = Field(default=[19], min_length=1, max_length=3)
-    speeds: list[Speed] = Field(default=["rapid"], min_length=1, max_length=3)
+    speeds: list[Speed] = Field(default=["rapid"], min_length=1, max_length=4)
     rules: str = ANY_RULES
     rated: bool = False
     handicap: bool = False

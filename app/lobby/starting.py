@@ -12,12 +12,13 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.games.config import GameConfig, parse_config
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.game_settings import build_config, game_columns
 from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url, player_ids
 from app.ratings.lookup import display_ranks
 from app.store.models import Game
-from app.store.repositories import games
+from app.store.repositories import correspondence, games
 from app.store.repositories.games import GameWithPlayers
 
 
@@ -36,6 +37,8 @@ async def create_game(
 ) -> Game:
     """``komi`` None is the preset's; a practice game has one user on both sides."""
     config = build_config(board_size=board_size, rules=rules, komi=komi, handicap=handicap, time_control=time_control)
+    if config.time_control.correspondence:
+        config = await with_players_choices(session, config, black_id, white_id)
     rules_params: dict[str, Any] = {"preset": rules, "practice": True} if practice else {"preset": rules}
     return await games.add(
         session,
@@ -45,6 +48,20 @@ async def create_game(
         black_id=black_id,
         white_id=white_id,
     )
+
+
+async def with_players_choices(session: AsyncSession, config: GameConfig, black_id: int, white_id: int) -> GameConfig:
+    """A correspondence game keeps each player's weekend pause (in their time zone) and vacation as they are now."""
+    rows = await correspondence.get_many(session, [black_id, white_id])
+    weekends: dict[str, str] = {}
+    away: list[str] = []
+    for color, user_id in (("B", black_id), ("W", white_id)):
+        row = rows.get(user_id)
+        if row is not None and row.weekend_pause:
+            weekends[color] = row.time_zone
+        if row is not None and row.vacation_since is not None:
+            away.append(color)
+    return parse_config({**config.to_dict(), "weekends": weekends, "away": away})
 
 
 async def announce_rematch(

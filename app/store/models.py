@@ -358,3 +358,21 @@ class MailOutbox(Base):
     last_error: Mapped[str | None] = mapped_column(String(500), nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
     sent_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class CorrespondenceSettings(Base):
+    """A player's correspondence choices and vacation balance (docs/clocks.md, "Correspondence").
+
+    No row: the defaults (weekends count, UTC, the starting vacation balance banked at registration).
+    ``vacation_banked`` is the balance in seconds at ``vacation_banked_at`` (epoch seconds of the server clock);
+    ``vacation_since`` is when the running vacation began (None: not on vacation).
+    """
+
+    __tablename__ = "correspondence_settings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    weekend_pause: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
+    vacation_banked: Mapped[float] = mapped_column(Float)
+    vacation_banked_at: Mapped[float] = mapped_column(Float)
+    vacation_since: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)

@@ -228,6 +228,8 @@ export default {
   "error.disconnected": "The connection dropped before the server answered.",
   "error.illegal_move": "That move is not legal.",
   "error.invalid_conditional": "Those conditional moves cannot be stored.",
+  "error.invalid_time_zone": "That time zone is unknown; choose one such as Europe/Paris.",
+  "error.no_vacation_left": "You have no vacation days left.",
   "error.ko": "Ko: you cannot retake immediately.",
   "error.superko": "That move repeats an earlier position.",
   "error.suicide": "Suicide is not allowed.",

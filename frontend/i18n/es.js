@@ -228,6 +228,8 @@ export default {
   "error.disconnected": "La conexión se cortó antes de la respuesta del servidor.",
   "error.illegal_move": "Esa jugada no es legal.",
   "error.invalid_conditional": "No se pueden guardar esas jugadas condicionales.",
+  "error.invalid_time_zone": "Zona horaria desconocida; elige una como Europe/Madrid.",
+  "error.no_vacation_left": "No te quedan días de vacaciones.",
   "error.ko": "Ko: no puedes recapturar inmediatamente.",
   "error.superko": "Esa jugada repite una posición anterior.",
   "error.suicide": "El suicidio no está permitido.",

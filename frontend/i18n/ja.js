@@ -228,6 +228,8 @@ export default {
   "error.disconnected": "サーバーの応答前に接続が切れました。",
   "error.illegal_move": "そこには打てません。",
   "error.invalid_conditional": "その条件付き着手は保存できません。",
+  "error.invalid_time_zone": "不明なタイムゾーンです。Asia/Tokyo のように選んでください。",
+  "error.no_vacation_left": "休暇日数が残っていません。",
   "error.ko": "コウ：すぐには取り返せません。",
   "error.superko": "その手は以前の局面を繰り返します。",
   "error.suicide": "着手禁止点です（自殺手）。",

@@ -228,6 +228,8 @@ export default {
   "error.disconnected": "서버가 답하기 전에 연결이 끊겼습니다.",
   "error.illegal_move": "그곳에는 둘 수 없습니다.",
   "error.invalid_conditional": "그 조건부 수는 저장할 수 없습니다.",
+  "error.invalid_time_zone": "알 수 없는 시간대입니다. Asia/Seoul 처럼 선택하세요.",
+  "error.no_vacation_left": "남은 휴가 일수가 없습니다.",
   "error.ko": "패: 바로 되따낼 수 없습니다.",
   "error.superko": "그 수는 이전 국면을 되풀이합니다.",
   "error.suicide": "착수 금지: 자살수입니다.",

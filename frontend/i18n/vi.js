@@ -228,6 +228,8 @@ export default {
   "error.disconnected": "Mất kết nối trước khi máy chủ trả lời.",
   "error.illegal_move": "Nước đi không hợp lệ.",
   "error.invalid_conditional": "Không thể lưu các nước đi có điều kiện này.",
+  "error.invalid_time_zone": "Múi giờ không xác định; hãy chọn ví dụ Asia/Ho_Chi_Minh.",
+  "error.no_vacation_left": "Bạn không còn ngày nghỉ nào.",
   "error.ko": "Cướp: không được bắt lại ngay.",
   "error.superko": "Nước này lặp lại một thế cờ đã có.",
   "error.suicide": "Không được tự sát.",

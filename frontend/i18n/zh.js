@@ -228,6 +228,8 @@ export default {
   "error.disconnected": "服务器回应前连接已断开。",
   "error.illegal_move": "此处不能落子。",
   "error.invalid_conditional": "无法保存这些条件着法。",
+  "error.invalid_time_zone": "未知的时区；请选择例如 Asia/Shanghai。",
+  "error.no_vacation_left": "你已没有剩余的休假天数。",
   "error.ko": "打劫：不能立即提回。",
   "error.superko": "此手会造成全局同形再现。",
   "error.suicide": "禁着点：不能自杀。",

@@ -115,6 +115,10 @@ async def add_rematch(session: AsyncSession, source_id: str, game_id: str) -> Ga
     source = await session.get(Game, source_id)
     if source is None:
         raise LookupError(f"no game {source_id}")
+    config = dict(source.config)  # exactly the configuration the first game was created with, but:
+    if config.get("weekends"):  # each player's weekend pause follows them to their new colour
+        config["weekends"] = {("W" if color == "B" else "B"): tz for color, tz in config["weekends"].items()}
+    config.pop("away", None)  # both players just agreed to play again: nobody is away
     return await add(
         session,
         game_id=game_id,
@@ -124,7 +128,7 @@ async def add_rematch(session: AsyncSession, source_id: str, game_id: str) -> Ga
         komi=source.komi,
         handicap=source.handicap,
         time_control=dict(source.time_control or {}),
-        config=dict(source.config),  # exactly the configuration the first game was created with
+        config=config,
         rated=source.rated,
         black_id=source.white_id,
         white_id=source.black_id,
@@ -464,15 +468,18 @@ LIVE_STATUSES = ("playing", "scoring")
 
 
 async def live_game_of(session: AsyncSession, user_id: int) -> str | None:
-    """The id of a game ``user_id`` is playing right now (playing or scoring, practice aside), or None."""
+    """The id of a game ``user_id`` is playing right now (playing or scoring, practice and correspondence games
+    aside: a correspondence player has many at once), or None."""
     query = (
-        select(Game.id)
+        select(Game.id, Game.time_control)
         .where((Game.black_id == user_id) | (Game.white_id == user_id))
         .where(Game.status.in_(LIVE_STATUSES), Game.black_id != Game.white_id)
         .order_by(Game.started_at.desc())
-        .limit(1)
     )
-    return (await session.execute(query)).scalar_one_or_none()
+    for game_id, time_control in await session.execute(query):
+        if not (time_control or {}).get("correspondence"):
+            return str(game_id)
+    return None
 
 
 async def started_since(session: AsyncSession, user_id: int, since: datetime) -> str | None:
