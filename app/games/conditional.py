@@ -69,7 +69,7 @@ def parse_tree(raw: Any, size: int) -> Tree:
     return branches(raw, 0)
 
 
-def to_wire(tree: Tree) -> list:
+def to_wire(tree: Tree) -> list[Any]:
     return [[list(theirs), list(mine), to_wire(rest)] for theirs, mine, rest in tree]
 
 

@@ -139,7 +139,10 @@ def parse_config(data: dict[str, Any] | None) -> GameConfig:
     )
 
 
-def _correspondence_players(data: dict[str, Any], time_control: TimeControl) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+Weekends = tuple[tuple[str, str], ...]
+
+
+def _correspondence_players(data: dict[str, Any], time_control: TimeControl) -> tuple[Weekends, tuple[str, ...]]:
     """``weekends`` ({colour: time zone}) and ``away`` ([colour]): only a correspondence game takes them."""
     raw_weekends = data.get("weekends") or {}
     raw_away = data.get("away") or []
