@@ -7,7 +7,7 @@ from app.lobby.speeds import speed
     "time_control, expected",
     [
         ({"kind": "none"}, "untimed"),
-        ({"kind": "byoyomi", "main": 180, "periods": 3, "period_time": 10}, "blitz"),
+        ({"kind": "absolute", "main": 300}, "blitz"),
         ({"kind": "byoyomi", "main": 2400, "periods": 5, "period_time": 60}, "live"),
         ({"kind": "simple", "per_move": 5}, "blitz"),
         ({"kind": "simple", "per_move": 60}, "live"),
