@@ -1,5 +1,9 @@
 """Game clocks for both players: accounting for every time system, pauses, flag deadlines.
 
+(Over 400 lines as one module: the accounting, the deadlines and the CLOCKS view of every system read and
+write the same per-player state, and each deadline is the inverse of its accounting; apart, one formula would
+live in two files.)
+
 Pure: every operation takes the server time ``now`` (float seconds). The clock of the player to move runs
 from the start of their turn; a move (or pass) is charged from the server receive time, less the lag credit
 of :mod:`app.games.lag`. Accounting per system (``t`` = charged seconds of the move):
