@@ -9,9 +9,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, raw = null) {
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
-  if (body !== undefined) {
+  if (raw !== null) {
+    init.headers["Content-Type"] = raw.type;
+    init.body = raw.body;
+  } else if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
@@ -22,6 +25,7 @@ async function request(method, path, body) {
     throw new ApiError(0, "network_error", "");
   }
   const text = await response.text();
+  if (response.ok && raw && raw.text) return text;
   let data = null;
   if (text) {
     try {
@@ -80,6 +84,14 @@ export const api = {
   suggestedHandicap: (name, size) => request("GET", `/api/players/${enc(name)}/handicap?size=${enc(size)}`),
   leaderboard: (category = "overall", page = 1) => request("GET", `/api/leaderboard?category=${enc(category)}&page=${enc(page)}`),
   archive: (params) => request("GET", `/api/archive?${new URLSearchParams(params)}`),
+
+  // analysis boards (docs/study.md): the server applies every rule; the tree stays in the browser
+  studyPosition: (setup, line) => request("POST", "/api/study/position", { setup, line }),
+  studyEstimate: (setup, line) => request("POST", "/api/study/estimate", { setup, line }),
+  studyHints: (setup, line) => request("POST", "/api/study/hints", { setup, line }),
+  studyGame: (id) => request("GET", `/api/study/games/${enc(id)}`),
+  studyImport: (sgf) => request("POST", "/api/study/sgf", undefined, { type: "application/x-go-sgf", body: sgf }),
+  studyExport: (doc) => request("POST", "/api/study/export", undefined, { type: "application/json", body: JSON.stringify(doc), text: true }),
 
   // practice (rules page): one person plays both colours, not rated, not listed
   createPractice: (size = 9) => request("POST", "/api/practice", { size }),

@@ -134,6 +134,7 @@ export class Board {
     this.territoryLayer = svg("g", { class: "territory", "aria-hidden": "true" });
     this.stoneLayer = svg("g", { class: "stones", "aria-hidden": "true" });
     this.markLayer = svg("g", { class: "marks", "aria-hidden": "true" });
+    this.annoLayer = svg("g", { class: "annotations", "aria-hidden": "true" });
     this.ghost = svg("circle", { class: "ghost", r: C * 0.47, visibility: "hidden", "pointer-events": "none" });
     this.pendingRing = svg("circle", {
       class: "pending-ring",
@@ -169,7 +170,7 @@ export class Board {
         this.hitLayer.append(r);
       }
     }
-    root.append(this.territoryLayer, this.stoneLayer, this.markLayer, this.ghost, this.pendingRing, this.cursorEl, this.hitLayer);
+    root.append(this.territoryLayer, this.stoneLayer, this.markLayer, this.annoLayer, this.ghost, this.pendingRing, this.cursorEl, this.hitLayer);
     this.live = h("div", { class: "sr-only", "aria-live": "polite" });
     this.svg = root;
     this.el = h("div", { class: "board-wrap" }, root, this.live);
@@ -400,6 +401,7 @@ export class Board {
       }
     }
     this.drawMarks();
+    this.drawAnnotations();
     this.labelAll();
   }
 
@@ -466,6 +468,53 @@ export class Board {
     }
     // Territory marks sit above dead stones so the new owner is visible.
     this.stoneLayer.after(this.territoryLayer);
+  }
+
+  /**
+   * Marks of an analysis board: [{point, kind, label}] with kind triangle, square, circle, label (its text)
+   * or hint (an engine's choice, its rank as the label).
+   */
+  setAnnotations(marks) {
+    this.annotations = marks || [];
+    this.drawAnnotations();
+  }
+
+  drawAnnotations() {
+    this.annoLayer.replaceChildren();
+    for (const m of this.annotations || []) {
+      const [x, y] = m.point;
+      const cx = this.px(x);
+      const cy = this.px(y);
+      const stone = this.grid[y] && this.grid[y][x];
+      const ink = stone === "B" ? "#f4f1ea" : m.kind === "hint" ? "#0b5cad" : "#111";
+      const attrs = { class: `anno ${m.kind}`, "data-x": x, "data-y": y, fill: "none", stroke: ink, "stroke-width": 2.6 };
+      const r = C * 0.24;
+      if (m.kind === "triangle") {
+        this.annoLayer.append(svg("path", { ...attrs, d: `M${cx} ${cy - r * 1.15}L${cx + r} ${cy + r * 0.65}L${cx - r} ${cy + r * 0.65}Z` }));
+      } else if (m.kind === "square") {
+        this.annoLayer.append(svg("rect", { ...attrs, x: cx - r * 0.85, y: cy - r * 0.85, width: r * 1.7, height: r * 1.7 }));
+      } else if (m.kind === "circle") {
+        this.annoLayer.append(svg("circle", { ...attrs, cx, cy, r }));
+      } else {
+        if (!stone) {
+          this.annoLayer.append(svg("circle", { class: "anno-bg", cx, cy, r: C * 0.34, fill: m.kind === "hint" ? "#e6f0fb" : "#ddb063" }));
+        }
+        const text = svg("text", {
+          ...attrs,
+          x: cx,
+          y: cy,
+          fill: ink,
+          stroke: "none",
+          "font-size": C * (String(m.label).length > 2 ? 0.3 : 0.44),
+          "font-family": "system-ui, sans-serif",
+          "font-weight": "700",
+          "text-anchor": "middle",
+          "dominant-baseline": "central",
+        });
+        text.textContent = m.label;
+        this.annoLayer.append(text);
+      }
+    }
   }
 
   destroy() {

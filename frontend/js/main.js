@@ -1,4 +1,5 @@
-// Application shell: header, language switch, hash routes (#/, #/game/<id>, #/challenge/<id>, #/rules).
+// Application shell: header, language switch, hash routes (#/, #/game/<id>, #/challenge/<id>, #/rules,
+// #/analysis[/game/<id>[/<move>]]).
 import { h, replace, translateTree } from "./dom.js";
 import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js";
 import { mountAccount } from "./account.js";
@@ -15,6 +16,7 @@ import * as leaderboard from "./pages/leaderboard.js";
 import * as archive from "./pages/archive.js";
 import * as settings from "./pages/settings.js";
 import * as maillinks from "./pages/maillinks.js";
+import * as analysis from "./pages/analysis.js";
 
 const ROUTES = [
   [/^#?\/?$/, lobby],
@@ -28,6 +30,7 @@ const ROUTES = [
   [/^#\/email\/verify\/([\w.-]+)$/, maillinks.verify],
   [/^#\/email\/unsubscribe\/([\w.-]+)$/, maillinks.unsubscribe],
   [/^#\/reset\/([\w.-]+)$/, maillinks.reset],
+  [/^#\/analysis(?:\/game\/([\w-]+)(?:\/(\d+))?)?$/, analysis],
 ];
 
 let cleanup = null;

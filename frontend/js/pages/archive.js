@@ -61,7 +61,8 @@ export function mount(container, query) {
     page = 1;
     load();
   });
-  container.append(h("section", { class: "card archive-page" }, h("h1", { i18n: "archive.title" }), form, list, pager));
+  const analysis = h("a", { class: "btn small", href: "#/analysis", dataset: { action: "analysis" }, i18n: "archive.analysis" });
+  container.append(h("section", { class: "card archive-page" }, h("div", { class: "row spread" }, h("h1", { i18n: "archive.title" }), analysis), form, list, pager));
   load();
   return () => {
     alive = false;

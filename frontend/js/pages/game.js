@@ -88,6 +88,7 @@ export class GameView {
     this.info = h("p", { class: "muted small game-info" });
     this.spectators = h("span", { class: "spectators muted small" });
     this.sgf = h("a", { class: "btn small", href: api.sgfUrl(this.gameId), download: `tengen-${this.gameId}.sgf`, i18n: "game.download_sgf" });
+    this.analyse = h("a", { class: "btn small", href: `#/analysis/game/${this.gameId}`, dataset: { action: "analyse" }, i18n: "game.analyse", hidden: true });
     const chatHost = h("div", { class: "chat-host" });
     this.root = h(
       "div",
@@ -98,7 +99,7 @@ export class GameView {
         "aside",
         { class: "side" },
         h("div", { class: "card" }, this.status, this.offersBox, this.actions, this.scoring.el),
-        h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.moveList),
+        h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.moveList, h("div", { class: "row" }, this.analyse)),
         h("div", { class: "card" }, chatHost),
         h("div", { class: "card" }, this.settingsPanel(), h("div", { class: "row spread" }, this.spectators, this.sgf), this.info),
       ),
@@ -358,6 +359,7 @@ export class GameView {
     this.renderMoves(index);
     this.renderResult();
     this.renderChat();
+    this.renderAnalyseLink(index);
     replace(this.spectators, t("game.spectators_n", { n: s.spectators }));
     this.info.textContent = gameSummary({ size: s.size, rules: s.rules, komi: s.rules.komi, handicap: s.handicap, time_control: s.timeControl, rated: s.rated });
     this.renderClocks();
@@ -565,6 +567,17 @@ export class GameView {
       else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
     } else if (this.viewIndex === null) list.scrollTop = list.scrollHeight;
     else list.scrollTop = 0; // the start position, before the first move
+  }
+
+  /** An analysis board from the position shown: for anyone once the game has ended; for spectators of a game
+   * in progress in a tab of its own (nothing of it reaches the players); never for its players meanwhile. */
+  renderAnalyseLink(index) {
+    const s = this.state;
+    const finished = s.phase === "finished";
+    this.analyse.hidden = isPlayer(s) && !finished;
+    this.analyse.href = `#/analysis/game/${this.gameId}/${index}`;
+    if (finished) this.analyse.removeAttribute("target");
+    else this.analyse.setAttribute("target", "_blank");
   }
 
   renderHistoryBar(index) {

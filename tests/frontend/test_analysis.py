@@ -1,0 +1,147 @@
+"""The analysis board in Chromium against the real server: from a finished game's page, branch a
+variation (the server's refusals shown), comment and mark it, get a score estimate with its ownership
+overlay, export the tree as SGF and import it again (pasted and as a file) unchanged; the link is there for
+a spectator of a game in progress and not for its players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person, start_game
+from tests.frontend.test_languages import OVERFLOWS
+
+pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
+
+MOVES = [(2, 2), (6, 6), (2, 6), (6, 2)]
+
+
+def _depth(person: Person) -> int:
+    return int(person.page.locator(".analysis").get_attribute("data-depth") or -1)
+
+
+def _wait_depth(person: Person, depth: int) -> None:
+    person.page.wait_for_function(f"() => document.querySelector('.analysis')?.dataset.depth === '{depth}'")
+
+
+def _export(person: Person, tmp_path: Path, name: str) -> str:
+    with person.page.expect_download() as info:
+        person.page.click("button[data-action=export]")
+    path = tmp_path / name
+    info.value.save_as(path)
+    return path.read_text(encoding="utf-8")
+
+
+def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_path):  # type: ignore[no-untyped-def]
+    ana, bao, cai = Person(browser, server.url), Person(browser, server.url), Person(browser, server.url)
+    try:
+        for person in (ana, bao, cai):
+            person.open()
+        game_id = start_game(ana, bao)
+        for n, point in enumerate(MOVES, start=1):
+            mover, other = (ana, bao) if n % 2 else (bao, ana)
+            mover.click_point(*point)
+            other.wait_moves(n)
+        # a spectator of the game in progress may analyse it (in a tab of its own); its players may not
+        cai.page.goto(f"{server.url}/#/game/{game_id}")
+        cai.page.wait_for_selector("a[data-action=analyse]:not([hidden])")
+        assert cai.page.locator("a[data-action=analyse]").get_attribute("target") == "_blank"
+        assert ana.page.locator("a[data-action=analyse]").is_hidden()
+        bao.confirm("resign")
+        ana.page.wait_for_selector(".result-banner:not([hidden])")
+
+        ana.page.click("a[data-action=analyse]")
+        ana.page.wait_for_selector(".analysis svg.board .pt")
+        _wait_depth(ana, 4)
+        ana.wait_stones(4)
+        assert "Analysis board" in ana.page.locator("h1.analysis-title").inner_text()
+
+        # back two moves with the keys, then branch: Black plays elsewhere
+        ana.page.locator("h1.analysis-title").click()
+        ana.page.keyboard.press("ArrowLeft")
+        _wait_depth(ana, 3)
+        ana.page.keyboard.press("ArrowLeft")
+        _wait_depth(ana, 2)
+        ana.wait_stones(2)
+        ana.click_point(2, 2)  # occupied: the server refuses, and says why
+        ana.page.wait_for_selector(".toast.error")
+        assert _depth(ana) == 2
+        ana.click_point(4, 4)
+        _wait_depth(ana, 3)
+        ana.wait_stones(3)
+        assert ana.page.locator(".variations button").count() == 0  # nothing after the new move yet
+        ana.page.fill("textarea.comment", "Tengen is the better point.")
+        ana.page.click("button[data-tool=triangle]")
+        ana.click_point(2, 2)
+        ana.page.wait_for_selector('svg.board .anno.triangle[data-x="2"][data-y="2"]')
+        ana.page.click("button[data-tool=play]")
+        ana.page.click("button[aria-label='Previous move']")
+        _wait_depth(ana, 2)
+        assert ana.page.locator(".variations button").all_inner_texts() == ["A: C3", "B: E5"]
+        ana.page.click(".variations button[data-variation='1']")
+        _wait_depth(ana, 3)
+        assert ana.page.locator("textarea.comment").input_value() == "Tengen is the better point."
+
+        # the score estimate: dead stones and an ownership overlay on the board
+        ana.page.click("button[data-action=estimate]")
+        ana.page.wait_for_selector(".estimate-line:not([hidden])")
+        assert ana.page.locator(".estimate-line").inner_text().startswith("Estimate: ")
+        assert ana.page.locator("svg.board .terr").count() > 0
+
+        first = _export(ana, tmp_path, "first.sgf")
+        flat = first.replace("\n", "")
+        assert "SZ[9]" in flat and "C[Tengen is the better point.]" in flat and "TR[cg]" not in flat
+        assert "TR[cc]" in flat and flat.count("(;") == 3  # the game and two variations after move 2
+
+        # paste it into a new board, and open it as a file: the same record comes back each time
+        ana.page.click("button[data-action=new]")
+        ana.wait_stones(0)
+        ana.page.fill("textarea.sgf-paste", first)
+        ana.page.click("button[data-action=import-paste]")
+        ana.page.wait_for_selector(".toast:has-text('Record imported.')")
+        _wait_depth(ana, 0)
+        assert _export(ana, tmp_path, "second.sgf") == first
+        ana.page.click("button[aria-label='End of the variation']")
+        _wait_depth(ana, 4)
+        ana.wait_stones(4)
+        ana.page.set_input_files("input.sgf-file", str(tmp_path / "first.sgf"))
+        _wait_depth(ana, 0)  # a fresh tree, at its start
+        ana.wait_stones(0)
+        assert _export(ana, tmp_path, "third.sgf") == first
+        for person in (ana, bao, cai):
+            assert person.errors == []
+    finally:
+        for person in (ana, bao, cai):
+            person.close()
+
+
+def test_the_analysis_page_and_its_link_fit_in_every_language(browser, server):  # type: ignore[no-untyped-def]
+    person = Person(browser, server.url)
+    try:
+        person.open("#/games")
+        person.page.click("a[data-action=analysis]")
+        person.page.wait_for_selector(".analysis svg.board .pt")
+        _wait_depth(person, 0)
+        person.click_point(3, 3)
+        _wait_depth(person, 1)
+        person.page.click("button[data-action=estimate]")
+        person.page.wait_for_selector(".estimate-line:not([hidden])")
+        found = {}
+        for route in ("analysis", "games"):
+            if route == "games":
+                person.page.goto(f"{server.url}/#/games")
+                person.page.wait_for_selector("a[data-action=analysis]")
+            for lang in LANGUAGES:
+                person.language(lang)
+                for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                    person.page.set_viewport_size(viewport)
+                    person.page.wait_for_timeout(100)
+                    # the games page: its new link only (the page's filter selects are its own business)
+                    found[(lang, name, route)] = [
+                        item for item in person.page.evaluate(OVERFLOWS) if route == "analysis" or not item.startswith("select ")
+                    ]
+        assert {k: v for k, v in found.items() if v} == {}
+        assert person.errors == []
+    finally:
+        person.close()
