@@ -6,7 +6,7 @@ event loop or the database pool that live games run on. A separate process can b
 out (no mail) without touching the game servers, and several may run at once:
 
 - every pass records notices (each event and recipient once), queues the digests now due (each once), and
-  sends what is due in the outbox;
+  sends what is due in the outbox; once an hour it deletes what is done and a week old;
 - a worker claims outbox rows before sending them (``mail.claim``: one UPDATE, ``FOR UPDATE SKIP LOCKED`` on
   PostgreSQL), so two workers never send the same row; a claim lasts longer than an SMTP conversation may;
 - a message the SMTP server refuses or cannot take (down, timeout) is tried again later, waiting twice as long
@@ -44,6 +44,8 @@ HOUR = 3600.0
 FIRST_RETRY = 60.0
 LAST_RETRY = 3600.0
 CLAIM_BATCH = 20
+KEEP = 7 * 86400.0  # sent and failed messages, and notices no longer waiting, are kept this long
+PRUNE_EVERY = HOUR
 
 
 def retry_delay(attempts: int) -> float:
@@ -55,6 +57,7 @@ def retry_delay(attempts: int) -> float:
 class PassReport:
     notices: int = 0
     digests: int = 0
+    pruned: int = 0
     sent: int = 0
     failed: int = 0
     errors: list[str] = field(default_factory=list)
@@ -73,6 +76,7 @@ class Mailer:
         self.links = messages.Links(settings.mail_site_url)
         self.name = f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease = 2 * settings.mail_smtp_timeout + 60
+        self._pruned_at: float | None = None
 
     def _unsubscribe(self, user: User) -> str:
         return unsubscribe_token(self.tokens, user)
@@ -102,6 +106,9 @@ class Mailer:
             report.notices += await collect_challenges(session, now, self._immediate)
             report.digests = await send_digests(session, now, self.settings.mail_digest_hour, self.links,
                                                 self._unsubscribe)
+            if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
+                report.pruned = await mail_repo.prune(session, now - KEEP)
+                self._pruned_at = now
         await self.deliver(report)
         return report
 

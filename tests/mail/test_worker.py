@@ -91,6 +91,11 @@ async def test_daily_digest_when_the_server_clock_passes_the_digest_hour(mail_st
     mail_stack.clock.advance(DAY)
     assert (await mailer.run_once()) == PassReport()  # nothing new, nothing sent twice
     assert len(mail_stack.sink.to("white@example.org")) == 3
+
+    mail_stack.clock.advance(8 * DAY)  # a week later what was sent is forgotten, and nothing comes back
+    report = await mailer.run_once()
+    assert report.pruned == 10 and report.sent == 0  # 6 messages (2 links, 4 digests) and 4 notices
+    assert (await mailer.run_once()).sent == 0
     await b.close()
     await w.close()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy import CursorResult, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -162,3 +162,18 @@ async def addressed_challenges_unnoticed(session: AsyncSession, limit: int) -> l
                     User.is_bot.is_(False), ~noticed.exists())
              .order_by(Challenge.created_at).limit(limit))
     return list(await session.execute(query))
+
+
+async def prune(session: AsyncSession, before: float) -> int:
+    """Forget what is done and older than ``before``: sent and failed messages, and notices no longer waiting
+    (a challenge's notice only once the challenge is closed, since an open one is looked for by it). Commits;
+    how many rows went."""
+    messages = await session.execute(
+        delete(MailOutbox).where(MailOutbox.state.in_(("sent", "failed")), MailOutbox.created_at < before))
+    open_challenge = select(Challenge.id).where(Challenge.id == MailNotice.ref, Challenge.status == "open")
+    notices = await session.execute(
+        delete(MailNotice).where(MailNotice.state != "waiting", MailNotice.at < before,
+                                 or_(MailNotice.kind != "challenge", ~open_challenge.exists()))
+        .execution_options(synchronize_session=False))
+    await session.commit()
+    return sum(cast(CursorResult[Any], r).rowcount for r in (messages, notices))
