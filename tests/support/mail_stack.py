@@ -18,8 +18,8 @@ from tests.support.players import Player
 from tests.support.smtp_sink import SmtpSink
 
 PASSWORD = "s3cret-Tengen-pw"
-# Days per move: a correspondence game by its speed (app/lobby/speeds.py).
-CORRESPONDENCE = {"kind": "fischer", "main": 3 * 86400, "increment": 86400, "cap": 7 * 86400}
+# Three days per move, marked correspondence (docs/clocks.md).
+CORRESPONDENCE = {"kind": "simple", "per_move": 3 * 86400, "correspondence": True}
 
 
 class MailStack:
