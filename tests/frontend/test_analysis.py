@@ -97,6 +97,7 @@ def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_
         ana.page.wait_for_selector(".hint-list:not([hidden]) li")
         assert ana.page.locator("svg.board .anno.hint").count() == ana.page.locator(".hint-list li").count() >= 1
         assert ana.page.locator(".hint-list li").first.inner_text().startswith("1. ")
+        ana.shot("analysis-desktop.png", DESKTOP)  # docs/screenshots/analysis-desktop.png
 
         first = _export(ana, tmp_path, "first.sgf")
         flat = first.replace("\n", "")
