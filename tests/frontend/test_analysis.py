@@ -119,6 +119,22 @@ def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_
         _wait_depth(ana, 0)  # a fresh tree, at its start
         ana.wait_stones(0)
         assert _export(ana, tmp_path, "third.sgf") == first
+
+        # remove the variation: the record is the game's moves again
+        ana.page.click("button[aria-label='End of the variation']")
+        _wait_depth(ana, 4)
+        ana.page.keyboard.press("Home")
+        _wait_depth(ana, 0)
+        for depth in (1, 2):
+            ana.page.keyboard.press("ArrowRight")
+            _wait_depth(ana, depth)
+        ana.page.click(".variations button[data-variation='1']")
+        _wait_depth(ana, 3)
+        ana.page.click("button[data-action=remove]")
+        _wait_depth(ana, 2)
+        assert ana.page.locator(".variations button").count() == 0
+        assert ana.page.locator(".analysis-line .mv").count() == 4
+        assert _export(ana, tmp_path, "fourth.sgf").replace("\n", "").count("(;") == 1
         for person in (ana, bao, cai):
             assert person.errors == []
     finally:
