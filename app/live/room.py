@@ -148,8 +148,7 @@ class Room:
         action = payload.get("_action")
         if action is not None:
             self.authority.apply(action["actor"], action["action"], action["now"], action.get("facts"))
-        if payload.get("t") == "chat":
-            self.chat.append({**payload, "v": v})
+        self._keep_chat(payload, v)
         cid = payload.get("_cid")
         if cid is not None:
             self.seen[(payload.get("_uid"), cid)] = payload.get("_ack", v)
@@ -406,6 +405,8 @@ class Room:
                 try:
                     if action["t"] == "chat":
                         events = [self._chat_event(conn, action, now)]
+                    elif action["t"] == "chat_removed" and conn is None:  # a moderator's (app/moderation)
+                        events = [{"t": "chat_removed", "lines": list(action["lines"])}]
                     else:
                         events = await self._apply_proposing(actor, action, now, facts)
                 except GameError as exc:
@@ -574,8 +575,15 @@ class Room:
 
     def _absorb_committed(self, event: dict[str, Any]) -> None:
         self.v += 1
+        self._keep_chat(event, self.v)
+
+    def _keep_chat(self, event: dict[str, Any], v: int) -> None:
+        """Keep a chat line for snapshots; drop the lines a moderator removed (``chat_removed``)."""
         if event.get("t") == "chat":
-            self.chat.append({**event, "v": self.v})
+            self.chat.append({**event, "v": v})
+        elif event.get("t") == "chat_removed":
+            removed = set(event.get("lines") or ())
+            self.chat = [c for c in self.chat if c["v"] not in removed]
 
     async def _rebuild(self) -> None:
         """Forget the in-memory state and replay the database (after a lost race or a failed commit)."""
