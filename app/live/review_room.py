@@ -80,6 +80,7 @@ class ReviewRoom:
         self._stale = False  # the hub may have dropped events, or a commit failed: reload before deciding
         self._unsubscribe: Callable[[], Any] | None = None
         self._participants_task: asyncio.Task[None] | None = None
+        self._view: tuple[int, dict[str, Any]] | None = None  # the snapshot's review, at a version
 
     # ------------------------------------------------------------------ loading
 
@@ -96,6 +97,7 @@ class ReviewRoom:
         if loaded is None:
             return False
         self.state, self.v = loaded
+        self._view = None
         self._names[self.state.owner.id] = self.state.owner.name
         self._names[self.state.controller.id] = self.state.controller.name
         self._stale = False
@@ -249,9 +251,11 @@ class ReviewRoom:
     def snapshot_message(self, conn: Connection, resync: bool = False) -> ReviewSnapshot:
         assert self.state is not None
         user = None if conn.user_id is None else {"id": conn.user_id, "name": conn.user_name}
+        if self._view is None or self._view[0] != self.v:
+            self._view = (self.v, snapshot_view(self.state))  # one per version, however many join
         return ReviewSnapshot(
             v=self.v, resync=resync, you={"user": user, "role": self._role(conn.user_id)},
-            review=snapshot_view(self.state), participants=self.participants["participants"],
+            review=self._view[1], participants=self.participants["participants"],
             anonymous=self.participants["anonymous"],
         )
 

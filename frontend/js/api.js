@@ -92,6 +92,11 @@ export const api = {
   studyGame: (id) => request("GET", `/api/study/games/${enc(id)}`),
   studyImport: (sgf) => request("POST", "/api/study/sgf", undefined, { type: "application/x-go-sgf", body: sgf }),
   studyExport: (doc) => request("POST", "/api/study/export", undefined, { type: "application/json", body: JSON.stringify(doc), text: true }),
+  // shared reviews (docs/study.md, "Shared reviews")
+  createReview: (body) => request("POST", "/api/reviews", body),
+  gameReviews: (gameId) => request("GET", `/api/games/${enc(gameId)}/reviews`),
+  myReviews: () => request("GET", "/api/me/reviews"),
+  reviewSgfUrl: (id) => `/api/reviews/${enc(id)}/sgf`,
 
   // practice (rules page): one person plays both colours, not rated, not listed
   createPractice: (size = 9) => request("POST", "/api/practice", { size }),

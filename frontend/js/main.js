@@ -17,6 +17,8 @@ import * as archive from "./pages/archive.js";
 import * as settings from "./pages/settings.js";
 import * as maillinks from "./pages/maillinks.js";
 import * as analysis from "./pages/analysis.js";
+import * as review from "./pages/review.js";
+import * as reviews from "./pages/reviews.js";
 
 const ROUTES = [
   [/^#?\/?$/, lobby],
@@ -31,6 +33,8 @@ const ROUTES = [
   [/^#\/email\/unsubscribe\/([\w.-]+)$/, maillinks.unsubscribe],
   [/^#\/reset\/([\w.-]+)$/, maillinks.reset],
   [/^#\/analysis(?:\/game\/([\w-]+)(?:\/(\d+))?)?$/, analysis],
+  [/^#\/reviews\/([\w-]+)$/, review],
+  [/^#\/reviews$/, reviews],
 ];
 
 let cleanup = null;

@@ -5,8 +5,8 @@ const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 15000;
 const PING_EVERY_MS = 10000;
 /** Close codes after which reconnecting cannot help (no such game, not allowed). */
-const FATAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404, 1008]);
-const FATAL_ERROR_CODES = new Set(["not_found", "game_not_found", "no_such_game", "forbidden"]);
+const FATAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404, 4409, 1008]);
+const FATAL_ERROR_CODES = new Set(["not_found", "game_not_found", "no_such_game", "forbidden", "no_such_review", "review_full"]);
 
 export function wsUrl(path) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -299,6 +299,18 @@ export class GameSocket extends ReconnectingSocket {
   action(t) {
     if (!CLIENT_ACTIONS.has(t)) return Promise.reject({ code: "unknown_action" });
     return this.send(t);
+  }
+}
+
+/**
+ * Review socket (/ws/reviews/{id}[?v=N], docs/protocol.md §9): the same versions, acks and reconnection as a
+ * game socket; the actions are the leader's (goto, play, comment, mark, remove_branch), control and chat.
+ */
+export class ReviewSocket extends GameSocket {
+  path() {
+    const base = `/ws/reviews/${encodeURIComponent(this.gameId)}`;
+    if (this.lastV === null || this.fullResync) return base;
+    return `${base}?v=${this.lastV}`;
   }
 }
 

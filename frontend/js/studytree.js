@@ -65,10 +65,12 @@ export class StudyTree {
   }
 
   /** Add ``move`` below ``node`` (the server has accepted it; ``pos`` is its answer); an identical child is reused. */
-  add(node, move, pos) {
+  add(node, move, pos, id = null) {
     let child = this.childWith(node, move);
     if (!child) {
-      child = { id: this.nextId++, parent: node, move, comment: "", marks: new Map(), children: [], pos: null };
+      // ``id``: the server's, when the server grew the tree (a shared review); else the next free one.
+      child = { id: id ?? this.nextId, parent: node, move, comment: "", marks: new Map(), children: [], pos: null };
+      this.nextId = Math.max(this.nextId, child.id + 1);
       node.children.push(child);
       this.nodes.set(child.id, child);
     }

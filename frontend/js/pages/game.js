@@ -17,6 +17,7 @@ import { Chat } from "../chat.js";
 import { confirmDialog, errorToast, toast } from "../ui.js";
 import { notifyMove, notificationsAllowed, requestNotifications } from "../notify.js";
 import { gameSummary, nameWithRank, playerLink, resultText } from "./common.js";
+import { ReviewsCard } from "./reviews.js";
 
 export function mount(container, gameId) {
   const view = new GameView(container, gameId);
@@ -90,6 +91,7 @@ export class GameView {
     this.sgf = h("a", { class: "btn small", href: api.sgfUrl(this.gameId), download: `tengen-${this.gameId}.sgf`, i18n: "game.download_sgf" });
     this.analyse = h("a", { class: "btn small", href: `#/analysis/game/${this.gameId}`, dataset: { action: "analyse" }, i18n: "game.analyse", hidden: true });
     const chatHost = h("div", { class: "chat-host" });
+    this.reviews = new ReviewsCard(this.gameId);
     this.root = h(
       "div",
       { class: "game", dataset: { game: this.gameId } },
@@ -102,6 +104,7 @@ export class GameView {
         h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.moveList, h("div", { class: "row" }, this.analyse)),
         h("div", { class: "card" }, chatHost),
         h("div", { class: "card" }, this.settingsPanel(), h("div", { class: "row spread" }, this.spectators, this.sgf), this.info),
+        this.reviews.el,
       ),
     );
     container.append(this.root);
@@ -360,6 +363,7 @@ export class GameView {
     this.renderResult();
     this.renderChat();
     this.renderAnalyseLink(index);
+    this.reviews.update(s.phase === "finished");
     replace(this.spectators, t("game.spectators_n", { n: s.spectators }));
     this.info.textContent = gameSummary({ size: s.size, rules: s.rules, komi: s.rules.komi, handicap: s.handicap, time_control: s.timeControl, rated: s.rated });
     this.renderClocks();
