@@ -1,4 +1,4 @@
-"""The ``tengen`` command: ``serve``, ``migrate``, ``mailer``, ``score``, ``ratings rebuild`` and ``bot``."""
+"""The ``tengen`` command: ``serve``, ``migrate``, ``mailer``, ``score``, ``ratings rebuild``, ``admin`` and ``bot``."""
 
 from __future__ import annotations
 
@@ -28,6 +28,13 @@ def main(argv: list[str] | None = None) -> int:
     ratings = sub.add_parser("ratings", help="rating maintenance")
     ratings_sub = ratings.add_subparsers(dest="ratings_command", required=True)
     ratings_sub.add_parser("rebuild", help="recompute every rating from the starting ratings and the rated games")
+
+    admin = sub.add_parser("admin", help="grant or revoke a role (moderator, admin): docs/moderation.md")
+    admin_sub = admin.add_subparsers(dest="admin_command", required=True)
+    for action in ("grant", "revoke"):
+        command = admin_sub.add_parser(action, help=f"{action} a role")
+        command.add_argument("name", help="the account's name")
+        command.add_argument("role", choices=("moderator", "admin"))
 
     bot = sub.add_parser("bot", help="connect a GTP engine to a Tengen server as a bot account (docs/bots.md)")
     bot.add_argument("--gtp", required=True, help='the engine\'s command line, e.g. "gnugo --mode gtp --level 5"')
@@ -82,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.records.score_command import run as run_score
 
         return run_score(args.file, rules=args.rules, komi=args.komi, dead=args.dead)
+    if args.command == "admin":
+        from app.moderation.command import role_command
+
+        return role_command(args.admin_command, args.name, args.role)
     if args.command == "ratings":
         from app.ratings.command import rebuild_command
 

@@ -18,8 +18,8 @@ from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
 from app.api.routers import (
-    accounts, bots, challenges, correspondence, email, game_ws, games, health, lobby_ws, players, practice, review_ws,
-    reviews, study,
+    accounts, bots, challenges, correspondence, email, game_ws, games, health, lobby_ws, moderation, players,
+    practice, review_ws, reviews, study,
 )
 from app.automatch.service import Automatch
 from app.live.hub_factory import make_hub
@@ -36,6 +36,11 @@ from app.limits.counters import make_counters
 from app.limits.rules import Limiter
 from app.lobby.caps import Caps
 from app.reviews.limits import ReviewLimits
+from app.moderation import blocks as moderation_blocks
+from app.moderation import notices as moderation_notices
+from app.moderation.chat_filter import ChatFilters
+from app.moderation.fair_play import FairPlay
+from app.moderation.service import Moderation
 from app.lobby.service import announce_game_finished
 from app.lobby.starting import announce_rematch
 from app.store.repositories import games as games_repo
@@ -76,9 +81,13 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         stop_listening = await app.state.sockets.listen(hub)
         automatch = Automatch(
             make_seek_pool(hub), lobby, app.state.sessionmaker, metrics=app.state.metrics,
-            bot_offer_after=settings.automatch_bot_after,
+            bot_offer_after=settings.automatch_bot_after, avoid=moderation_blocks.avoided,
+            fair_play=app.state.fair_play,
         )
         app.state.automatch = automatch
+        app.state.chat_filters = ChatFilters(app.state.sessionmaker)
+        stop_moderation = await moderation_notices.listen(hub, app.state.sockets, app.state.chat_filters,
+                                                          automatch.cancel)
 
         ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)
         app.state.ratings = ratings
@@ -97,6 +106,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         app.state.rooms = rooms
         review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, clock=clock)
         app.state.review_rooms = review_rooms
+        app.state.moderation = Moderation(app.state.sessionmaker, hub, lobby, rooms, settings.rating_tau)
         app.state.metrics.track_live_games(lambda: list(rooms.rooms.values()))
         app.state.spectator_count = rooms.spectators
 
@@ -131,6 +141,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             await ratings.close()
             await stop_listening()
             await review_rooms.close()
+            await stop_moderation()
             await rooms.close()
             await lobby.close()
             await hub.close()
@@ -150,6 +161,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.state.study_workers = StudyWorkers(settings.study_workers, settings.study_queue)
     app.state.hints = HintEngine(hint_command(settings), settings.hint_engines, settings.hint_seconds)
     app.state.review_limits = ReviewLimits.from_settings(settings)
+    app.state.fair_play = FairPlay.from_settings(settings)
     app.state.sockets = SocketRegistry(settings.sockets_per_user, settings.sockets_per_address)
     app.state.metrics_networks = Networks(settings.metrics_networks)
     app.state.metrics = Metrics()
@@ -177,6 +189,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(study.router)
     app.include_router(players.router)
     app.include_router(players.pages)
+    app.include_router(moderation.router)
     app.include_router(lobby_ws.router)
     app.include_router(game_ws.router)
     app.include_router(reviews.router)

@@ -77,6 +77,16 @@ class Settings(BaseSettings):
     chat_lines: int = 4  # chat lines per user per chat window, across sockets and instances
     chat_window: int = 10  # seconds
     lobby_messages_per_second: float = 2.0  # lobby socket messages (pings), burst of 10
+    # A guest, or an account registered less than new_account_hours ago, chats this much per chat window.
+    new_account_chat_lines: int = 2
+    new_account_hours: float = 72.0
+
+    # ---- moderation and fair play (docs/moderation.md)
+    escape_window: int = 50  # the last finished games an escape share is measured over
+    escape_min_games: int = 10  # fewer finished games: no share is held against anyone
+    escape_threshold: float = 0.2  # escapes / games above this: unrated games only, until it falls again
+    max_open_reports: int = 20  # reports of one user still waiting for a moderator
+    max_blocks: int = 500  # users one user may block
 
     # ---- analysis boards (app/study, docs/study.md)
     study_max_body_bytes: int = 1024 * 1024  # request bodies under /api/study/ (a tree of 10,000 nodes as JSON)

@@ -49,6 +49,8 @@ from app.live.lobby import LobbyBroadcaster
 from app.live.seek_pool import SeekPool
 from app.lobby.starting import announce_game_started, create_game
 from app.metrics import Metrics
+from app.moderation.fair_play import DEFAULT_FAIR_PLAY, FairPlay, check_may_play_rated
+from app.moderation.standing import check_may_play
 from app.lobby.views import player_ids
 from app.ratings.lookup import display_ranks
 from app.store.models import User
@@ -96,8 +98,10 @@ class Automatch:
         sweep_every: float = SWEEP_EVERY,
         metrics: Metrics | None = None,
         bot_offer_after: float = BOT_OFFER_AFTER,
+        fair_play: FairPlay = DEFAULT_FAIR_PLAY,
     ) -> None:
         self.pool = pool
+        self.fair_play = fair_play
         self.lobby = lobby
         self.sessionmaker = sessionmaker
         self.strength = strength
@@ -175,6 +179,9 @@ class Automatch:
         if prefs.rated and user.is_guest:
             raise Forbidden("account_required", "Register to play rated games.")
         async with self.sessionmaker() as session:
+            await check_may_play(session, {user.id})
+            if prefs.rated:
+                await check_may_play_rated(session, {user.id}, self.fair_play)
             playing = await games.live_game_of(session, user.id)
             if playing is not None:
                 raise Conflict("already_playing", f"Finish your game {playing} before looking for another.")

@@ -4,7 +4,7 @@ Pairing is written against these two small functions so that the rating system a
 without changing it: ``Strength`` gives a player's rating (Glicko-2 scale points), ``Avoid`` the ids of the
 users they have blocked or who have blocked them. ``player_rating`` (the default) reads the player's overall
 rating, or the starting rating of the strength they declared (1500 when they said nothing); ``avoid_nobody``
-stands in until blocking exists.
+is for tests of pairing alone; the server passes ``app.moderation.blocks.avoided``.
 """
 
 from __future__ import annotations

@@ -378,8 +378,12 @@ def _abort(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     return [auth.finish(void("abort"), now, by=actor)]
 
 
-def _abandoned(auth: GameAuthority, actor: str, now: float) -> list[Event]:
-    """The server ends a game without a clock that nobody has touched for a long time: no result."""
+def _abandoned(auth: GameAuthority, actor: str, now: float, color: str | None = None) -> list[Event]:
+    """The server ends a game without a clock that nobody has touched for a long time: no result. With
+    ``color``, that player left for good (suspended or banned): the opponent wins by abandonment, as a claim
+    would have given them."""
+    if color is not None:
+        return [auth.finish(win(other(color), "abandonment"), now, absent=color, abandoned=True)]
     return [auth.finish(void("no_result"), now, abandoned=True)]
 
 
@@ -467,6 +471,15 @@ def _do_claim(auth: GameAuthority, actor: str, action: Action, now: float, facts
     return {"t": "claim_victory"}, _claim(auth, actor, now, number(facts["absent_since"], "absent_since"))
 
 
+def _do_abandoned(auth: GameAuthority, actor: str, action: Action, now: float,
+                  facts: Facts) -> tuple[Action, list[Event]]:
+    color = action.get("color")
+    if color not in (None, "B", "W"):
+        raise GameError("bad_request", "'color' must be \"B\" or \"W\"")
+    parsed: Action = {"t": "abandoned"} if color is None else {"t": "abandoned", "color": color}
+    return parsed, _abandoned(auth, actor, now, color)
+
+
 def _rematch(kind: str) -> Handler:
     def run(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
         game_id = facts.get("game_id")
@@ -501,7 +514,7 @@ _HANDLERS: dict[str, Handler] = {
     "rematch_decline": _simple("rematch_decline", offers.rematch_decline),
     "tick": _simple("tick", _tick),
     "server_restart": _do_server_restart,
-    "abandoned": _simple("abandoned", _abandoned),
+    "abandoned": _do_abandoned,
     "conditional": correspondence.do_conditional,
     "vacation": correspondence.do_vacation,
 }

@@ -13,9 +13,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -23,14 +22,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.games.authority import SYSTEM, GameAuthority
 from app.games.config import GameConfig
 from app.games.errors import GameError, ProposalNeeded
-from app.games.visibility import can_see
+from app.games.visibility import can_see, public, text_for
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
+from app.live.audience import Audience
 from app.live.connection import Connection, TokenBucket
-from app.live.envelope import pack, unpack
+from app.live.envelope import unpack
+from app.live.outbox import Outbox
 from app.live.proposals import DeadStoneProposer
 from app.live.game_rows import rows_for
-from app.live.hub import Hub, Role, game_channel
+from app.live.hub import Hub, game_channel
 from app.metrics import Metrics
 from app.protocol import ClockTick, ErrorMessage, encode
 from app.store.db import is_connection_lost
@@ -49,7 +50,6 @@ CARRIED_LIMIT = 5000  # events held for a gap to fill; beyond it the database is
 REFUSAL_REREADS_PER_SECOND = 4.0
 REFUSAL_REREADS_BURST = 10.0
 SNAPSHOT_CHAT_LINES = 50  # chat lines a snapshot carries; older ones are paged over HTTP
-PRESENCE_COALESCE_SECONDS = 0.1  # spectators arriving or leaving within this are announced together
 
 
 def game_config(row: GameWithPlayers) -> GameConfig:
@@ -60,20 +60,6 @@ def game_config(row: GameWithPlayers) -> GameConfig:
 def _ack(client_id: str, v: int) -> bytes:
     """An ``Ack`` (see app/protocol.py), serialised directly: one per move, so no model is built for it."""
     return orjson.dumps({"t": "ack", "id": client_id, "v": v})
-
-
-def public(event: dict[str, Any], v: int) -> dict[str, Any]:
-    """The event as those who may see it receive it."""
-    out = {k: val for k, val in event.items() if not k.startswith("_") and k not in ("visibility", "others")}
-    out["v"] = v
-    return out
-
-
-def redacted(event: dict[str, Any], v: int) -> dict[str, Any]:
-    """The event as everybody else receives it."""
-    out = dict(event.get("others") or {"t": "hidden"})
-    out["v"] = v
-    return out
 
 
 class Room:
@@ -105,19 +91,24 @@ class Room:
         self.user_seats: dict[int, str] = {}
         self.chat: list[dict[str, Any]] = []
         self.seen: dict[tuple[int | None, str], int] = {}
-        self.connections: set[Connection] = set()
-        self.presence: dict[str, Any] = {"players": {"B": False, "W": False}, "spectators": 0}
+        self.audience = Audience(hub, self.channel, self._presence_seen)
+        self.outbox = Outbox(hub, self.channel, game_id)
         self._unsubscribe: Callable[[], Any] | None = None
         self._stale = False  # the hub may have dropped events: read the database before deciding anything
         self._heard = 0  # the newest version the hub announced
         self._carried: dict[int, dict[str, Any]] = {}  # committed elsewhere, as the hub carried them, by version
-        self._presence_task: asyncio.Task[None] | None = None
-        self._outbox: deque[tuple[list[dict[str, Any]], int, float | None]] = deque()  # committed, not yet published
-        self._publisher: asyncio.Task[None] | None = None
         self.practice = False  # one user on both sides: see _actors
         self.rated = False
         self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
         self._rereads = TokenBucket(rate=REFUSAL_REREADS_PER_SECOND, burst=REFUSAL_REREADS_BURST)
+
+    @property
+    def connections(self) -> set[Connection]:
+        return self.audience.connections
+
+    @property
+    def presence(self) -> dict[str, Any]:
+        return self.audience.presence
 
     # ------------------------------------------------------------------ loading and catching up
 
@@ -143,7 +134,7 @@ class Room:
                 # Stored before every phase change was kept in the status (scoring, adjourned): put it right.
                 await games_repo.set_status(session, self.game_id, phase, self.v)
         self._unsubscribe = await self.hub.subscribe(self.channel, self._on_hub, self._on_reset)
-        await self.refresh_presence(publish=False)
+        await self.audience.refresh(publish=False)
         await self._update_deadline()
         return True
 
@@ -157,8 +148,7 @@ class Room:
         action = payload.get("_action")
         if action is not None:
             self.authority.apply(action["actor"], action["action"], action["now"], action.get("facts"))
-        if payload.get("t") == "chat":
-            self.chat.append({**payload, "v": v})
+        self._keep_chat(payload, v)
         cid = payload.get("_cid")
         if cid is not None:
             self.seen[(payload.get("_uid"), cid)] = payload.get("_ack", v)
@@ -217,7 +207,7 @@ class Room:
     async def _on_hub(self, data: bytes) -> None:
         envelope = unpack(data)
         if envelope.vis == "presence":
-            self._apply_presence(orjson.loads(envelope.visible))
+            self.audience.apply(orjson.loads(envelope.visible))
         if envelope.v is not None and envelope.v > self.v:
             # Committed elsewhere: catch up before the next decision, from the carried payload when it has one.
             self._heard = max(self._heard, envelope.v)
@@ -225,8 +215,7 @@ class Room:
             if payload is not None and len(self._carried) < CARRIED_LIMIT:
                 self._carried[envelope.v] = payload
             asyncio.get_running_loop().create_task(self._catch_up())
-        for conn in list(self.connections):
-            conn.push(envelope.text_for(conn.seat), envelope.v)
+        self.audience.deliver(envelope)
 
     async def _on_reset(self) -> None:
         # The hub may have dropped messages (a reconnect, a subscriber that fell behind): catch up, then hand
@@ -279,7 +268,7 @@ class Room:
         for row in rows:
             if upto_v is not None and row.v > upto_v:
                 break
-            out.append((row.v, self._text_for(row.payload, row.v, seat)))
+            out.append((row.v, text_for(row.payload, row.v, seat)))
         return out
 
     async def _logged_since(self, seat: str | None, since_v: int) -> list[tuple[int, str]] | None:
@@ -287,10 +276,7 @@ class Room:
         only; None when the log cannot prove it holds every one of them (docs/protocol.md §2)."""
         if since_v == self.v:
             return []
-        publisher = self._publisher
-        if publisher is not None:  # this instance's own commits still on their way to the log
-            with contextlib.suppress(Exception):
-                await asyncio.shield(publisher)
+        await self.outbox.settled()  # this instance's own commits still on their way to the log
         try:
             logged = await self.hub.replay(self.channel, since_v, latest=self.v)
         except Exception:  # noqa: BLE001 - the hub is unreachable: the snapshot needs only this room's state
@@ -307,11 +293,6 @@ class Room:
             return None
         return out
 
-    @staticmethod
-    def _text_for(payload: dict[str, Any], v: int, seat: str | None) -> str:
-        message = public(payload, v) if can_see(payload.get("visibility", "all"), seat) else redacted(payload, v)
-        return orjson.dumps(message).decode()
-
     # ------------------------------------------------------------------ sockets
 
     def seat_of(self, user_id: int | None) -> str | None:
@@ -319,7 +300,7 @@ class Room:
 
     async def attach(self, conn: Connection, since_v: int | None) -> None:
         """Add a socket: a snapshot, or (with ``?v=N``) exactly the events after N."""
-        self.connections.add(conn)
+        self.audience.add(conn)
         conn.start(lambda after, upto: self.texts_since(conn.seat, after, upto))
         async with self.lock:
             await self._ensure_current()
@@ -334,44 +315,13 @@ class Room:
                 # A first connection, or a range the recent-event log cannot prove it holds whole (trimmed,
                 # lost, never logged here, or newer than the game): one snapshot replaces the client's state.
                 conn.push_start(encode(self.snapshot_message(conn, resync=since_v is not None)).decode(), self.v)
-        await self.hub.join(self.channel, conn.id, cast(Role, conn.seat or "spectator"), conn.user_id)
-        await self._presence_changed(conn)
+        await self.audience.joined(conn)
 
     async def detach(self, conn: Connection) -> None:
-        self.connections.discard(conn)
-        await conn.stop()
-        with contextlib.suppress(Exception):
-            await self.hub.leave(self.channel, conn.id)
-            await self._presence_changed(conn)
+        await self.audience.remove(conn)
 
-    async def _presence_changed(self, conn: Connection) -> None:
-        """Publish presence now when a player came or went; coalesce spectators' comings and goings.
-
-        A crowd joining a popular game would otherwise send every socket one presence message per arrival
-        (n arrivals, n squared messages); counted together, they cost one message per socket.
-        """
-        if conn.seat is not None:
-            await self.refresh_presence()
-        elif self._presence_task is None:
-            self._presence_task = asyncio.get_running_loop().create_task(self._coalesced_presence())
-
-    async def _coalesced_presence(self) -> None:
-        try:
-            await asyncio.sleep(PRESENCE_COALESCE_SECONDS)
-        finally:
-            self._presence_task = None
-        with contextlib.suppress(Exception):
-            await self.refresh_presence()
-
-    async def refresh_presence(self, publish: bool = True) -> None:
-        presence = (await self.hub.presence(self.channel)).to_message()
-        if publish:
-            await self.hub.publish(self.channel, pack(orjson.dumps(presence), vis="presence"))
-        else:
-            self._apply_presence(presence)
-
-    def _apply_presence(self, presence: dict[str, Any]) -> None:
-        self.presence = {"players": presence["players"], "spectators": presence["spectators"]}
+    def _presence_seen(self, presence: dict[str, Any]) -> None:
+        """Presence as the hub announced it: the authority learns who left and returned (abandonment claims)."""
         if self.authority is None:
             return
         now = self.clock()
@@ -455,6 +405,8 @@ class Room:
                 try:
                     if action["t"] == "chat":
                         events = [self._chat_event(conn, action, now)]
+                    elif action["t"] == "chat_removed" and conn is None:  # a moderator's (app/moderation)
+                        events = [{"t": "chat_removed", "lines": list(action["lines"])}]
                     else:
                         events = await self._apply_proposing(actor, action, now, facts)
                 except GameError as exc:
@@ -623,8 +575,15 @@ class Room:
 
     def _absorb_committed(self, event: dict[str, Any]) -> None:
         self.v += 1
+        self._keep_chat(event, self.v)
+
+    def _keep_chat(self, event: dict[str, Any], v: int) -> None:
+        """Keep a chat line for snapshots; drop the lines a moderator removed (``chat_removed``)."""
         if event.get("t") == "chat":
-            self.chat.append({**event, "v": self.v})
+            self.chat.append({**event, "v": v})
+        elif event.get("t") == "chat_removed":
+            removed = set(event.get("lines") or ())
+            self.chat = [c for c in self.chat if c["v"] not in removed]
 
     async def _rebuild(self) -> None:
         """Forget the in-memory state and replay the database (after a lost race or a failed commit)."""
@@ -636,52 +595,15 @@ class Room:
             self.v = 0
             self.chat = []
             await self._absorb(session)
-        self._apply_presence(dict(self.presence))
+        self._presence_seen(dict(self.presence))
         self._stale = False
         self._broken = False
         self._drop_carried()
 
     def _send_out(self, events: list[dict[str, Any]], first_v: int) -> None:
-        """Queue committed events for the hub, in version order, with the clock deadline they leave.
-
-        They are published by a task of their own, so the acknowledgement does not wait for the hub (a Redis
-        round trip or two): it only ever follows the commit. The queue keeps the hub's order that of the
-        versions; a socket that attaches or catches up meanwhile reads what the hub has not logged yet from the
-        database.
-        """
+        """Queue committed events for the hub with the clock deadline they leave (see app/live/outbox.py)."""
         assert self.authority is not None
-        self._outbox.append((events, first_v, self.authority.deadline()))
-        if self._publisher is None:
-            self._publisher = asyncio.get_running_loop().create_task(self._drain_outbox())
-
-    async def _drain_outbox(self) -> None:
-        try:
-            while self._outbox:
-                while self._outbox:
-                    events, first_v, deadline = self._outbox.popleft()
-                    last_v = first_v + len(events) - 1
-                    try:
-                        await self._publish(events, first_v)
-                    except Exception:  # noqa: BLE001 - committed: the hub catches up from the database later
-                        log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
-                try:
-                    # Versioned: should another instance have set a newer game's deadline meanwhile, this
-                    # older one is ignored by the hub.
-                    await self._set_deadline(deadline, last_v)
-                except Exception:  # noqa: BLE001 - the next commit or catch-up sets it again
-                    log.warning("game %s: could not set the clock deadline", self.game_id, exc_info=True)
-        finally:
-            # Nothing is awaited between the last look at the queue and this: a later commit starts a new task.
-            self._publisher = None
-
-    async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
-        for offset, event in enumerate(events):
-            v = first_v + offset
-            visibility = event.get("visibility", "all")
-            others = b"" if visibility == "all" else orjson.dumps(redacted(event, v))
-            private = {k: val for k, val in event.items() if k.startswith("_") or k == "others"}
-            await self.hub.publish(self.channel, pack(orjson.dumps(public(event, v)), v=v, vis=visibility,
-                                                      others=others, private=private), v=v)
+        self.outbox.send(events, first_v, self.authority.deadline())
 
     async def _after_commit(self, events: list[dict[str, Any]]) -> None:
         for event in events:
@@ -695,13 +617,7 @@ class Room:
                     await result
 
     async def _update_deadline(self) -> None:
-        await self._set_deadline(None if self.authority is None else self.authority.deadline(), self.v)
-
-    async def _set_deadline(self, deadline: float | None, v: int) -> None:
-        if deadline is None:
-            await self.hub.clear_deadline(self.game_id, v)
-        else:
-            await self.hub.set_deadline(self.game_id, deadline, v)
+        await self.outbox.set_deadline(None if self.authority is None else self.authority.deadline(), self.v)
 
     async def settle(self) -> None:
         """Apply whatever is due now (a flag fall, a byo-yomi period, automatic acceptance of the score)."""
@@ -727,17 +643,11 @@ class Room:
         await self.act(None, None, {"t": "server_restart", "down_from": down_from})
 
     def broadcast_local(self, text: str) -> None:
-        for conn in list(self.connections):
-            conn.push(text)
+        self.audience.broadcast(text)
 
     async def close(self) -> None:
-        publisher = self._publisher
-        if publisher is not None:  # committed events still on their way to the hub go first
-            with contextlib.suppress(Exception):
-                await publisher
-        if self._presence_task is not None:
-            self._presence_task.cancel()
-            self._presence_task = None
+        await self.outbox.close()  # committed events still on their way to the hub go first
+        self.audience.close()
         if self._unsubscribe is not None:
             await self._unsubscribe()
             self._unsubscribe = None

@@ -19,6 +19,9 @@ from app.lobby.starting import announce_game_started, create_game
 from app.accounts.service import name_key
 from app.bots.declaration import accepts_of, refusal
 from app.lobby.views import challenge_people, challenge_view, player_ids
+from app.moderation.blocks import check_not_blocked
+from app.moderation.fair_play import DEFAULT_FAIR_PLAY, FairPlay, check_may_play_rated
+from app.moderation.standing import check_may_play
 from app.ratings import handicap as handicaps
 from app.ratings import ranks
 from app.ratings.lookup import display_ranks, rank_numbers
@@ -27,13 +30,19 @@ from app.store.repositories import challenges, games, users
 from app.store.repositories.games import GameWithPlayers
 
 async def create_challenge(
-    session: AsyncSession, lobby: LobbyBroadcaster, user: User, settings: ChallengeCreate, caps: Caps = DEFAULT_CAPS
+    session: AsyncSession, lobby: LobbyBroadcaster, user: User, settings: ChallengeCreate, caps: Caps = DEFAULT_CAPS,
+    fair_play: FairPlay = DEFAULT_FAIR_PLAY,
 ) -> Challenge:
     if settings.rated and user.is_guest:
         raise Forbidden("account_required", "Register to play rated games.")
+    await check_may_play(session, {user.id})
+    if settings.rated:
+        await check_may_play_rated(session, {user.id}, fair_play)
     await check_open_challenges(session, caps, user.id)
     config = settings.config  # checked by the game's rules; accepting builds the same again
     opponent = await _opponent(session, user, settings.opponent)
+    if opponent is not None:
+        await check_not_blocked(session, user.id, opponent.id)
     time_control = config.time_control.to_dict()
     if untimed(time_control):
         await check_untimed_games(session, caps, user.id)
@@ -119,6 +128,18 @@ async def cancel_challenge(session: AsyncSession, lobby: LobbyBroadcaster, user:
     return challenge
 
 
+async def withdraw_all(session: AsyncSession, lobby: LobbyBroadcaster, user_id: int) -> int:
+    """Cancel every open challenge of ``user_id`` (a suspended or banned account) and tell the lobby; how many."""
+    withdrawn = []
+    for challenge in await challenges.open_of(session, user_id):
+        if await challenges.close(session, challenge.id, "cancelled"):
+            withdrawn.append(challenge)
+    await session.commit()
+    for challenge in withdrawn:
+        await _announce_removed(lobby, challenge, "cancelled")
+    return len(withdrawn)
+
+
 async def _announce_removed(lobby: LobbyBroadcaster, challenge: Challenge, reason: str) -> None:
     if challenge.opponent_id is not None:
         message: dict[str, Any] = {"t": "challenge_removed", "id": challenge.id, "reason": reason,
@@ -150,7 +171,7 @@ async def decline_challenge(
 
 async def accept_challenge(
     session: AsyncSession, lobby: LobbyBroadcaster, user: User, challenge_id: str, token: str | None,
-    caps: Caps = DEFAULT_CAPS,
+    caps: Caps = DEFAULT_CAPS, fair_play: FairPlay = DEFAULT_FAIR_PLAY,
 ) -> GameWithPlayers:
     challenge = await find_challenge(session, user, challenge_id, token)
     if challenge.creator_id == user.id:
@@ -161,6 +182,9 @@ async def accept_challenge(
         raise Forbidden("not_your_challenge", "This challenge is addressed to another player.")
     if challenge.status != "open":
         raise Conflict("challenge_not_open", "This challenge is no longer open.")
+    await check_not_blocked(session, challenge.creator_id, user.id)
+    if challenge.rated:
+        await check_may_play_rated(session, {challenge.creator_id, user.id}, fair_play, you=user.id)
     if user.is_bot:
         await _bot_fits(session, user, board_size=challenge.board_size, time_control=challenge.time_control,
                         rules=challenge.rules, rated=challenge.rated, handicap=challenge.handicap)

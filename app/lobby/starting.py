@@ -16,6 +16,7 @@ from app.games.config import GameConfig, parse_config
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.game_settings import build_config, game_columns
 from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url, player_ids
+from app.moderation.standing import check_may_play
 from app.ratings.lookup import display_ranks
 from app.store.models import Game
 from app.store.repositories import correspondence, games
@@ -35,7 +36,9 @@ async def create_game(
     white_id: int,
     practice: bool = False,
 ) -> Game:
-    """``komi`` None is the preset's; a practice game has one user on both sides."""
+    """``komi`` None is the preset's; a practice game has one user on both sides. A banned or suspended player
+    gets no game, however it would start (403)."""
+    await check_may_play(session, {black_id, white_id})
     config = build_config(board_size=board_size, rules=rules, komi=komi, handicap=handicap, time_control=time_control)
     if config.time_control.correspondence:
         config = await with_players_choices(session, config, black_id, white_id)

@@ -1,5 +1,6 @@
 """The daily digest: once a day, at ``TENGEN_MAIL_DIGEST_HOUR`` (UTC) by the mail clock, every notice still
-waiting from before that moment goes to its player in one message.
+waiting from before that moment goes to its player in one message. A move notice the game has gone past
+(answered since, or the game is over) is dropped rather than told.
 
 A digest's outbox key is the player and the first notice in it, so two workers building the same digest
 queue it once (the second insert conflicts and is rolled back); the notices it holds are marked ``mailed``
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.mail import messages
+from app.mail.notices import move_is_current
 from app.store.repositories import mail as mail_repo
 from app.store.repositories import users
 
@@ -41,15 +43,24 @@ async def send_digests(
             await mail_repo.mark_notices(session, ids, "dropped")
             await session.commit()
             continue
+        positions = await mail_repo.game_positions(session, {n.ref for n in notices if n.kind == "move"})
+        stale = [n.id for n in notices
+                 if n.kind == "move" and not move_is_current(n.payload, *positions.get(n.ref, (-1, "")))]
+        notices = [n for n in notices if n.id not in stale]
+        if not notices:  # every move was answered since: nothing to tell
+            await mail_repo.mark_notices(session, stale, "dropped")
+            await session.commit()
+            continue
         link = unsubscribe(user)
         text = messages.digest(user.name, [(n.kind, n.payload) for n in notices], links, links.unsubscribe_page(link))
         inserted = await mail_repo.queue(
-            session, key=f"digest:{user_id}:{min(ids)}", user_id=user_id, to_addr=user.email, to_key=user.email_key,
-            kind="digest", subject=text.subject, body=text.body, now=now,
+            session, key=f"digest:{user_id}:{min(n.id for n in notices)}", user_id=user_id, to_addr=user.email,
+            to_key=user.email_key, kind="digest", subject=text.subject, body=text.body, now=now,
             unsubscribe_url=links.unsubscribe_post(link),
         )
         if inserted:
-            await mail_repo.mark_notices(session, ids)
+            await mail_repo.mark_notices(session, [n.id for n in notices])
+            await mail_repo.mark_notices(session, stale, "dropped")
             await session.commit()
             queued += 1
         else:  # another worker queued this digest a moment ago

@@ -1,5 +1,6 @@
-"""Notices from what happened: a move (or pass) in a correspondence game tells the player whose turn it is, a
-correspondence game's end tells both players, an open correspondence challenge addressed to someone tells them.
+"""Notices from what happened: a move (or pass) in a correspondence game tells the player whose turn it is
+(only the game's latest move, while the game goes on), a correspondence game's end tells both players, an open
+correspondence challenge addressed to someone tells them.
 
 The mail worker reads the game events committed since its cursor (``server_marks`` ``mail_events``, an event
 id) instead of the game rooms calling it: a room's path stays as it is, and nothing is lost while no mailer
@@ -32,8 +33,14 @@ def is_correspondence(time_control: dict[str, Any] | None) -> bool:
     return speed(time_control or {}) == "correspondence"
 
 
+def move_is_current(payload: dict[str, Any], move_count: int, status: str) -> bool:
+    """Whether a move notice still says what is true: the game is still at that move, and going on. A move
+    answered since (by the player, or by their conditional moves at once) or a game over is not news."""
+    return status == "playing" and payload.get("move_number") == move_count
+
+
 def _game_notices(row: Any, names: dict[int, str]) -> list[tuple[int, str, dict[str, Any]]]:
-    """(recipient, kind, payload) for one game event."""
+    """(recipient, kind, payload) for one game event; nothing for a move the game has already gone past."""
     black, white = row.black_id, row.white_id
     if row.type == "game_over":
         result = (row.payload.get("result") or {}).get("text")
@@ -41,7 +48,7 @@ def _game_notices(row: Any, names: dict[int, str]) -> list[tuple[int, str, dict[
                 for uid, other in ((black, white), (white, black)) if uid != other]
     to_move = row.payload.get("to_move")
     recipient, mover = (black, white) if to_move == "B" else (white, black)
-    if to_move not in ("B", "W") or recipient == mover:
+    if to_move not in ("B", "W") or recipient == mover or not move_is_current(row.payload, row.move_count, row.status):
         return []
     return [(recipient, "move", {"game": row.game_id, "opponent": names.get(mover, "?"),
                                  "move_number": row.payload.get("move_number")})]

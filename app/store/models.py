@@ -71,6 +71,11 @@ class User(Base):
     email_key: Mapped[str | None] = mapped_column(String(254), nullable=True)
     email_pending: Mapped[str | None] = mapped_column(String(254), nullable=True)
     mail_mode: Mapped[str] = mapped_column(String(16), default="digest")
+    # Moderation (docs/moderation.md): chat refused until ``muted_until``; no play, chat or challenges until
+    # ``suspended_until``, or ever while ``banned``.
+    muted_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    suspended_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    banned: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Challenge(Base):
@@ -376,3 +381,69 @@ class CorrespondenceSettings(Base):
     vacation_banked: Mapped[float] = mapped_column(Float)
     vacation_banked_at: Mapped[float] = mapped_column(Float)
     vacation_since: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+
+
+class UserRole(Base):
+    """A role held by a user: ``moderator`` or ``admin`` (granted with ``tengen admin grant``)."""
+
+    __tablename__ = "user_roles"
+    __table_args__ = (CheckConstraint("role IN ('moderator', 'admin')", name="role"),)
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16), primary_key=True)
+    granted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Block(Base):
+    """``blocker_id`` blocked ``blocked_id``: no challenges, chat or automatch between them, either way."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Report(Base):
+    """A player's report of a user, a game or one chat line (``game_id`` + ``chat_v``) for moderators."""
+
+    __tablename__ = "reports"
+    __table_args__ = (
+        CheckConstraint("kind IN ('user', 'game', 'chat')", name="kind"),
+        CheckConstraint("status IN ('received', 'closed')", name="status"),
+        Index("ix_reports_status_id", "status", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True,
+                                                index=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
+    chat_v: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(String(500))
+    status: Mapped[str] = mapped_column(String(16), default="received")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    closed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    resolution: Mapped[str | None] = mapped_column(String(500), nullable=True)
+
+
+class AuditEntry(Base):
+    """One moderation action: who (``actor``: a moderator's name, or ``console`` for the command line), when,
+    what, to whom and why. Kept when the users it names are deleted."""
+
+    __tablename__ = "audit_log"
+    __table_args__ = (Index("ix_audit_log_target_user_id_id", "target_user_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    actor: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(32))
+    target_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    target: Mapped[str | None] = mapped_column(String(40), nullable=True)  # the target's name at the time
+    game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    report_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(String(500))
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)

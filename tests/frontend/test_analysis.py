@@ -1,6 +1,6 @@
 """The analysis board in Chromium against the real server: from a finished game's page, branch a
 variation (the server's refusals shown), comment and mark it, get a score estimate with its ownership
-overlay, export the tree as SGF and import it again (pasted and as a file) unchanged; the link is there for
+overlay and GNU Go's hints, export the tree as SGF and import it again (pasted and as a file) unchanged; the link is there for
 a spectator of a game in progress and not for its players."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import pytest
 
 from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person, start_game
 from tests.frontend.test_languages import OVERFLOWS
+from tests.support.services import need_gnugo
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
@@ -33,7 +34,9 @@ def _export(person: Person, tmp_path: Path, name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+@pytest.mark.gnugo
 def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_path):  # type: ignore[no-untyped-def]
+    need_gnugo()
     ana, bao, cai = Person(browser, server.url), Person(browser, server.url), Person(browser, server.url)
     try:
         for person in (ana, bao, cai):
@@ -89,6 +92,13 @@ def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_
         assert ana.page.locator(".estimate-line").inner_text().startswith("Estimate: ")
         assert ana.page.locator("svg.board .terr").count() > 0
 
+        # engine hints (GNU Go): numbered on the board and listed
+        ana.page.click("button[data-action=hints]")
+        ana.page.wait_for_selector(".hint-list:not([hidden]) li")
+        assert ana.page.locator("svg.board .anno.hint").count() == ana.page.locator(".hint-list li").count() >= 1
+        assert ana.page.locator(".hint-list li").first.inner_text().startswith("1. ")
+        ana.shot("analysis-desktop.png", DESKTOP)  # docs/screenshots/analysis-desktop.png
+
         first = _export(ana, tmp_path, "first.sgf")
         flat = first.replace("\n", "")
         assert "SZ[9]" in flat and "C[Tengen is the better point.]" in flat and "TR[cg]" not in flat
@@ -109,6 +119,22 @@ def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_
         _wait_depth(ana, 0)  # a fresh tree, at its start
         ana.wait_stones(0)
         assert _export(ana, tmp_path, "third.sgf") == first
+
+        # remove the variation: the record is the game's moves again
+        ana.page.click("button[aria-label='End of the variation']")
+        _wait_depth(ana, 4)
+        ana.page.keyboard.press("Home")
+        _wait_depth(ana, 0)
+        for depth in (1, 2):
+            ana.page.keyboard.press("ArrowRight")
+            _wait_depth(ana, depth)
+        ana.page.click(".variations button[data-variation='1']")
+        _wait_depth(ana, 3)
+        ana.page.click("button[data-action=remove]")
+        _wait_depth(ana, 2)
+        assert ana.page.locator(".variations button").count() == 0
+        assert ana.page.locator(".analysis-line .mv").count() == 4
+        assert _export(ana, tmp_path, "fourth.sgf").replace("\n", "").count("(;") == 1
         for person in (ana, bao, cai):
             assert person.errors == []
     finally:

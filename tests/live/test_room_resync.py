@@ -52,7 +52,7 @@ async def _played_room(sessionmaker) -> tuple[Room, ForgetfulHub]:  # type: igno
         color = "B" if n % 2 == 0 else "W"
         seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, seat=color)
         assert b'"ack"' in await room.act(seat, f"m{n}", {"t": "play", "p": point})
-    while room._publisher is not None:  # noqa: SLF001 - wait until the hub has logged every commit
+    while room.outbox.busy:  # wait until the hub has logged every commit
         await asyncio.sleep(0.01)
     return room, hub
 

@@ -66,36 +66,61 @@ async def test_daily_digest_when_the_server_clock_passes_the_digest_hour(mail_st
     white = await mail_stack.player("Honinbo", "white@example.org", mailer)
     game_id, b, w = await begin(black, white, mail_stack.clock, CORRESPONDENCE)
     assert (await b.act({"t": "play", "p": [2, 2]}))["t"] == "ack"
-    assert (await w.act({"t": "play", "p": [6, 6]}))["t"] == "ack"
     report = await mailer.run_once()
-    assert (report.notices, report.digests, report.sent) == (2, 0, 0)  # digest by default: nothing yet
+    assert (report.notices, report.digests, report.sent) == (1, 0, 0)  # digest by default: nothing yet
 
     mail_stack.clock.advance(DAY)
     report = await mailer.run_once()
-    assert (report.digests, report.sent) == (2, 2)
-    [digest] = mail_stack.sink.to("white@example.org")[1:]
+    assert (report.digests, report.sent) == (1, 1)
+    [_, digest] = mail_stack.sink.to("white@example.org")
     assert digest["Subject"] == "Tengen: 1 notice since yesterday"
     assert "Shusai played move 1: your turn." in body_of(digest) and f"#/game/{game_id}" in body_of(digest)
     assert digest["List-Unsubscribe"].startswith("<https://go.example.org/api/email/unsubscribe?token=")
-    assert "Honinbo played move 2" in body_of(mail_stack.sink.to("black@example.org")[1])
 
-    assert (await b.act({"t": "resign"}))["t"] == "ack"
-    await mailer.run_once()
+    # Moves answered before the digest, then the end: the digest tells the end, not the turns gone by.
+    assert (await w.act({"t": "play", "p": [6, 6]}))["t"] == "ack"
+    assert (await mailer.run_once()).notices == 1
+    assert (await b.act({"t": "play", "p": [2, 6]}))["t"] == "ack"
+    assert (await mailer.run_once()).notices == 1
+    assert (await w.act({"t": "resign"}))["t"] == "ack"
+    assert (await mailer.run_once()).notices == 2
     next_digest = last_digest_moment(mail_stack.clock(), 8) + DAY
     mail_stack.clock.set(next_digest - 1)
     assert (await mailer.run_once()).digests == 0  # the next digest hour has not come
     mail_stack.clock.set(next_digest)
     assert (await mailer.run_once()).digests == 2
-    ended = body_of(mail_stack.sink.to("white@example.org")[-1])
-    assert "Your game against Shusai ended: W+R." in ended
+    for address, opponent in (("white@example.org", "Shusai"), ("black@example.org", "Honinbo")):
+        last = mail_stack.sink.to(address)[-1]
+        assert last["Subject"] == "Tengen: 1 notice since yesterday"
+        assert f"Your game against {opponent} ended: B+R." in body_of(last) and "played move" not in body_of(last)
     mail_stack.clock.advance(DAY)
     assert (await mailer.run_once()) == PassReport()  # nothing new, nothing sent twice
-    assert len(mail_stack.sink.to("white@example.org")) == 3
+    assert (len(mail_stack.sink.to("white@example.org")), len(mail_stack.sink.to("black@example.org"))) == (3, 2)
 
     mail_stack.clock.advance(8 * DAY)  # a week later what was sent is forgotten, and nothing comes back
     report = await mailer.run_once()
-    assert report.pruned == 10 and report.sent == 0  # 6 messages (2 links, 4 digests) and 4 notices
+    assert report.pruned == 10 and report.sent == 0  # 5 messages (2 links, 3 digests) and 5 notices
     assert (await mailer.run_once()).sent == 0
+    await b.close()
+    await w.close()
+
+
+async def test_a_move_answered_at_once_by_conditional_moves_is_not_news(mail_stack: MailStack) -> None:
+    mailer = mail_stack.mailer()
+    await mailer.run_once()
+    black = await mail_stack.player("Shuwa", "black@example.org", mailer)
+    white = await mail_stack.player("Shuho", "white@example.org", mailer)
+    for player in (black, white):
+        await player.http.put("/api/me/email/preferences", json={"mode": "immediate"})
+    game_id, b, w = await begin(black, white, mail_stack.clock, CORRESPONDENCE)
+    assert (await w.act({"t": "conditional", "tree": [[[2, 2], [6, 6], []]]}))["t"] == "ack"
+    assert (await b.act({"t": "play", "p": [2, 2]}))["t"] == "ack"  # white's answer is played at once
+    await b.until(lambda m: m.get("t") == "move" and m.get("p") == [6, 6])
+    report = await mailer.run_once()
+    assert (report.notices, report.sent) == (1, 1)
+    [_, mail] = mail_stack.sink.to("black@example.org")
+    assert mail["Subject"] == "Your turn against Shuho" and "move 2" in body_of(mail)
+    assert len(mail_stack.sink.to("white@example.org")) == 1  # only the verification link
     await b.close()
     await w.close()
 

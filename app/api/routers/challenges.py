@@ -36,7 +36,8 @@ async def incoming(db: DB, user: OptionalUser) -> dict:
 @router.post("", status_code=201, summary="Create a challenge (to anyone, or to one player with `opponent`)")
 async def create(body: ChallengeCreate, request: Request, db: DB, visitor: Visiting, lobby: Lobby) -> dict:
     user = await visitor.user()
-    challenge = await service.create_challenge(db, lobby, user, body, request.app.state.caps)
+    challenge = await service.create_challenge(db, lobby, user, body, request.app.state.caps,
+                                               request.app.state.fair_play)
     return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=True,
                           ranks=await display_ranks(db, challenge_people(challenge)))
 
@@ -64,7 +65,7 @@ async def accept(
 ) -> dict:
     user = await visitor.user()
     row = await service.accept_challenge(db, lobby, user, challenge_id, body.token if body else None,
-                                         request.app.state.caps)
+                                         request.app.state.caps, request.app.state.fair_play)
     ranks = await display_ranks(db, player_ids([row]))
     return {"game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, spectators, ranks)}
 

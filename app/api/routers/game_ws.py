@@ -15,6 +15,10 @@ from app.api.login_limits import client_address
 from app.limits.chat import chat_refusal
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Connection
 from app.live.room import Room
+from app.moderation.chat_filter import ChatFilter, ChatFilters
+from app.moderation.standing import is_new_account, restriction, sanction_refusal
+from app.store.repositories import moderation
+from app.store.types import utcnow
 from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
 from app.store.models import User
 from app.logs import bind_game
@@ -62,8 +66,15 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     if ticket is None:
         await refuse_socket(websocket, metrics)
         return
+    filters: ChatFilters = websocket.app.state.chat_filters
     try:
-        await _serve(websocket, game_id, user, ticket, metrics)
+        # Read before the handshake completes, like the room: what a client sees right after connecting is
+        # its state when it connected. The filter hides chat between this user and those blocked either way.
+        chat_filter = await filters.open(None if user is None else user.id)
+        try:
+            await _serve(websocket, game_id, user, ticket, metrics, chat_filter)
+        finally:
+            filters.close(chat_filter)
     finally:
         sockets.release(ticket)
 
@@ -77,7 +88,8 @@ async def refuse_socket(websocket: WebSocket, metrics: Metrics) -> None:
     await websocket.close(CLOSE_TOO_MANY_SOCKETS, "too many connections")
 
 
-async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: Ticket, metrics: Metrics) -> None:
+async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: Ticket, metrics: Metrics,
+                 chat_filter: ChatFilter | None) -> None:
     room = await websocket.app.state.rooms.open(game_id)
     await websocket.accept()
     if room is None:
@@ -86,12 +98,16 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
         await websocket.close(CLOSE_NO_GAME, "no such game")
         return
     user_id = None if user is None else user.id
+    now = utcnow()
+    # A suspended or banned user may watch, never sit (nor offer a rematch, which would start a game).
+    sits = may_play(websocket) and (user is None or restriction(user, now) is None)
+    new_account = user is not None and is_new_account(user, now, websocket.app.state.settings.new_account_hours)
     conn = Connection(
-        websocket.send_text,
+        websocket.send_text if chat_filter is None else chat_filter.wrap(websocket.send_text),
         websocket.close,
         user_id=user_id,
         user_name=None if user is None else user.name,
-        seat=room.seat_of(user_id) if may_play(websocket) else None,
+        seat=room.seat_of(user_id) if sits else None,
     )
     ticket.close = _closer(conn, websocket)
     await room.attach(conn, _since(websocket.query_params.get("v")))
@@ -105,7 +121,7 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
             if raw is None:
                 raw = frame.get("bytes") or b""
             received = time.perf_counter()
-            reply, kind = await _handle(room, conn, raw, websocket.app.state)
+            reply, kind = await _handle(room, conn, raw, websocket.app.state, new_account)
             if reply is not None:
                 _observe(metrics, kind, reply, time.perf_counter() - received)
                 await conn.reply(reply.decode())
@@ -143,7 +159,8 @@ def _observe(metrics: Metrics, kind: str | None, reply: bytes, seconds: float) -
         metrics.move_latency.observe(seconds)
 
 
-async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any) -> tuple[bytes | None, str | None]:
+async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any,
+                  new_account: bool = False) -> tuple[bytes | None, str | None]:
     """The reply to one client message (None: no reply) and the message's type (None: not understood)."""
     if not conn.messages.take():
         closing = conn.refuse()
@@ -159,7 +176,7 @@ async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any) ->
         conn.pong_received(message.id, time.monotonic())
         return None, message.t
     if isinstance(message, Chat):
-        refusal = await _chat_refusal(state, conn, room.game_id, message)
+        refusal = await _chat_refusal(state, conn, room.game_id, message, new_account)
         if refusal is not None:
             return refusal, message.t
         action = {"t": "chat", "channel": message.channel, "text": message.text}
@@ -171,14 +188,18 @@ async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any) ->
     return await room.act(conn, message.id, action, facts), message.t
 
 
-async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat) -> bytes | None:
-    """Chat is limited per user, whatever socket or instance it comes through (lichess: 4 lines in 10 s), and
-    a line repeating the user's previous one in this game is dropped."""
+async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat, new_account: bool) -> bytes | None:
+    """Chat is limited per user, whatever socket or instance it comes through (lichess: 4 lines in 10 s; a
+    guest's or a new account's, ``TENGEN_NEW_ACCOUNT_CHAT_LINES``), a line repeating the user's previous one in
+    this game is dropped, and a muted, suspended or banned user's line is refused, as the database says now."""
     if conn.user_id is None:
         return None  # the room refuses it: a name is needed to chat
     settings = state.settings
-    refusal = await chat_refusal(state.limiter, settings.chat_lines, settings.chat_window, conn.user_id, game_id,
-                                 message.text)
+    lines = settings.new_account_chat_lines if new_account else settings.chat_lines
+    refusal = await chat_refusal(state.limiter, lines, settings.chat_window, conn.user_id, game_id, message.text)
+    if refusal is None:
+        async with state.sessionmaker() as session:
+            refusal = sanction_refusal(await moderation.standing(session, conn.user_id), utcnow())
     if refusal is None:
         return None
     return encode(ErrorMessage(id=message.id, code=refusal.code, message=refusal.message))

@@ -13,7 +13,7 @@ from app.live.room import public
 from app.errors import NotFound
 from app.lobby.views import game_detail, game_summary, player_ids
 from app.ratings.lookup import display_ranks, rating_changes
-from app.store.repositories import games
+from app.store.repositories import games, moderation
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -67,8 +67,9 @@ async def chat(
     seat = None if user is None else {row.game.black_id: "B", row.game.white_id: "W"}.get(user.id)
     finished = row.game.status == "finished"
     events = await games.chat_events(db, game_id, before, limit + 1)
-    lines = [public(event.payload, event.v) for event in events[:limit]
-             if finished or can_see(event.payload.get("visibility", "all"), seat)]
+    removed = await moderation.removed_chat(db, game_id)
+    lines = [public(event.payload, event.v) for event in events[:limit] if event.v not in removed
+             and (finished or can_see(event.payload.get("visibility", "all"), seat))]
     more = len(events) > limit
     return {"chat": lines[::-1], "more": more, "next_before": events[limit - 1].v if more else None}
 

@@ -97,6 +97,8 @@ async def hints(request: Request, body: LineBody, visitor: Visiting, db: DB) -> 
 
 @router.get("/games/{game_id}", summary="A stored game as a tree (its moves as the main line)")
 async def game(request: Request, game_id: str, db: DB, user: OptionalUser) -> dict:
+    settings = _settings(request)
+    await _limit(request, Rule("study", settings.study_requests, 60), _key(request, user), "requests")
     setup, info, line = await game_line(db, game_id, None if user is None else user.id)
     return await _run(request, jobs.line_to_doc, SetupDoc.of(setup).model_dump(), info, line, budget=HEAVY_BUDGET)
 

@@ -94,3 +94,9 @@ async def close(
         .execution_options(synchronize_session=False)
     )
     return bool(cast(CursorResult[Any], result).rowcount == 1)
+
+
+async def open_of(session: AsyncSession, creator_id: int) -> list[Challenge]:
+    """The open challenges ``creator_id`` made."""
+    query = select(Challenge).where(Challenge.creator_id == creator_id, Challenge.status == "open")
+    return list((await session.execute(query)).scalars())

@@ -144,12 +144,21 @@ async def max_event_id(session: AsyncSession) -> int:
 
 
 async def game_events_after(session: AsyncSession, after_id: int, types: tuple[str, ...], limit: int) -> list[Any]:
-    """Game events after ``after_id`` of these types, with their game's time control and players."""
+    """Game events after ``after_id`` of these types, with their game's time control, players, and where the
+    game is now (``move_count``, ``status``)."""
     query = (select(GameEvent.id, GameEvent.game_id, GameEvent.v, GameEvent.type, GameEvent.payload,
-                    Game.time_control, Game.black_id, Game.white_id)
+                    Game.time_control, Game.black_id, Game.white_id, Game.move_count, Game.status)
              .join(Game, Game.id == GameEvent.game_id)
              .where(GameEvent.id > after_id, GameEvent.type.in_(types)).order_by(GameEvent.id).limit(limit))
     return list(await session.execute(query))
+
+
+async def game_positions(session: AsyncSession, game_ids: set[str]) -> dict[str, tuple[int, str]]:
+    """Where these games are now: (move_count, status) by id."""
+    if not game_ids:
+        return {}
+    rows = await session.execute(select(Game.id, Game.move_count, Game.status).where(Game.id.in_(game_ids)))
+    return {row.id: (int(row.move_count), str(row.status)) for row in rows}
 
 
 async def addressed_challenges_unnoticed(session: AsyncSession, limit: int) -> list[Any]:

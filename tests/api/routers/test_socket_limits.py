@@ -96,16 +96,18 @@ async def test_chat_is_limited_per_user_across_sockets(live_server: str) -> None
     answers = []
     for i in range(8):
         answers.append(await sockets[i % 4].act({"t": "chat", "channel": "spectators", "text": f"line {i}"}))
-    assert [a["t"] for a in answers] == ["ack"] * 4 + ["error"] * 4
-    assert {a["code"] for a in answers[4:]} == {"chat_rate_limited"}
+    # A guest chats as a new account does: TENGEN_NEW_ACCOUNT_CHAT_LINES (2) per window, not 4.
+    assert [a["t"] for a in answers] == ["ack"] * 2 + ["error"] * 6
+    assert {a["code"] for a in answers[2:]} == {"chat_rate_limited"}
     other = await (await black.socket(game_id)).act({"t": "chat", "channel": "players", "text": "hello"})
     assert other["t"] == "ack"  # another user's limit is their own
     for player in (black, white, watcher):
         await player.close()
 
 
-async def test_a_repeated_chat_line_is_dropped(live_server: str) -> None:
-    black, white, game_id = await _game(live_server)
+async def test_a_repeated_chat_line_is_dropped(make_live_server) -> None:  # type: ignore[no-untyped-def]
+    server = make_live_server(new_account_chat_lines=4)  # these guests chat as established accounts do
+    black, white, game_id = await _game(server.url)
     sock = await black.socket(game_id)
     assert (await sock.act({"t": "chat", "channel": "players", "text": "gl hf"}))["t"] == "ack"
     again = await sock.act({"t": "chat", "channel": "players", "text": "GL  hf"})
@@ -116,7 +118,7 @@ async def test_a_repeated_chat_line_is_dropped(live_server: str) -> None:
 
 
 async def test_snapshots_carry_the_newest_chat_and_older_lines_are_paged(make_live_server) -> None:  # type: ignore[no-untyped-def]
-    server = make_live_server(chat_lines=1000)
+    server = make_live_server(chat_lines=1000, new_account_chat_lines=1000)
     black, white, game_id = await _game(server.url)
     sock = await black.socket(game_id)
     for i in range(70):

@@ -5,14 +5,13 @@ the per-user limits."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from app.study.schemas import TreeDoc, tree_from_doc, tree_to_doc
 from app.study.sgf_tree import export_tree
 from tests.study.sample import sample_tree, shape
 from tests.support.players import Player, start_game
+from tests.support.services import need_gnugo
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
@@ -131,8 +130,8 @@ async def test_score_estimate_marks_dead_stones_and_gives_ownership(visitor) -> 
 
 
 @pytest.mark.gnugo
-@pytest.mark.skipif(shutil.which("gnugo") is None and shutil.which("/usr/games/gnugo") is None, reason="GNU Go is not installed")
 async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_in_progress(live_server) -> None:
+    need_gnugo()
     student, black, white = [await Player(live_server).visit() for _ in range(3)]
     try:
         # White to move, its three stones surrounded but for two liberties: GNU Go's first answer extends them

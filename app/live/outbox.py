@@ -1,0 +1,92 @@
+"""A room's committed events on their way to the hub, in version order, with the clock deadline each leaves.
+
+They are published by a task of their own, so an acknowledgement never waits for the hub (a Redis round trip
+or two): it only ever follows the commit. The queue keeps the hub's order that of the versions; a socket that
+attaches or catches up meanwhile reads what the hub has not logged yet from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from typing import Any
+
+import orjson
+
+from app.games.visibility import public, redacted
+from app.live.envelope import pack
+from app.live.hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+class Outbox:
+    def __init__(self, hub: Hub, channel: str, game_id: str) -> None:
+        self.hub = hub
+        self.channel = channel
+        self.game_id = game_id
+        self._queue: deque[tuple[list[dict[str, Any]], int, float | None]] = deque()  # committed, not yet published
+        self._publisher: asyncio.Task[None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        """Whether committed events are still on their way to the hub."""
+        return self._publisher is not None
+
+    def send(self, events: list[dict[str, Any]], first_v: int, deadline: float | None) -> None:
+        """Queue committed events (versions ``first_v`` on) and the clock deadline they leave."""
+        self._queue.append((events, first_v, deadline))
+        if self._publisher is None:
+            self._publisher = asyncio.get_running_loop().create_task(self._drain())
+
+    async def settled(self) -> None:
+        """Wait until what was queued so far is published (a failure to publish is logged, not raised)."""
+        publisher = self._publisher
+        if publisher is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(publisher)
+
+    async def close(self) -> None:
+        """Let committed events still on their way reach the hub first."""
+        publisher = self._publisher
+        if publisher is not None:
+            with contextlib.suppress(Exception):
+                await publisher
+
+    async def set_deadline(self, deadline: float | None, v: int) -> None:
+        """Set (or clear) the game's clock deadline, as computed at version ``v``."""
+        if deadline is None:
+            await self.hub.clear_deadline(self.game_id, v)
+        else:
+            await self.hub.set_deadline(self.game_id, deadline, v)
+
+    async def _drain(self) -> None:
+        try:
+            while self._queue:
+                while self._queue:
+                    events, first_v, deadline = self._queue.popleft()
+                    last_v = first_v + len(events) - 1
+                    try:
+                        await self._publish(events, first_v)
+                    except Exception:  # noqa: BLE001 - committed: the hub catches up from the database later
+                        log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
+                try:
+                    # Versioned: should another instance have set a newer game's deadline meanwhile, this
+                    # older one is ignored by the hub.
+                    await self.set_deadline(deadline, last_v)
+                except Exception:  # noqa: BLE001 - the next commit or catch-up sets it again
+                    log.warning("game %s: could not set the clock deadline", self.game_id, exc_info=True)
+        finally:
+            # Nothing is awaited between the last look at the queue and this: a later commit starts a new task.
+            self._publisher = None
+
+    async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
+        for offset, event in enumerate(events):
+            v = first_v + offset
+            visibility = event.get("visibility", "all")
+            others = b"" if visibility == "all" else orjson.dumps(redacted(event, v))
+            private = {k: val for k, val in event.items() if k.startswith("_") or k == "others"}
+            await self.hub.publish(self.channel, pack(orjson.dumps(public(event, v)), v=v, vis=visibility,
+                                                      others=others, private=private), v=v)

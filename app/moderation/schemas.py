@@ -1,0 +1,70 @@
+"""Request bodies of the moderation API."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Reason = Field(min_length=1, max_length=500)
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class BlockCreate(_Body):
+    name: str = Field(min_length=1, max_length=40)
+
+
+class ReportCreate(_Body):
+    """A report of a user (``user``), a game (``game_id``) or one chat line (``game_id`` and ``chat_v``)."""
+
+    kind: Literal["user", "game", "chat"]
+    user: str | None = Field(default=None, max_length=40)
+    game_id: str | None = Field(default=None, max_length=16)
+    chat_v: int | None = Field(default=None, ge=1)
+    reason: str = Reason
+
+    @model_validator(mode="after")
+    def _target(self) -> "ReportCreate":
+        if self.kind == "user" and not self.user:
+            raise ValueError("a report of a user names the user")
+        if self.kind in ("game", "chat") and not self.game_id:
+            raise ValueError("a report of a game or a chat line names the game")
+        if self.kind == "chat" and self.chat_v is None:
+            raise ValueError("a report of a chat line gives its version (chat_v)")
+        return self
+
+
+class Action(_Body):
+    reason: str = Reason
+    report_id: int | None = Field(default=None, ge=1)
+
+
+class Mute(Action):
+    minutes: int = Field(ge=1, le=60 * 24 * 30)
+
+
+class Suspend(Action):
+    """Until a moment, or for a number of hours."""
+
+    until: datetime | None = None
+    hours: float | None = Field(default=None, gt=0, le=24 * 365)
+
+    @model_validator(mode="after")
+    def _when(self) -> "Suspend":
+        if (self.until is None) == (self.hours is None):
+            raise ValueError("give either 'until' or 'hours'")
+        if self.until is not None and self.until.tzinfo is None:
+            raise ValueError("'until' needs a time zone (e.g. 2026-12-31T12:00:00Z)")
+        return self
+
+
+class RemoveChat(Action):
+    lines: list[int] = Field(min_length=1, max_length=100)
+
+
+class CloseReport(_Body):
+    resolution: str = Reason

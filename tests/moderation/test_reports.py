@@ -1,0 +1,75 @@
+"""Reports through the API on both stacks: a user, a game or a chat line, the reporter's receipt, and the
+moderators' queue with the chat and the game in context."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401
+from tests.moderation.people import moderator, registered
+from tests.support.players import start_game
+
+pytestmark = [STACKS, pytest.mark.timeout(120)]
+
+
+async def test_reports_are_received_queued_in_context_and_closed(server, database_url) -> None:  # type: ignore[no-untyped-def]
+    ana, bao = await registered(server.url), await registered(server.url)
+    mod = await moderator(server.url, database_url)
+    game_id = await start_game(ana, bao)
+    b = await bao.socket(game_id)
+    await b.of_type("snapshot")
+    rude = await b.act({"t": "chat", "channel": "players", "text": "you play like a potato"})
+    assert rude["t"] == "ack"
+
+    on_chat = await ana.http.post("/api/reports", json={"kind": "chat", "game_id": game_id, "chat_v": rude["v"],
+                                                        "reason": "insult"})
+    assert on_chat.status_code == 201
+    receipt = on_chat.json()
+    assert receipt["status"] == "received" and receipt["kind"] == "chat" and receipt["id"] >= 1
+    on_user = await ana.http.post("/api/reports", json={"kind": "user", "user": bao.user["name"], "reason": "stalling"})
+    on_game = await bao.http.post("/api/reports", json={"kind": "game", "game_id": game_id, "reason": "sandbagging"})
+    assert on_user.status_code == 201 and on_game.status_code == 201
+
+    queue = (await mod.http.get("/api/moderation/reports")).json()["reports"]
+    assert [r["id"] for r in queue] == [receipt["id"], on_user.json()["id"], on_game.json()["id"]]
+    first = queue[0]
+    assert first["reporter"]["name"] == ana.user["name"] and first["user"]["name"] == bao.user["name"]
+    assert first["reason"] == "insult" and first["game"]["id"] == game_id
+    assert [(line["v"], line["text"], line["reported"]) for line in first["chat"]] == [
+        (rude["v"], "you play like a potato", True)]
+    assert queue[2]["user"] is None and queue[2]["game"]["players"]["B"]["name"] == ana.user["name"]
+
+    closed = await mod.http.post(f"/api/moderation/reports/{receipt['id']}/close", json={"reason": "warned"})
+    assert closed.status_code == 422  # the body names the resolution
+    closed = await mod.http.post(f"/api/moderation/reports/{receipt['id']}/close", json={"resolution": "warned"})
+    assert closed.status_code == 200 and closed.json()["action"] == "close_report"
+    again = await mod.http.post(f"/api/moderation/reports/{receipt['id']}/close", json={"resolution": "twice"})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "report_closed"
+    assert [r["id"] for r in (await mod.http.get("/api/moderation/reports")).json()["reports"]] == [
+        on_user.json()["id"], on_game.json()["id"]]
+    done = (await mod.http.get("/api/moderation/reports", params={"status": "closed"})).json()["reports"]
+    assert [(r["id"], r["status"], r["resolution"], r["closed_by"]) for r in done] == [
+        (receipt["id"], "closed", "warned", mod.user["name"])]
+    # A player cannot read the queue.
+    assert (await ana.http.get("/api/moderation/reports")).status_code == 403
+    for person in (ana, bao, mod):
+        await person.close()
+
+
+async def test_bad_reports_get_clear_errors(server) -> None:  # type: ignore[no-untyped-def]
+    ana, bao = await registered(server.url), await registered(server.url)
+    game_id = await start_game(ana, bao)
+    cases = [
+        ({"kind": "user", "reason": "x"}, 422, "invalid_request"),
+        ({"kind": "chat", "game_id": game_id, "reason": "x"}, 422, "invalid_request"),
+        ({"kind": "user", "user": bao.user["name"], "reason": ""}, 422, "invalid_request"),
+        ({"kind": "user", "user": "nobody-at-all", "reason": "x"}, 404, "user_not_found"),
+        ({"kind": "game", "game_id": "nosuchgame", "reason": "x"}, 404, "game_not_found"),
+        ({"kind": "chat", "game_id": game_id, "chat_v": 9, "reason": "x"}, 404, "chat_line_not_found"),
+        ({"kind": "user", "user": ana.user["name"], "reason": "x"}, 400, "own_report"),
+    ]
+    for body, status, code in cases:
+        answer = await ana.http.post("/api/reports", json=body)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), body
+    for person in (ana, bao):
+        await person.close()
