@@ -52,7 +52,8 @@ async def send_digests(
             await session.commit()
             continue
         link = unsubscribe(user)
-        text = messages.digest(user.name, [(n.kind, n.payload) for n in notices], links, links.unsubscribe_page(link))
+        text = messages.digest(user.name, [(n.kind, n.payload) for n in notices], links, links.unsubscribe_page(link),
+                               user.mail_language)
         inserted = await mail_repo.queue(
             session, key=f"digest:{user_id}:{min(n.id for n in notices)}", user_id=user_id, to_addr=user.email,
             to_key=user.email_key, kind="digest", subject=text.subject, body=text.body, now=now,

@@ -1,4 +1,5 @@
-"""The text of every message the server mails (plain text, English), and the links in them.
+"""Every message the server mails (plain text, in the player's language: ``app/mail/texts.py``), and the links
+in them.
 
 Links lead to the frontend's pages (``#/email/verify/<token>``, ``#/reset/<token>``,
 ``#/email/unsubscribe/<token>``), which make the request and show the outcome in the reader's language;
@@ -10,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
+
+from app.mail.texts import text
 
 
 @dataclass(frozen=True)
@@ -44,53 +47,57 @@ class Links:
         return f"{self.site}/#/settings"
 
 
-def verification(name: str, link: str, hours: float) -> Message:
-    return Message(
-        "Confirm your email address for Tengen",
-        f"Hello {name},\n\nTo confirm that this address is yours, open this link within {hours:g} hours:\n\n"
-        f"{link}\n\nIf you did not ask for this, ignore this message: nothing changes.\n",
-    )
+def verification(name: str, link: str, hours: float, language: str | None = None) -> Message:
+    def t(key: str, **params: object) -> str:
+        return text(language, key, **params)
+
+    return Message(t("verify_subject"), f"{t('greeting', name=name)}\n\n{t('verify_body', hours=f'{hours:g}')}\n\n"
+                   f"{link}\n\n{t('verify_ignore')}\n")
 
 
-def password_reset(name: str, link: str, minutes: float) -> Message:
-    return Message(
-        "Reset your Tengen password",
-        f"Hello {name},\n\nTo choose a new password, open this link within {minutes:g} minutes:\n\n{link}\n\n"
-        "Using it logs you out everywhere else. If you did not ask for this, ignore this message.\n",
-    )
+def password_reset(name: str, link: str, minutes: float, language: str | None = None) -> Message:
+    def t(key: str, **params: object) -> str:
+        return text(language, key, **params)
+
+    return Message(t("reset_subject"), f"{t('greeting', name=name)}\n\n{t('reset_body', minutes=f'{minutes:g}')}\n\n"
+                   f"{link}\n\n{t('reset_after')}\n")
 
 
-def notice_line(kind: str, payload: dict[str, Any], links: Links) -> str:
+def notice_line(kind: str, payload: dict[str, Any], links: Links, language: str | None = None) -> str:
     """One notice as one line (and its link), the same in an immediate message and in a digest."""
     if kind == "move":
-        return (f"{payload.get('opponent', '?')} played move {payload.get('move_number', '?')}: your turn. "
-                f"{links.game(payload['game'])}")
+        return (text(language, "line_move", opponent=payload.get("opponent", "?"),
+                     move_number=payload.get("move_number", "?")) + f" {links.game(payload['game'])}")
     if kind == "end":
-        return f"Your game against {payload.get('opponent', '?')} ended: {payload.get('result') or 'over'}. " \
-               f"{links.game(payload['game'])}"
-    return f"{payload.get('from', '?')} challenges you to a correspondence game. {links.challenge(payload['challenge'])}"
+        return (text(language, "line_end", opponent=payload.get("opponent", "?"), result=payload.get("result") or "-")
+                + f" {links.game(payload['game'])}")
+    return text(language, "line_challenge", opponent=payload.get("from", "?")) + f" {links.challenge(payload['challenge'])}"
 
 
-def _subject(kind: str, payload: dict[str, Any]) -> str:
+def _subject(kind: str, payload: dict[str, Any], language: str | None) -> str:
     if kind == "move":
-        return f"Your turn against {payload.get('opponent', '?')}"
+        return text(language, "subject_move", opponent=payload.get("opponent", "?"))
     if kind == "end":
-        return f"Your game against {payload.get('opponent', '?')} ended"
-    return f"{payload.get('from', '?')} challenges you"
+        return text(language, "subject_end", opponent=payload.get("opponent", "?"))
+    return text(language, "subject_challenge", opponent=payload.get("from", "?"))
 
 
-def _footer(unsubscribe: str, links: Links) -> str:
-    return (f"\n--\nChange what Tengen mails you: {links.settings()}\n"
-            f"Stop all notices from Tengen with one click: {unsubscribe}\n")
+def _footer(unsubscribe: str, links: Links, language: str | None) -> str:
+    return (f"\n--\n{text(language, 'footer_settings', link=links.settings())}\n"
+            f"{text(language, 'footer_unsubscribe', link=unsubscribe)}\n")
 
 
-def immediate(name: str, kind: str, payload: dict[str, Any], links: Links, unsubscribe: str) -> Message:
-    return Message(_subject(kind, payload),
-                   f"Hello {name},\n\n{notice_line(kind, payload, links)}\n" + _footer(unsubscribe, links))
+def immediate(name: str, kind: str, payload: dict[str, Any], links: Links, unsubscribe: str,
+              language: str | None = None) -> Message:
+    return Message(_subject(kind, payload, language),
+                   f"{text(language, 'greeting', name=name)}\n\n{notice_line(kind, payload, links, language)}\n"
+                   + _footer(unsubscribe, links, language))
 
 
-def digest(name: str, notices: list[tuple[str, dict[str, Any]]], links: Links, unsubscribe: str) -> Message:
-    lines = "\n".join(f"- {notice_line(kind, payload, links)}" for kind, payload in notices)
+def digest(name: str, notices: list[tuple[str, dict[str, Any]]], links: Links, unsubscribe: str,
+           language: str | None = None) -> Message:
+    lines = "\n".join(f"- {notice_line(kind, payload, links, language)}" for kind, payload in notices)
     count = len(notices)
-    return Message(f"Tengen: {count} notice{'s' if count != 1 else ''} since yesterday",
-                   f"Hello {name},\n\nWhat happened in your games:\n\n{lines}\n" + _footer(unsubscribe, links))
+    subject = text(language, "digest_subject_one") if count == 1 else text(language, "digest_subject", count=count)
+    return Message(subject, f"{text(language, 'greeting', name=name)}\n\n{text(language, 'digest_intro')}\n\n"
+                            f"{lines}\n" + _footer(unsubscribe, links, language))

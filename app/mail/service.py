@@ -51,10 +51,11 @@ async def _within_caps(session: AsyncSession, settings: Settings, to_key: str, u
 
 
 async def request_address(
-    session: AsyncSession, settings: Settings, tokens: MailTokens, user: User, address: str, now: float
+    session: AsyncSession, settings: Settings, tokens: MailTokens, user: User, address: str, now: float,
+    language: str | None = None,
 ) -> User:
     """Remember ``address`` as waiting and mail it a verification link; the verified address (if any) stays
-    until the new one is confirmed."""
+    until the new one is confirmed. ``language`` (the site's, as the player reads it) is what they are mailed in."""
     require_account(user)
     require_mail(settings)
     address = check_address(address)
@@ -62,9 +63,11 @@ async def request_address(
     if not await _within_caps(session, settings, key, user.id, now):
         raise RateLimited("Too many messages to this address; try again in an hour.", int(HOUR), code="mail_rate_limited")
     user.email_pending = address
+    if language is not None:
+        user.mail_language = language
     token = tokens.make("verify", {"u": user.id, "e": address}, now + settings.mail_verify_hours * HOUR)
     text = messages.verification(user.name, messages.Links(settings.mail_site_url).verify(token),
-                                 settings.mail_verify_hours)
+                                 settings.mail_verify_hours, user.mail_language)
     await mail_repo.queue(session, key=f"verify:{user.id}:{secrets.token_hex(8)}", user_id=user.id, to_addr=address,
                           to_key=key, kind="verify", subject=text.subject, body=text.body, now=now)
     await session.commit()
@@ -98,11 +101,13 @@ async def remove(session: AsyncSession, user: User) -> User:
     return user
 
 
-async def set_mode(session: AsyncSession, user: User, mode: str) -> User:
+async def set_mode(session: AsyncSession, user: User, mode: str, language: str | None = None) -> User:
     require_account(user)
     if mode not in MODES:
         raise ServiceError("invalid_mail_mode", "Mail mode is digest, immediate or off.")
     user.mail_mode = mode
+    if language is not None:
+        user.mail_language = language
     await session.commit()
     return user
 
@@ -121,7 +126,9 @@ async def unsubscribe(session: AsyncSession, tokens: MailTokens, token: str, now
         await session.commit()
 
 
-async def request_reset(session: AsyncSession, settings: Settings, tokens: MailTokens, address: str, now: float) -> None:
+async def request_reset(
+    session: AsyncSession, settings: Settings, tokens: MailTokens, address: str, now: float, language: str | None = None
+) -> None:
     """Mail a reset link to the account whose verified address this is. The caller answers the same whether
     or not there is one (and whether or not a cap held the message back), so nothing is learnt about accounts."""
     require_mail(settings)
@@ -134,7 +141,7 @@ async def request_reset(session: AsyncSession, settings: Settings, tokens: MailT
         return
     token = tokens.make("reset", {"u": user.id, "s": user.session_version}, now + settings.mail_reset_minutes * 60)
     text = messages.password_reset(user.name, messages.Links(settings.mail_site_url).reset(token),
-                                   settings.mail_reset_minutes)
+                                   settings.mail_reset_minutes, user.mail_language or language)
     await mail_repo.queue(session, key=f"reset:{user.id}:{secrets.token_hex(8)}", user_id=user.id,
                           to_addr=user.email, to_key=key, kind="reset", subject=text.subject, body=text.body, now=now)
     await session.commit()

@@ -90,7 +90,8 @@ class Mailer:
         if await mail_repo.count_to_user(session, user.id, now - HOUR) >= self.settings.mail_per_user_hour:
             return False
         link = self._unsubscribe(user)
-        text = messages.immediate(user.name, kind, payload, self.links, self.links.unsubscribe_page(link))
+        text = messages.immediate(user.name, kind, payload, self.links, self.links.unsubscribe_page(link),
+                                  user.mail_language)
         return await mail_repo.queue(
             session, key=f"notice:{notice_id}", user_id=user.id, to_addr=user.email, to_key=user.email_key,
             kind="notice", subject=text.subject, body=text.body, now=now,

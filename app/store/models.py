@@ -71,6 +71,7 @@ class User(Base):
     email_key: Mapped[str | None] = mapped_column(String(254), nullable=True)
     email_pending: Mapped[str | None] = mapped_column(String(254), nullable=True)
     mail_mode: Mapped[str] = mapped_column(String(16), default="digest")
+    mail_language: Mapped[str | None] = mapped_column(String(8), nullable=True)  # en zh vi es ja ko; None: en
     # Moderation (docs/moderation.md): chat refused until ``muted_until``; no play, chat or challenges until
     # ``suspended_until``, or ever while ``banned``.
     muted_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -1,5 +1,6 @@
 // Every REST call the frontend makes, in one place. JSON under /api; errors are
 // {"error": {"code", "message"}} and surface as ApiError. The session cookie is set by the server.
+import { getLanguage } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -50,14 +51,15 @@ export const api = {
     request("POST", "/api/auth/register", strength ? { username, password, strength } : { username, password }),
   login: (username, password) => request("POST", "/api/auth/login", { username, password }),
   logout: () => request("POST", "/api/auth/logout"),
-  resetRequest: (email) => request("POST", "/api/auth/reset-request", { email }),
+  resetRequest: (email) => request("POST", "/api/auth/reset-request", { email, language: getLanguage() }),
   reset: (token, password) => request("POST", "/api/auth/reset", { token, password }),
 
   // email: the address (verified by a mailed link), what is mailed, unsubscribe
   email: () => request("GET", "/api/me/email"),
-  setEmail: (email) => request("PUT", "/api/me/email", { email }),
+  // The language sent along is the one the messages are written in.
+  setEmail: (email) => request("PUT", "/api/me/email", { email, language: getLanguage() }),
   removeEmail: () => request("DELETE", "/api/me/email"),
-  setMailMode: (mode) => request("PUT", "/api/me/email/preferences", { mode }),
+  setMailMode: (mode) => request("PUT", "/api/me/email/preferences", { mode, language: getLanguage() }),
   verifyEmail: (token) => request("POST", "/api/email/verify", { token }),
   unsubscribe: (token) => request("POST", `/api/email/unsubscribe?token=${enc(token)}`),
 

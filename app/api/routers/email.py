@@ -23,14 +23,19 @@ router = APIRouter(prefix="/api", tags=["email"])
 HOUR = 3600
 
 
+Language = Literal["en", "zh", "vi", "es", "ja", "ko"]  # what the messages are written in (app/mail/texts.py)
+
+
 class Address(BaseModel):
     model_config = ConfigDict(extra="forbid")
     email: str = Field(min_length=3, max_length=MAX_LENGTH)
+    language: Language | None = None
 
 
 class Preferences(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: Literal["digest", "immediate", "off"]
+    language: Language | None = None
 
 
 class Token(BaseModel):
@@ -69,7 +74,7 @@ async def put_email(body: Address, request: Request, db: DB, user: CurrentUser) 
     mail.require_mail(request.app.state.settings)
     await _check_requests(request, body.email)
     await mail.request_address(db, request.app.state.settings, request.app.state.mail_tokens, user, body.email,
-                               _now(request))
+                               _now(request), body.language)
     return mail.email_view(user)
 
 
@@ -80,7 +85,7 @@ async def delete_email(db: DB, user: CurrentUser) -> dict:
 
 @router.put("/me/email/preferences", summary="What is mailed: a daily digest, each notice at once, or nothing")
 async def put_preferences(body: Preferences, db: DB, user: CurrentUser) -> dict:
-    return mail.email_view(await mail.set_mode(db, user, body.mode))
+    return mail.email_view(await mail.set_mode(db, user, body.mode, body.language))
 
 
 @router.post("/email/verify", summary="Confirm an address with the token of its verification link")
@@ -101,7 +106,7 @@ async def reset_request(body: Address, request: Request, db: DB) -> dict:
     mail.require_mail(request.app.state.settings)
     await _check_requests(request, body.email)
     await mail.request_reset(db, request.app.state.settings, request.app.state.mail_tokens, body.email,
-                             _now(request))
+                             _now(request), body.language)
     return {"ok": True}
 
 

@@ -112,6 +112,23 @@ async def test_password_reset_by_a_link_to_the_verified_address(mail_stack: Mail
     assert late.status_code == 400 and late.json()["error"]["code"] == "expired_token"
 
 
+async def test_messages_are_written_in_the_language_the_player_reads(mail_stack: MailStack) -> None:
+    mailer = mail_stack.mailer()
+    player = await mail_stack.player("Sakata")
+    unknown = await player.http.put("/api/me/email", json={"email": "sakata@example.org", "language": "fr"})
+    assert unknown.status_code == 422
+    await player.http.put("/api/me/email", json={"email": "sakata@example.org", "language": "ja"})
+    await mailer.run_once()
+    [message] = mail_stack.sink.wait_for("sakata@example.org", 1)
+    assert message["Subject"] == "Tengen のメールアドレスの確認" and body_of(message).startswith("Sakata さん")
+    token = link_token(message, "email/verify")
+    assert (await player.http.post("/api/email/verify", json={"token": token})).status_code == 200
+    # A reset asked from a Spanish page goes in the account's language.
+    await player.http.post("/api/auth/reset-request", json={"email": "sakata@example.org", "language": "es"})
+    await mailer.run_once()
+    assert mail_stack.sink.wait_for("sakata@example.org", 2)[-1]["Subject"] == "Tengen のパスワードの再設定"
+
+
 async def test_requests_are_capped_per_address_and_per_client(mail_stack: MailStack) -> None:
     player = await mail_stack.player("Chitetsu")
     for _ in range(5):
