@@ -11,9 +11,8 @@ from app.study.schemas import TreeDoc, tree_from_doc, tree_to_doc
 from app.study.sgf_tree import export_tree
 from tests.study.sample import sample_tree, shape
 from tests.support.players import Player, start_game
-from tests.support.services import need_gnugo
-
-pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+from tests.support.instances import redis_cluster_prefix  # noqa: F401 (a fixture)
+from tests.support.services import REDIS_URL, need_gnugo
 
 NINE = {"size": 9, "rules": "chinese", "komi": 7.5}
 
@@ -152,8 +151,11 @@ async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_i
             await person.close()
 
 
-async def test_hints_and_estimates_are_limited_per_user(make_live_server) -> None:  # type: ignore[no-untyped-def]
-    server = make_live_server(hints_per_window=1, study_estimates=2, hint_engine="/bin/false")
+@pytest.mark.redis
+async def test_hints_and_estimates_are_limited_per_user_across_instances(make_live_server, redis_cluster_prefix) -> None:  # type: ignore[no-untyped-def]
+    limits = {"hints_per_window": 1, "study_estimates": 2, "hint_engine": "/bin/false",
+              "redis_url": REDIS_URL, "redis_prefix": redis_cluster_prefix}
+    server, other = make_live_server(**limits), make_live_server(**limits)
     person = await Player(server.url).visit()
     try:
         first = await person.http.post("/api/study/hints", json={"setup": NINE, "line": []})
@@ -162,7 +164,8 @@ async def test_hints_and_estimates_are_limited_per_user(make_live_server) -> Non
         assert second.status_code == 429 and second.json()["error"]["code"] == "rate_limited"
         for _ in range(2):
             assert (await person.http.post("/api/study/estimate", json={"setup": NINE, "line": []})).status_code == 200
-        third = await person.http.post("/api/study/estimate", json={"setup": NINE, "line": []})
+        # the count is shared by every instance (in Redis)
+        third = await person.http.post(f"{other.url}/api/study/estimate", json={"setup": NINE, "line": []})
         assert third.status_code == 429 and third.json()["error"]["code"] == "rate_limited"
     finally:
         await person.close()
