@@ -88,13 +88,13 @@ def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_
 
         # the score estimate: dead stones and an ownership overlay on the board
         ana.page.click("button[data-action=estimate]")
-        ana.page.wait_for_selector(".estimate-line:not([hidden])")
+        ana.page.wait_for_selector(".estimate-line:not([hidden])", timeout=60_000)
         assert ana.page.locator(".estimate-line").inner_text().startswith("Estimate: ")
         assert ana.page.locator("svg.board .terr").count() > 0
 
         # engine hints (GNU Go): numbered on the board and listed
         ana.page.click("button[data-action=hints]")
-        ana.page.wait_for_selector(".hint-list:not([hidden]) li")
+        ana.page.wait_for_selector(".hint-list:not([hidden]) li", timeout=60_000)  # GNU Go on a busy machine
         assert ana.page.locator("svg.board .anno.hint").count() == ana.page.locator(".hint-list li").count() >= 1
         assert ana.page.locator(".hint-list li").first.inner_text().startswith("1. ")
         ana.shot("analysis-desktop.png", DESKTOP)  # docs/screenshots/analysis-desktop.png
@@ -152,7 +152,7 @@ def test_the_analysis_page_and_its_link_fit_in_every_language(browser, server): 
         person.click_point(3, 3)
         _wait_depth(person, 1)
         person.page.click("button[data-action=estimate]")
-        person.page.wait_for_selector(".estimate-line:not([hidden])")
+        person.page.wait_for_selector(".estimate-line:not([hidden])", timeout=60_000)
         found = {}
         for route in ("analysis", "games"):
             if route == "games":

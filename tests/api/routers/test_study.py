@@ -15,6 +15,7 @@ from tests.support.instances import redis_cluster_prefix  # noqa: F401 (a fixtur
 from tests.support.services import REDIS_URL, need_gnugo
 
 NINE = {"size": 9, "rules": "chinese", "komi": 7.5}
+SLOW = 60.0  # seconds an engine or the playouts may take on a busy machine (the server's own limits are lower)
 
 
 def line(*moves):  # type: ignore[no-untyped-def]
@@ -116,7 +117,7 @@ async def test_score_estimate_marks_dead_stones_and_gives_ownership(visitor) -> 
     for y in range(9):
         moves += [("B", [3, y]), ("W", [5, y])]
     moves += [("B", [8, 8]), ("W", [1, 1])]
-    answer = await visitor.http.post("/api/study/estimate", json={"setup": NINE, "line": line(*moves)})
+    answer = await visitor.http.post("/api/study/estimate", json={"setup": NINE, "line": line(*moves)}, timeout=SLOW)
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert [1, 1] in body["dead"] and [8, 8] in body["dead"]
@@ -136,15 +137,16 @@ async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_i
         # White to move, its three stones surrounded but for two liberties: GNU Go's first answer extends them
         position = line(("B", [4, 3]), ("W", [4, 4]), ("B", [3, 4]), ("W", [5, 4]), ("B", [5, 3]), ("W", [4, 5]),
                         ("B", [3, 5]), ("W", [8, 8]), ("B", [5, 5]))
-        answer = await student.http.post("/api/study/hints", json={"setup": NINE, "line": position})
+        answer = await student.http.post("/api/study/hints", json={"setup": NINE, "line": position}, timeout=SLOW)
         assert answer.status_code == 200, answer.text
         body = answer.json()
         assert body["to_move"] == "W" and 1 <= len(body["moves"]) <= 5
         assert body["moves"][0]["point"] in ([6, 4], [4, 6]) and isinstance(body["moves"][0]["value"], float)
-        illegal = await student.http.post("/api/study/hints", json={"setup": NINE, "line": position + line(("W", [4, 4]))})
+        illegal = await student.http.post("/api/study/hints", json={"setup": NINE, "line": position + line(("W", [4, 4]))},
+                                          timeout=SLOW)
         assert illegal.status_code == 422 and illegal.json()["error"]["code"] == "occupied"
         await start_game(black, white)
-        refused = await black.http.post("/api/study/hints", json={"setup": NINE, "line": position})
+        refused = await black.http.post("/api/study/hints", json={"setup": NINE, "line": position}, timeout=SLOW)
         assert refused.status_code == 403 and refused.json()["error"]["code"] == "hints_during_game"
     finally:
         for person in (student, black, white):
@@ -158,14 +160,15 @@ async def test_hints_and_estimates_are_limited_per_user_across_instances(make_li
     server, other = make_live_server(**limits), make_live_server(**limits)
     person = await Player(server.url).visit()
     try:
-        first = await person.http.post("/api/study/hints", json={"setup": NINE, "line": []})
+        first = await person.http.post("/api/study/hints", json={"setup": NINE, "line": []}, timeout=SLOW)
         assert first.status_code == 503 and first.json()["error"]["code"] == "hints_unavailable"
-        second = await person.http.post("/api/study/hints", json={"setup": NINE, "line": []})
+        second = await person.http.post("/api/study/hints", json={"setup": NINE, "line": []}, timeout=SLOW)
         assert second.status_code == 429 and second.json()["error"]["code"] == "rate_limited"
         for _ in range(2):
-            assert (await person.http.post("/api/study/estimate", json={"setup": NINE, "line": []})).status_code == 200
+            done = await person.http.post("/api/study/estimate", json={"setup": NINE, "line": []}, timeout=SLOW)
+            assert done.status_code == 200
         # the count is shared by every instance (in Redis)
-        third = await person.http.post(f"{other.url}/api/study/estimate", json={"setup": NINE, "line": []})
+        third = await person.http.post(f"{other.url}/api/study/estimate", json={"setup": NINE, "line": []}, timeout=SLOW)
         assert third.status_code == 429 and third.json()["error"]["code"] == "rate_limited"
     finally:
         await person.close()
