@@ -40,3 +40,13 @@ def send(settings: Settings, email: EmailMessage) -> None:
         if settings.mail_smtp_user:
             client.login(settings.mail_smtp_user, settings.mail_smtp_password)
         client.send_message(email)
+
+
+def permanent(exc: BaseException) -> bool:
+    """Whether the SMTP server refused for good (a 5xx answer: no such mailbox, refused sender): trying again
+    would be refused again. Anything else (down, timeout, 4xx "try later") is worth another try."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return bool(exc.recipients) and all(500 <= code < 600 for code, _ in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return 500 <= exc.smtp_code < 600
+    return False

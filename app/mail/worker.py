@@ -9,8 +9,9 @@ out (no mail) without touching the game servers, and several may run at once:
   sends what is due in the outbox; once an hour it deletes what is done and a week old;
 - a worker claims outbox rows before sending them (``mail.claim``: one UPDATE, ``FOR UPDATE SKIP LOCKED`` on
   PostgreSQL), so two workers never send the same row; a claim lasts longer than an SMTP conversation may;
-- a message the SMTP server refuses or cannot take (down, timeout) is tried again later, waiting twice as long
-  each time (1 minute up to 1 hour), until ``TENGEN_MAIL_MAX_ATTEMPTS``.
+- a message the SMTP server cannot take (down, timeout, a 4xx answer) is tried again later, waiting twice as
+  long each time (1 minute up to 1 hour), until ``TENGEN_MAIL_MAX_ATTEMPTS``; one it refuses for good (5xx,
+  e.g. no such mailbox) is given up at once (``failed``, the answer in ``last_error``).
 
 The SMTP conversation runs on a thread (``smtplib`` blocks); the clock is injected so tests move it.
 """
@@ -124,7 +125,7 @@ class Mailer:
                         await asyncio.to_thread(self._send, self.settings, smtp.build(self.settings, message, now))
                     except Exception as exc:  # noqa: BLE001 - any failure of the SMTP server means "try later"
                         attempts = message.attempts + 1
-                        give_up = attempts >= self.settings.mail_max_attempts
+                        give_up = attempts >= self.settings.mail_max_attempts or smtp.permanent(exc)
                         error = f"{type(exc).__name__}: {exc}"
                         log.warning("mail %s to %s not sent (attempt %d): %s", message.kind, message.to_addr,
                                     attempts, error)

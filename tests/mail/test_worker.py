@@ -146,6 +146,20 @@ async def test_mail_waits_while_the_smtp_server_is_down_and_goes_once_it_is_up(m
         down.stop()
 
 
+async def test_a_mailbox_refused_for_good_is_not_tried_again(mail_stack: MailStack) -> None:
+    mailer = mail_stack.mailer()
+    mail_stack.sink.refused.add("gone@example.org")
+    player = await mail_stack.player("Shuei")
+    await player.http.put("/api/me/email", json={"email": "gone@example.org"})
+    report = await mailer.run_once()
+    assert (report.sent, report.failed) == (0, 1) and "550" in report.errors[0]
+    mail_stack.clock.advance(3 * 3600)
+    assert (await mailer.run_once()).failed == 0  # given up at once, unlike a server that is down
+    async with mailer.sessionmaker() as session:
+        [message] = await mail_repo.messages_to(session, "gone@example.org")
+    assert (message.state, message.attempts) == ("failed", 1) and "No such mailbox" in (message.last_error or "")
+
+
 async def test_two_workers_send_every_message_exactly_once(mail_stack: MailStack) -> None:
     first, second = mail_stack.mailer(), mail_stack.mailer()
     now = mail_stack.clock()
@@ -162,3 +176,20 @@ async def test_two_workers_send_every_message_exactly_once(mail_stack: MailStack
     subjects = sorted(m["Subject"] for m in mail_stack.sink.to("many@example.org"))
     assert subjects == sorted(f"message {i}" for i in range(40))
     assert len({m["Message-ID"] for m in mail_stack.sink.to("many@example.org")}) == 40
+
+
+async def test_two_workers_build_one_digest_and_record_each_notice_once(mail_stack: MailStack) -> None:
+    first, second = mail_stack.mailer(), mail_stack.mailer()
+    await first.run_once()
+    black = await mail_stack.player("Jowa", "black@example.org", first)
+    white = await mail_stack.player("Inseki", "white@example.org", first)
+    game_id, b, w = await begin(black, white, mail_stack.clock, CORRESPONDENCE)
+    assert (await b.act({"t": "play", "p": [3, 3]}))["t"] == "ack"
+    reports = await asyncio.gather(first.run_once(), second.run_once())
+    assert sum(r.notices for r in reports) == 1
+    mail_stack.clock.advance(DAY)
+    reports = await asyncio.gather(first.run_once(), second.run_once())
+    assert (sum(r.digests for r in reports), sum(r.sent for r in reports)) == (1, 1)
+    assert len(mail_stack.sink.to("white@example.org")) == 2  # the link, then one digest
+    await b.close()
+    await w.close()

@@ -23,6 +23,12 @@ class _Keeper:
     def __init__(self, sink: "SmtpSink") -> None:
         self.sink = sink
 
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:  # noqa: N802
+        if address in self.sink.refused:
+            return "550 5.1.1 No such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
         parsed = message_from_bytes(envelope.content, policy=policy.default)
         with self.sink.lock:
@@ -39,6 +45,7 @@ class SmtpSink:
         self.port = port or free_port()
         self.messages: list[EmailMessage] = []
         self.recipients: list[list[str]] = []
+        self.refused: set[str] = set()  # addresses answered "550 no such mailbox"
         self.lock = threading.Lock()
         self._controller: Controller | None = None
 
