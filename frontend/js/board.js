@@ -1,6 +1,8 @@
 // The SVG Go board: wood, grid, star points, coordinates, shaded stones, last-move marker, ghost stone,
 // territory and dead-stone marks, pointer and keyboard input. It only draws and reports intents; it
 // never decides legality on its own (the page passes isLegal).
+// Over 400 lines as one module: every layer of the one SVG (grid, stones, marks, territory, annotations,
+// input) shares its coordinates and elements.
 import { h } from "./dom.js";
 import { columnLabel, rowLabel, gtp, starPoints } from "./coords.js";
 import { t } from "./i18n.js";

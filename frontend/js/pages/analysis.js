@@ -1,6 +1,8 @@
 // The analysis board (#/analysis, #/analysis/game/<id>[/<move>]): a tree of variations kept in the
 // browser (studytree.js), drawn on the board. Every position, capture and refusal comes from the server
 // (/api/study/position); score estimates and engine hints too. Nothing of it reaches a game's players.
+// Over 400 lines as one module: the layout, the requests and the drawing all read the view's state (the node
+// shown, the tool, the estimate, the hints); the tree itself is studytree.js.
 import { h, replace, setText } from "../dom.js";
 import { t, onLanguageChange } from "../i18n.js";
 import { api } from "../api.js";
