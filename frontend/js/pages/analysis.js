@@ -160,6 +160,7 @@ export class AnalysisView {
   }
 
   async goTo(node) {
+    const before = this.node;
     this.node = node;
     this.estimate = null;
     this.hints = null;
@@ -171,6 +172,10 @@ export class AnalysisView {
         node.pos = pos;
       } catch (err) {
         errorToast(err);
+        if (asked === this.asked && this.node === node && before && before.pos && this.tree.nodes.get(before.id) === before) {
+          this.node = before; // stay where the board is
+          this.render();
+        }
         return;
       }
       if (asked !== this.asked || this.destroyed || this.node !== node) return;
