@@ -4,8 +4,9 @@ why), then takes effect everywhere:
 - ``warn``: the user's lobby sockets on every instance get ``moderator_warning``.
 - ``mute``: chat refused until a time (checked in the database at every chat line).
 - ``suspend`` / ``ban``: no play, chat or challenges (checked in the database where those are accepted); their
-  open challenges are cancelled, every instance drops their sockets and seeks (``notices.py``), and each
-  running game ends as an abandoned game does: the opponent wins by abandonment.
+  open challenges are cancelled, every instance drops their game sockets and seeks (``notices.py``), their
+  lobby sockets hear ``account_sanctioned`` and close, and each running game ends as an abandoned game does:
+  the opponent wins by abandonment.
 - ``lift``: ends a mute, a suspension and a ban.
 - ``remove_chat``: the game commits a ``chat_removed`` event naming the lines; every client drops them, and
   snapshots and the chat pages leave them out from then on.
@@ -97,6 +98,9 @@ class Moderation:
             await withdraw_all(session, self.lobby, target.id)
             running = await repo.unfinished_games_of(session, target.id)
         await announce_sanction(self.hub, target.id)
+        # Their lobby sockets on every instance hear why, then close (app/api/routers/lobby_ws.py).
+        await self.lobby.publish({"t": "account_sanctioned", "action": action, "reason": body.reason,
+                                  "until": (details or {}).get("until"), "_to": [target.id]})
         for game in running:
             await self._end_abandoned(game.id, target.id, game.black_id, game.white_id)
         return audit_view(entry)

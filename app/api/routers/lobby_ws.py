@@ -36,6 +36,7 @@ from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.errors import ServiceError
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
+from app.moderation.notices import CLOSE_SANCTIONED
 from app.lobby.views import challenge_people, challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
 from app.protocol import LobbyPing, ProtocolError, Seek, SeekCancel, client_id_of, parse_lobby_message
@@ -104,7 +105,11 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
                     with contextlib.suppress(asyncio.CancelledError):
                         await getter
                     return
-                await sender.send(getter.result())
+                message = getter.result()
+                await sender.send(message)
+                if message.get("t") == "account_sanctioned":  # suspended or banned: docs/moderation.md
+                    await websocket.close(CLOSE_SANCTIONED, "account suspended")
+                    return
         except WebSocketDisconnect:
             return
         finally:

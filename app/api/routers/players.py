@@ -6,12 +6,13 @@ from datetime import date, datetime, time, timedelta, timezone
 
 from urllib.parse import quote
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 
 from app.api.deps import DB, CurrentUser, OptionalUser
 from app.errors import ServiceError
 from app.lobby.views import game_summary, player_ids
+from app.moderation.fair_play import escape_share
 from app.ratings import handicap, players
 from app.ratings.lookup import display_ranks, rank_numbers
 from app.store.repositories import archive
@@ -24,8 +25,12 @@ CATEGORY = Query(default="overall", pattern="^(overall|9|13|19)$")
 
 
 @router.get("/players/{name}", summary="A player: rating, deviation, volatility, rank per category; record; recent games")
-async def player(name: str, db: DB, viewer: OptionalUser) -> dict:
-    return await players.profile(db, await players.find(db, name), viewer)
+async def player(name: str, request: Request, db: DB, viewer: OptionalUser) -> dict:
+    user = await players.find(db, name)
+    view = await players.profile(db, user, viewer)
+    rule = request.app.state.fair_play
+    view["escapes"] = (await escape_share(db, user.id, rule)).view(rule)  # docs/moderation.md, "Escaping"
+    return view
 
 
 @router.get("/players/{name}/history", summary="A player's rating after each rated game, oldest first")
