@@ -1,7 +1,7 @@
 """The words of every message the server mails, in the six languages of the site (en zh vi es ja ko).
 
 A player's messages are in the language the site was in when they gave their address or changed what is
-mailed (``users.language``); English when none is known. ``{name}``-style placeholders are filled by
+mailed (``users.mail_language``); English when none is known. ``{name}``-style placeholders are filled by
 ``app/mail/messages.py``.
 """
 
