@@ -28,6 +28,7 @@ from app.live.hub_lobby import HubLobbyBroadcaster
 from app.live.redis_hub import RedisHub
 from app.live.housekeeping import Housekeeping
 from app.live.review_rooms import ReviewRooms
+from app.live.turns import TurnFeed
 from app.live.vacations import VacationSweeper
 from app.live.rooms import RoomManager
 from app.ratings.sweeper import RatingSweeper
@@ -99,9 +100,10 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         async def rematch(game_id: str, rematch_of: str) -> None:
             await announce_rematch(app.state.sessionmaker, lobby, game_id, rematch_of)
 
+        turns = TurnFeed(lobby)
         rooms = RoomManager(
             hub, app.state.sessionmaker, clock=clock, on_finished=finished, metrics=app.state.metrics,
-            on_rematch=rematch,
+            on_rematch=rematch, on_committed=turns.committed,
         )
         app.state.rooms = rooms
         review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, clock=clock)

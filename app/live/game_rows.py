@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+import dataclasses
+from typing import TYPE_CHECKING, Any
 
-from app.store.repositories.games import NewChat, NewMove
+from app.lobby.my_games import TURN_EVENTS, turn_columns
+from app.store.repositories.games import NewChat, NewEvent, NewMove
+
+if TYPE_CHECKING:
+    from app.games.authority import GameAuthority
 
 
 def rows_for(event: dict[str, Any]) -> dict[str, Any]:
@@ -37,3 +42,12 @@ def rows_for(event: dict[str, Any]) -> dict[str, Any]:
             "ended_at": datetime.fromtimestamp(event["server_time"], timezone.utc),
         }
     return out
+
+
+def with_turn(new: list[NewEvent], auth: GameAuthority) -> list[NewEvent]:
+    """After an event that changes whose turn it is or the game's deadline, the last row also stores them
+    (``games.to_move``, ``games.turn_deadline``: the lobby's "your turn" list reads them)."""
+    if not any(event.type in TURN_EVENTS for event in new):
+        return new
+    last = new[-1]
+    return [*new[:-1], dataclasses.replace(last, updates={**(last.updates or {}), **turn_columns(auth)})]

@@ -30,7 +30,7 @@ from app.live.connection import Connection, TokenBucket
 from app.live.envelope import unpack
 from app.live.outbox import Outbox
 from app.live.proposals import DeadStoneProposer
-from app.live.game_rows import rows_for
+from app.live.game_rows import rows_for, with_turn
 from app.live.hub import Hub, game_channel
 from app.metrics import Metrics
 from app.protocol import ClockTick, ErrorMessage, encode
@@ -73,8 +73,10 @@ class Room:
         metrics: Metrics | None = None,
         on_rematch: Callable[[str, str], Any] | None = None,
         proposer: DeadStoneProposer | None = None,
+        on_committed: Callable[[Room, list[dict[str, Any]]], Any] | None = None,
     ) -> None:
         self.game_id = game_id
+        self.on_committed = on_committed  # (this room, the events), after each commit
         # Computes the dead-stone proposal away from the loop (None: the authority computes it in place).
         self.proposer = proposer
         self.on_rematch = on_rematch  # (new game id, this game's id), after the rematch is committed
@@ -556,7 +558,8 @@ class Room:
         }
 
     async def _commit(self, events: list[dict[str, Any]]) -> None:
-        new = [NewEvent(type=e["t"], payload=e, **rows_for(e)) for e in events]
+        assert self.authority is not None
+        new = with_turn([NewEvent(type=e["t"], payload=e, **rows_for(e)) for e in events], self.authority)
         rematch = next((e["game_id"] for e in events if e["t"] == "rematch"), None)
         if rematch is not None:
             # The new game (colours swapped, this game's stored settings) and the event naming it: one commit.
@@ -615,6 +618,8 @@ class Room:
                 result = self.on_finished(self.game_id, event["result"])
                 if asyncio.iscoroutine(result):
                     await result
+        if self.on_committed is not None:
+            self.on_committed(self, events)
 
     async def _update_deadline(self) -> None:
         await self.outbox.set_deadline(None if self.authority is None else self.authority.deadline(), self.v)

@@ -50,9 +50,11 @@ class RoomManager:
         metrics: Metrics | None = None,
         on_rematch: Callable[[str, str], Any] | None = None,
         proposer: DeadStoneProposer | None = None,
+        on_committed: Callable[[Room, list[dict[str, Any]]], Any] | None = None,
     ) -> None:
         self.hub = hub
         self.on_rematch = on_rematch
+        self.on_committed = on_committed
         self.proposer = proposer or DeadStoneProposer()  # dead-stone proposals, off the event loop
         self.metrics = metrics
         self.sessionmaker = sessionmaker
@@ -102,7 +104,7 @@ class RoomManager:
                 room = self.rooms.get(game_id)
                 if room is None:
                     room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished, self.metrics,
-                                on_rematch=self.on_rematch, proposer=self.proposer)
+                                on_rematch=self.on_rematch, proposer=self.proposer, on_committed=self.on_committed)
                     if not await room.load():
                         await room.close()
                         return None

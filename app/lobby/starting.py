@@ -12,8 +12,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.games.authority import GameAuthority
 from app.games.config import GameConfig, parse_config
 from app.live.lobby import LobbyBroadcaster
+from app.lobby import my_games
 from app.lobby.game_settings import build_config, game_columns
 from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url, player_ids
 from app.moderation.standing import check_may_play
@@ -43,7 +45,7 @@ async def create_game(
     if config.time_control.correspondence:
         config = await with_players_choices(session, config, black_id, white_id)
     rules_params: dict[str, Any] = {"preset": rules, "practice": True} if practice else {"preset": rules}
-    return await games.add(
+    game = await games.add(
         session,
         **game_columns(config),
         rules_params=rules_params,
@@ -51,6 +53,10 @@ async def create_game(
         black_id=black_id,
         white_id=white_id,
     )
+    # Whose turn and the first deadline, as the game's room will start it (for the lobby's "your turn" list).
+    turn = my_games.turn_columns(GameAuthority(config, game.started_at.timestamp()))
+    game.to_move, game.turn_deadline = turn["to_move"], turn["turn_deadline"]
+    return game
 
 
 async def with_players_choices(session: AsyncSession, config: GameConfig, black_id: int, white_id: int) -> GameConfig:
@@ -87,3 +93,5 @@ async def announce_game_started(
     await lobby.publish(
         {"t": "game_started", **fields, "game_id": game_id, "url": game_url(game_id), "game": game_summary(row, ranks=ranks)}
     )
+    if row.black.id != row.white.id:
+        await lobby.publish(my_games.message(my_games.from_row(row, ranks)))

@@ -160,6 +160,10 @@ class Game(Base):
     result: Mapped[str | None] = mapped_column(String(32), nullable=True)  # e.g. "B+R", "W+3.5", "Void"
     ended_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # resignation, timeout, score, ...
     move_count: Mapped[int] = mapped_column(Integer, default=0)
+    # Whose turn it is and when the game next acts on its own (a flag, the scoring timeout), as of the last commit
+    # (None: finished, or no clock runs): the lobby's "your turn" list reads them without opening rooms.
+    to_move: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    turn_deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     state: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

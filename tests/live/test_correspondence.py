@@ -176,3 +176,41 @@ async def test_play_now_pairs_correspondence_seekers_who_already_play_correspond
     assert paired["game"]["time_control"] == {"kind": "simple", "per_move": 259200, "correspondence": True}
     for sock in (a, b):
         await sock.close()
+
+
+async def test_the_lobby_lists_fifty_games_in_its_snapshot_and_keeps_the_your_turn_list_live(people, clock):  # type: ignore[no-untyped-def]
+    black, white = await people(), await people()
+    ids = []
+    for i in range(50):
+        days = 1 + (i * 7) % 5
+        ids.append(await start_game(black, white, time_control={"kind": "simple", "per_move": days * DAY,
+                                                                "correspondence": True}))
+    lobby = await black.lobby()
+    snapshot = await lobby.of_type("snapshot")  # one message carries all fifty, no request per game
+    mine = snapshot["my_games"]
+    assert {g["id"] for g in mine} == set(ids) and all(g["to_move"] == "B" for g in mine)
+    deadlines = [g["deadline"] for g in mine]
+    assert deadlines == sorted(deadlines) and None not in deadlines
+    first = next(g for g in mine if g["id"] == ids[0])
+    assert first["players"]["B"]["id"] == black.user["id"] and first["time_control"]["per_move"] == DAY
+    other_lobby = await white.lobby()
+    await other_lobby.of_type("snapshot")
+
+    clock.set_iso((await stored(black, ids[0]))["started_at"])
+    clock.advance(3600)
+    sock = await black.socket(ids[0])
+    await sock.of_type("snapshot")
+    await play(sock, [4, 4])
+    for feed in (lobby, other_lobby):
+        update = await feed.until(lambda m: m.get("t") == "my_game" and m["game"]["id"] == ids[0])
+        assert update["game"]["to_move"] == "W" and update["game"]["move_count"] == 1
+        assert update["game"]["deadline"] == clock.now + DAY + 0.5  # White's day (and lag quota) from now
+    await white.http.post("/api/me/vacation", json={"on": True})
+    paused = await lobby.until(lambda m: m.get("t") == "my_game" and m["game"]["id"] == ids[0]
+                               and m["game"]["deadline"] is None)
+    assert paused["game"]["to_move"] == "W"
+    await sock.act({"t": "resign"})
+    over = await lobby.until(lambda m: m.get("t") == "my_game" and m["game"]["status"] == "finished")
+    assert over["game"]["id"] == ids[0] and over["game"]["result"] == "W+R"
+    for feed in (lobby, other_lobby, sock):
+        await feed.close()

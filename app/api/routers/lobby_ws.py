@@ -1,12 +1,14 @@
 """``/ws/lobby``: a snapshot of open challenges and live games, then every change as it happens; and
 automatch ("play now") for the signed-in user behind the socket.
 
-Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [...], "seek": ...}``, then
+Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [...], "seek": ...,
+"my_games": [...]}``, then
 ``challenge_created`` (``challenge``), ``challenge_removed`` (``id``, ``reason``), ``game_started``
 (``challenge_id`` or ``automatch``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``,
 ``result``), and ``resync`` when the socket fell too far behind (reload the lists). To this user only:
 ``seeking``, ``seek_cancelled``, ``paired``, and the challenges addressed to this user (``challenge_created``,
-``challenge_removed``); the snapshot's ``incoming`` lists those still open. The user is the session cookie's
+``challenge_removed``), and ``my_game`` (one of this user's games changed: app/lobby/my_games.py); the
+snapshot's ``incoming`` lists those still open. The user is the session cookie's
 or the ``Authorization: Bearer`` token's. Clients may send ``{"t": "ping"}`` to get a pong, and ``seek`` /
 ``seek_cancel`` (answered with ``ack`` or ``error``). See docs/protocol.md §7 and docs/lobby.md.
 
@@ -36,6 +38,7 @@ from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.errors import ServiceError
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
+from app.lobby import my_games
 from app.moderation.notices import CLOSE_SANCTIONED
 from app.lobby.views import challenge_people, challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
@@ -47,6 +50,7 @@ router = APIRouter()
 
 SEEK_BURST = 6  # seek actions (seek, seek_cancel) one socket may send ...
 SEEK_WINDOW = 10.0  # ... within this many seconds
+MY_GAMES = 500  # a player's unfinished games the snapshot lists (the newest first)
 
 
 @router.websocket("/ws/lobby")
@@ -82,7 +86,9 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
             incoming = [] if user is None else await challenges.list_open_to(session, user.id)
             people = await users.people(session, set().union(*(challenge_people(row) for row in open_challenges + incoming)))
             live = await games.list_live(session)
-            ranks = await display_ranks(session, player_ids(live) | set(people))
+            mine = [] if user is None else await games.list_for_user(session, user.id, finished=False, limit=MY_GAMES)
+            mine = [row for row in mine if row.black.id != row.white.id]  # practice boards aside
+            ranks = await display_ranks(session, player_ids(live) | player_ids(mine) | set(people))
         seeker = automatch.seeking(user.id) if user else None
         await sender.send(
             {
@@ -91,6 +97,8 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
                 "incoming": [challenge_view(row, people, ranks=ranks) for row in incoming],
                 "games": [game_summary(row, spectators, ranks) for row in live],
                 "seek": seek_view(seeker) if seeker else None,
+                "my_games": sorted((my_games.from_row(row, ranks) for row in mine),
+                                   key=my_games.sort_key(user.id if user else 0)),
             }
         )
         if user is not None:

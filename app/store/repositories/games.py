@@ -61,7 +61,7 @@ class GameWithPlayers(NamedTuple):
 
 
 # Columns of ``games`` that an event may change in the same transaction.
-UPDATABLE = frozenset({"state", "status", "result", "ended_by", "ended_at", "move_count"})
+UPDATABLE = frozenset({"state", "status", "result", "ended_by", "ended_at", "move_count", "to_move", "turn_deadline"})
 
 
 async def add(
@@ -79,6 +79,7 @@ async def add(
     white_id: int,
     state: dict[str, Any] | None = None,
     game_id: str | None = None,
+    to_move: str | None = None,
 ) -> Game:
     """A new game; ``config`` is the game's whole configuration (``GameConfig.to_dict()``), stored as it is."""
     now = utcnow()
@@ -95,6 +96,7 @@ async def add(
         black_id=black_id,
         white_id=white_id,
         status="playing",
+        to_move=to_move,
         move_count=0,
         version=0,
         state=state or {},
@@ -132,6 +134,7 @@ async def add_rematch(session: AsyncSession, source_id: str, game_id: str) -> Ga
         rated=source.rated,
         black_id=source.white_id,
         white_id=source.black_id,
+        to_move="W" if source.handicap else "B",
     )
 
 

@@ -1,0 +1,72 @@
+"""A player's own games for the lobby's "your turn" list: one entry shape, built from the stored rows (the lobby
+snapshot, one query for all of them) and from a live room after each commit (the ``my_game`` message).
+
+``to_move`` and ``deadline`` (the moment the game next acts on its own: a flag, the scoring timeout; None when
+no clock runs, e.g. the player to move is on vacation) are those of the game's last commit; the client sorts
+the list by them: the games where it is the player's turn first, the nearest deadline first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from app.lobby.views import NO_RANKS, Ranks, game_url, player_view
+from app.store.repositories.games import GameWithPlayers
+
+if TYPE_CHECKING:
+    from app.games.authority import GameAuthority
+
+# The events after which a player's list changes: whose turn, the deadline, the status.
+TURN_EVENTS = frozenset({"move", "pass", "undo", "phase", "game_over", "vacation", "clock_restart", "sealed"})
+
+
+def entry(*, game_id: str, v: int, board_size: int, time_control: dict[str, Any], players: dict[str, Any],
+          status: str, move_count: int, to_move: str | None, deadline: float | None, result: str | None,
+          ) -> dict[str, Any]:
+    return {"id": game_id, "url": game_url(game_id), "v": v, "board_size": board_size, "time_control": time_control,
+            "players": players, "status": status, "move_count": move_count, "to_move": to_move,
+            "deadline": deadline, "result": result}
+
+
+def from_row(row: GameWithPlayers, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
+    game = row.game
+    to_move = game.to_move
+    if to_move is None and game.status == "playing" and game.move_count == 0:  # stored before turns were kept
+        to_move = "W" if game.handicap else "B"
+    return entry(game_id=game.id, v=game.version, board_size=game.board_size, time_control=game.time_control,
+                 players={"B": player_view(row.black, ranks), "W": player_view(row.white, ranks)},
+                 status=game.status, move_count=game.move_count, to_move=to_move, deadline=game.turn_deadline,
+                 result=game.result)
+
+
+def turn_columns(auth: GameAuthority) -> dict[str, Any]:
+    """The ``games`` columns ``to_move`` and ``turn_deadline`` as the authority stands."""
+    playing = auth.phase in ("playing", "adjourned")
+    return {"to_move": auth.game.to_move if playing else None, "turn_deadline": auth.deadline()}
+
+
+def from_room(game_id: str, v: int, auth: GameAuthority, players: dict[str, Any]) -> dict[str, Any]:
+    return entry(game_id=game_id, v=v, board_size=auth.config.size, time_control=auth.config.time_control.to_dict(),
+                 players=players, status=auth.phase, move_count=len(auth.game.moves),
+                 result=None if auth.result is None else auth.result.text, **_turn(auth))
+
+
+def _turn(auth: GameAuthority) -> dict[str, Any]:
+    columns = turn_columns(auth)
+    return {"to_move": columns["to_move"], "deadline": columns["turn_deadline"]}
+
+
+def message(game: dict[str, Any]) -> dict[str, Any]:
+    """The lobby message for both players (``_to``: only their sockets)."""
+    ids = sorted({game["players"][c]["id"] for c in ("B", "W")})
+    return {"t": "my_game", "_to": ids, "game": game}
+
+
+def sort_key(user_id: int) -> Callable[[dict[str, Any]], tuple[bool, bool, float]]:
+    """Your turn first, then by the nearest deadline (none last)."""
+    def key(game: dict[str, Any]) -> tuple[bool, bool, float]:
+        mine = game["to_move"] is not None and game["players"][game["to_move"]]["id"] == user_id
+        deadline = game["deadline"]
+        return (not mine, deadline is None, deadline or 0.0)
+    return key
