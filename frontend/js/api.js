@@ -63,6 +63,11 @@ export const api = {
   verifyEmail: (token) => request("POST", "/api/email/verify", { token }),
   unsubscribe: (token) => request("POST", `/api/email/unsubscribe?token=${enc(token)}`),
 
+  // correspondence: weekend pause and time zone, vacation
+  correspondence: () => request("GET", "/api/me/correspondence"),
+  setCorrespondence: (weekend_pause, time_zone) => request("PUT", "/api/me/correspondence", { weekend_pause, time_zone }),
+  setVacation: (on) => request("POST", "/api/me/vacation", { on }),
+
   // challenges
   challenges: () => request("GET", "/api/challenges"),
   challenge: (id, token) => request("GET", `/api/challenges/${enc(id)}${token ? `?token=${enc(token)}` : ""}`),

@@ -4,9 +4,14 @@ import { t } from "./i18n.js";
 
 const OVERTIME_PERIODS = new Set(["byoyomi", "chinese_countdown"]);
 
-/** 754 -> "12:34"; 3725 -> "1:02:05"; with tenths below ten seconds: 9.43 -> "0:09.4". */
+/** 754 -> "12:34"; 3725 -> "1:02:05"; with tenths below ten seconds: 9.43 -> "0:09.4"; a day or more: "2d 03:04". */
 export function formatSeconds(seconds, { tenths = false } = {}) {
   let s = Math.max(0, Number(seconds) || 0);
+  if (s >= 86400) {
+    const days = Math.floor(s / 86400);
+    const rest = Math.floor((s % 86400) / 60);
+    return `${t("tc.days_short", { n: days })} ${String(Math.floor(rest / 60)).padStart(2, "0")}:${String(rest % 60).padStart(2, "0")}`;
+  }
   if (tenths && s < 10) {
     const d = Math.floor(s * 10) / 10;
     return `0:0${d.toFixed(1)}`;
@@ -22,6 +27,7 @@ export function formatSeconds(seconds, { tenths = false } = {}) {
 /** Short period length in the reader's language: 30 -> "30s" / "30秒", 300 -> "5m" / "5分", 90 -> "90s". */
 export function formatPeriod(seconds) {
   const s = Math.round(Number(seconds) || 0);
+  if (s >= 86400 && s % 3600 === 0) return t("tc.days", { n: Number((s / 86400).toFixed(2)) });
   return s >= 60 && s % 60 === 0 ? t("tc.minutes", { n: s / 60 }) : t("tc.seconds", { n: s });
 }
 
@@ -33,7 +39,7 @@ export function inOvertime(clock, kind) {
 /** The text of one clock, e.g. "4:32 + 3×30s", "0:12 · 3×30s", "3:10 · 7 stones", "0:09.4". */
 export function formatClock(clock, kind) {
   if (!clock || kind === "none" || !kind) return "—";
-  if (kind === "absolute" || kind === "fischer") return formatSeconds(clock.main, { tenths: true });
+  if (kind === "absolute" || kind === "fischer" || kind === "simple") return formatSeconds(clock.main, { tenths: true });
   if (OVERTIME_PERIODS.has(kind)) {
     const spec = `${clock.periods}×${formatSeconds0(clock.period_time)}`;
     if (clock.main > 0) return `${formatSeconds(clock.main)} + ${spec}`;
@@ -54,7 +60,7 @@ function formatSeconds0(s) {
 export function urgentSeconds(clock, kind) {
   if (!clock || !kind || kind === "none") return Infinity;
   if (clock.main > 0) {
-    return kind === "absolute" || kind === "fischer" ? clock.main : Infinity;
+    return kind === "absolute" || kind === "fischer" || kind === "simple" ? clock.main : Infinity;
   }
   if (OVERTIME_PERIODS.has(kind) || kind === "canadian") return clock.period_left;
   return clock.main;
@@ -91,8 +97,15 @@ export function tick(clock, kind, elapsed) {
 /** A one-line description of a time control for lists, in the reader's language: "10m + 5×30s", "10分 + 5×30秒". */
 export function describeTimeControl(tc) {
   if (!tc || !tc.kind || tc.kind === "none") return t("tc.none");
+  const text = describeClock(tc);
+  return tc.correspondence ? `${text} · ${t("tc.correspondence")}` : text;
+}
+
+function describeClock(tc) {
   const main = formatPeriod(tc.main || 0);
   switch (tc.kind) {
+    case "simple":
+      return t("tc.per_move", { time: formatPeriod(tc.per_move || 0) });
     case "absolute":
       return main;
     case "fischer":
@@ -115,5 +128,6 @@ export const TIME_PRESETS = {
   classical: { kind: "byoyomi", main: 2400, periods: 5, period_time: 60 },
   countdown: { kind: "chinese_countdown", main: 1200, periods: 3 },
   fischer: { kind: "fischer", main: 300, increment: 10, cap: 600 },
+  correspondence: { kind: "simple", per_move: 259200, correspondence: true },
   none: { kind: "none" },
 };

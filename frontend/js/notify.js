@@ -30,3 +30,15 @@ export function notifyMove(gameId, point) {
   });
   return note;
 }
+
+/** Tell a player whose tab is hidden that another of their games waits for them (the lobby's "your turn"). */
+export function notifyTurn(gameId, opponent) {
+  if (document.visibilityState !== "hidden" || !notificationsAllowed()) return null;
+  const note = new Notification(t("notify.your_move_title"), { body: t("notify.your_turn_body", { name: opponent }), tag: `tengen-${gameId}` });
+  note.addEventListener("click", () => {
+    window.focus();
+    location.hash = `#/game/${gameId}`;
+    note.close();
+  });
+  return note;
+}

@@ -8,6 +8,7 @@ import { currentUser, isGuest, onUserChange } from "../session.js";
 import { errorToast, toast } from "../ui.js";
 import { playNowCard } from "./playnow.js";
 import { computerCard } from "./computer.js";
+import { yourTurnCard } from "./your_turn.js";
 import { challengeColorText, creatorOf, gameSummary, playerLink, playersOf, shortResult } from "./common.js";
 
 const DEFAULT_KOMI = { chinese: 7.5, japanese: 6.5, korean: 6.5, aga: 7.5 };
@@ -75,6 +76,7 @@ function challengeForm(onCreated) {
       ["classical", "tc.classical"],
       ["countdown", "tc.countdown"],
       ["fischer", "tc.fischer"],
+      ["correspondence", "tc.correspondence"],
       ["none", "tc.none"],
       ["custom", "tc.custom"],
     ],
@@ -198,6 +200,7 @@ export function mount(container) {
   let socket = null;
   const playNow = playNowCard((message) => Boolean(socket && socket.sendRaw(message)));
   const computer = computerCard();
+  const yourTurn = yourTurnCard();
 
   const empty = (key) => h("li", { class: "empty muted", i18n: key });
 
@@ -321,6 +324,7 @@ export function mount(container) {
       h(
         "div",
         { class: "lobby-lists" },
+        yourTurn.element,
         h("section", { class: "card open-challenges", "aria-labelledby": "open-title" }, h("h2", { id: "open-title", i18n: "lobby.open_challenges" }), lists.challenges),
         h("section", { class: "card", "aria-labelledby": "mine-title" }, h("h2", { id: "mine-title", i18n: "lobby.my_games" }), myTabs, lists.unfinished, lists.finished),
         h("section", { class: "card", "aria-labelledby": "live-title" }, h("h2", { id: "live-title", i18n: "lobby.live_games" }), lists.live),
@@ -335,6 +339,7 @@ export function mount(container) {
     onReconnected: refresh,
     onMessage: (msg) => {
       playNow.onMessage(msg);
+      yourTurn.onMessage(msg);
       if (msg.t === "snapshot") {
         model.challenges = listOf(msg, "challenges");
         model.live = listOf(msg, "games");
@@ -377,11 +382,13 @@ export function mount(container) {
     form.retranslate();
     playNow.retranslate();
     computer.retranslate();
+    yourTurn.render();
     renderLists();
   });
   return () => {
     playNow.destroy();
     computer.destroy();
+    yourTurn.destroy();
     socket.stop();
     offUser();
     offLang();

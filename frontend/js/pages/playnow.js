@@ -8,7 +8,7 @@ import { getSettings, setSetting } from "../settings.js";
 import { api } from "../api.js";
 
 const SIZES = [9, 13, 19];
-const SPEEDS = ["blitz", "rapid", "classical"];
+const SPEEDS = ["blitz", "rapid", "classical", "correspondence"];
 const RULES = ["any", "chinese", "japanese", "korean", "aga"];
 
 function checkbox(name, value, labelNode, checked) {

@@ -4,6 +4,7 @@ import { api } from "../api.js";
 import { errorMessageInto } from "../account.js";
 import { currentUser, isGuest, onUserChange } from "../session.js";
 import { toast } from "../ui.js";
+import { correspondenceSection } from "./correspondence_settings.js";
 
 const MODES = ["digest", "immediate", "off"];
 
@@ -87,6 +88,10 @@ function emailSection() {
 
 export function mount(container) {
   const email = emailSection();
-  container.append(h("div", { class: "settings-page" }, h("h1", { i18n: "settings.title" }), email.section));
-  return onUserChange((user) => email.load(user));
+  const correspondence = correspondenceSection();
+  container.append(h("div", { class: "settings-page" }, h("h1", { i18n: "settings.title" }), email.section, correspondence.section));
+  return onUserChange((user) => {
+    email.load(user);
+    correspondence.load(user);
+  });
 }

@@ -1,7 +1,7 @@
 """Whose turn it is in each game and its next deadline, for the lobby's "your turn" list.
 
-Revision ID: 0010_game_turns
-Revises: 0009_correspondence
+Revision ID: 0012_game_turns
+Revises: 0011_mail_language
 Create Date: 2026-12-01
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010_game_turns"
-down_revision = "0009_correspondence"
+revision = "0012_game_turns"
+down_revision = "0011_mail_language"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,118 @@
+"""Correspondence in the browser against the real server: the lobby's "your turn" list and its badge, filled by
+the lobby socket's snapshot and kept live when the opponent moves (with a notification while the tab is
+hidden, when asked for), and the correspondence settings (weekend pause, time zone, vacation). In every
+language."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from tests.frontend.people import DESKTOP, LANGUAGES, Person
+
+DAY = 86400
+NOTIFICATIONS = """
+    window.__notes = [];
+    window.__hidden = false;
+    Object.defineProperty(Document.prototype, 'visibilityState', {get() { return window.__hidden ? 'hidden' : 'visible'; }});
+    Object.defineProperty(Document.prototype, 'hidden', {get() { return window.__hidden; }});
+    const Real = window.Notification;
+    class Recording extends EventTarget {
+        constructor(title, options) { super(); window.__notes.push({title, body: options && options.body}); }
+        close() {}
+        static get permission() { return Real.permission; }
+        static requestPermission() { return Real.requestPermission(); }
+    }
+    window.Notification = Recording;
+    localStorage.setItem('tengen.settings', JSON.stringify({notify: true}));
+"""
+
+
+def _register(person: Person) -> str:
+    person.open()
+    name = "p" + uuid.uuid4().hex[:8]
+    person.api("POST", "/api/auth/register", {"username": name, "password": "s3cret-Tengen-" + uuid.uuid4().hex})
+    return name
+
+
+def _game(black: Person, white: Person, days: int) -> str:
+    tc: dict[str, Any] = {"kind": "simple", "per_move": days * DAY, "correspondence": True}
+    challenge = black.api("POST", "/api/challenges", {"board_size": 9, "color": "black", "time_control": tc})
+    accepted = white.api("POST", f"/api/challenges/{challenge['id']}/accept", {})
+    return str(accepted.get("game_id") or accepted["game"]["id"])
+
+
+def _badge(person: Person) -> str:
+    return person.page.inner_text("#your-turn-badge").strip()
+
+
+def test_your_turn_list_badge_and_correspondence_settings(browser, server) -> None:  # type: ignore[no-untyped-def]
+    ana, bao = Person(browser, server.url), Person(browser, server.url)
+    try:
+        ana.context.grant_permissions(["notifications"], origin=server.url)
+        ana.page.add_init_script(NOTIFICATIONS)
+        _register(ana)
+        bao_name = _register(bao)
+        week = _game(ana, bao, 7)
+        day = _game(ana, bao, 1)
+        theirs = _game(bao, ana, 3)  # Bao is Black there: his move first
+
+        ana.open()
+        ana.page.wait_for_function("() => document.querySelector('#your-turn-badge').textContent.trim() === '2'")
+        ids = ana.page.eval_on_selector_all("#your-turn li.item", "els => els.map(e => e.dataset.id)")
+        assert ids == [day, week]  # the nearest deadline first
+        assert bao_name in ana.page.inner_text("#your-turn")
+        ana.shot("lobby-your-turn-desktop.png", DESKTOP)
+
+        # Bao moves in the third game: Ana's list and badge follow at once, and her hidden tab is notified.
+        ana.page.evaluate("window.__hidden = true")
+        bao.page.goto(f"{server.url}/#/game/{theirs}")
+        bao.page.wait_for_selector(f"{bao.board} .pt")
+        bao.click_point(4, 4)
+        ana.page.wait_for_function("() => document.querySelector('#your-turn-badge').textContent.trim() === '3'")
+        assert theirs in ana.page.eval_on_selector_all("#your-turn li.item", "els => els.map(e => e.dataset.id)")
+        ana.page.wait_for_function("() => window.__notes.length === 1")
+        assert ana.page.evaluate("window.__notes[0]") == {"title": "Your move", "body": f"Your move against {bao_name}."}
+        ana.page.evaluate("window.__hidden = false")
+
+        for code in LANGUAGES:  # the card speaks every language: no key is shown raw
+            ana.language(code)
+            text = ana.page.inner_text("#your-turn-title") + ana.page.inner_text("#your-turn")
+            assert "lobby." not in text and "tc." not in text, (code, text)
+        ana.language("en")
+        assert ana.page.inner_text("#your-turn-title").startswith("Your turn")
+
+        # Settings: weekends paused in Tokyo, then a vacation that stops every clock.
+        ana.open("#/settings")
+        ana.page.wait_for_selector("#weekend-pause")
+        ana.page.check("#weekend-pause")
+        ana.page.wait_for_function("() => document.querySelector('.toast') !== null")
+        ana.page.select_option("#time-zone", "Asia/Tokyo")
+        ana.page.wait_for_function("() => document.querySelector('#time-zone').value === 'Asia/Tokyo'")
+        choices = ana.api("GET", "/api/me/correspondence")
+        assert choices["weekend_pause"] is True
+        ana.page.wait_for_function(
+            "async () => (await (await fetch('/api/me/correspondence')).json()).time_zone === 'Asia/Tokyo'")
+        assert "7.0" in ana.page.inner_text("#vacation-state")
+        ana.page.click("#vacation-toggle")
+        ana.page.wait_for_function("() => document.querySelector('#vacation-toggle').textContent.includes('End')")
+        assert ana.api("GET", "/api/me/correspondence")["vacation"]["on"] is True
+        for code in LANGUAGES:
+            ana.language(code)
+            text = ana.page.inner_text("#correspondence-settings")
+            assert "corr." not in text, (code, text)
+        ana.language("en")
+        ana.shot("settings-correspondence-desktop.png", DESKTOP)
+
+        # On vacation, the lobby shows every waiting game's clock paused.
+        ana.open()
+        ana.page.wait_for_function(
+            "() => [...document.querySelectorAll('#your-turn .time-left')].length === 3 && "
+            "[...document.querySelectorAll('#your-turn .time-left')].every(e => e.textContent === 'clock paused')")
+        ana.open("#/settings")
+        ana.page.click("#vacation-toggle")
+        ana.page.wait_for_function("() => document.querySelector('#vacation-toggle').textContent.includes('Start')")
+        assert ana.api("GET", "/api/me/correspondence")["vacation"]["on"] is False
+        assert ana.errors == [] and bao.errors == []
+    finally:
+        ana.close(), bao.close()
