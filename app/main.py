@@ -139,6 +139,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         finally:
             await watch.close()
             await vacations.close()
+            await housekeeping.close()
             await automatch.close()
             await ratings.close()
             await stop_listening()

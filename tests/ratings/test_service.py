@@ -74,6 +74,8 @@ async def test_unrated_games_leave_the_figures_alone(db_sessionmaker) -> None:  
         (await finished_game(db_sessionmaker, a, guest, "B+R"), "unrated"),
         (await finished_game(db_sessionmaker, a, a, "B+R"), "unrated"),
         (await finished_game(db_sessionmaker, a, b, "Void", ended_by="abort"), "unrated"),
+        # A correspondence game a player timed out of before their first move: cancelled, not lost.
+        (await finished_game(db_sessionmaker, a, b, "Void", ended_by="cancelled"), "unrated"),
     ]
     for game, status in cases:
         assert (await service.rate(db_sessionmaker, game)).status == status
