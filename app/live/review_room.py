@@ -129,10 +129,20 @@ class ReviewRoom:
             with contextlib.suppress(Exception):
                 await self._resync(conn)
 
+    async def check_stored_version(self) -> None:
+        """Resync this instance's sockets when the database holds a version the hub never announced here: a
+        change committed by an instance that died before publishing it, or a message the hub lost, would
+        otherwise leave followers behind until the next change. Called by the periodic sweep."""
+        async with self.sessionmaker() as session:
+            stored = await reviews_repo.version_of(session, self.review_id)
+        if stored is not None and stored > max(self.v, self._heard):
+            self._heard = stored
+            await self._on_reset()
+
     async def _resync(self, conn: Connection) -> None:
         async with self.lock:
             await self._ensure_current()
-            conn.push_start(encode(self.snapshot_message(conn, resync=True)).decode(), self.v)
+            conn.push_start(encode(await self.snapshot_message(conn, resync=True)).decode(), self.v)
 
     async def texts_since(self, conn: Connection, after_v: int, upto_v: int) -> list[tuple[int, str]]:
         """What ``conn`` missed after ``after_v`` up to ``upto_v``: from the hub's log, else a resync snapshot
@@ -148,7 +158,7 @@ class ReviewRoom:
                 return out
         async with self.lock:
             await self._ensure_current()
-            return [(self.v, encode(self.snapshot_message(conn, resync=True)).decode())]
+            return [(self.v, encode(await self.snapshot_message(conn, resync=True)).decode())]
 
     # ------------------------------------------------------------------ sockets
 
@@ -169,7 +179,7 @@ class ReviewRoom:
                 for v, text in logged:
                     conn.push(text, v)
             else:
-                conn.push_start(encode(self.snapshot_message(conn, resync=since_v is not None)).decode(), self.v)
+                conn.push_start(encode(await self.snapshot_message(conn, resync=since_v is not None)).decode(), self.v)
         await self.refresh_participants()
 
     async def _logged_since(self, since_v: int) -> list[tuple[int, str]] | None:
@@ -248,11 +258,13 @@ class ReviewRoom:
             keep = set(user_ids)
             self._names = {uid: name for uid, name in self._names.items() if uid in keep}
 
-    def snapshot_message(self, conn: Connection, resync: bool = False) -> ReviewSnapshot:
+    async def snapshot_message(self, conn: Connection, resync: bool = False) -> ReviewSnapshot:
+        """The snapshot for ``conn`` (call with the lock held). The review's part is built once per version,
+        however many join, in a thread (it holds the whole tree)."""
         assert self.state is not None
         user = None if conn.user_id is None else {"id": conn.user_id, "name": conn.user_name}
         if self._view is None or self._view[0] != self.v:
-            self._view = (self.v, snapshot_view(self.state))  # one per version, however many join
+            self._view = (self.v, await asyncio.to_thread(snapshot_view, self.state))
         return ReviewSnapshot(
             v=self.v, resync=resync, you={"user": user, "role": self._role(conn.user_id)},
             review=self._view[1], participants=self.participants["participants"],
@@ -295,9 +307,12 @@ class ReviewRoom:
                     return _error(client_id, exc)
                 # Applied in memory only: until the commit succeeds that is not the truth.
                 self._stale = True
+                changes = dict(outcome.changes)
                 try:
+                    if outcome.tree_changed:  # serialised in a thread: a large tree takes milliseconds
+                        changes["tree"] = await asyncio.to_thread(self.state.tree_doc)
                     async with self.sessionmaker() as session:
-                        v = await reviews_repo.save(session, self.review_id, self.v, **outcome.changes)
+                        v = await reviews_repo.save(session, self.review_id, self.v, **changes)
                 except ReviewConflict:
                     continue  # another instance moved first: reload and decide again
                 except Exception:  # noqa: BLE001 - not saved, or not known to be saved: never acknowledged

@@ -15,7 +15,9 @@ from app.reviews.limits import ReviewLimits
 
 log = logging.getLogger(__name__)
 
-SWEEP_SECONDS = 10.0  # participant lists re-read (an instance that died leaves them), idle rooms closed
+# Participant lists re-read (an instance that died leaves them), the stored version compared with what the hub
+# announced (a change whose publish was lost), idle rooms closed.
+SWEEP_SECONDS = 10.0
 IDLE_ROOM_SECONDS = 60.0
 
 
@@ -79,6 +81,7 @@ class ReviewRooms:
                 self._idle_since.pop(review_id, None)
                 with contextlib.suppress(Exception):
                     await room.refresh_participants(publish=False)
+                    await room.check_stored_version()
                 continue
             since = self._idle_since.setdefault(review_id, now)
             if now - since > IDLE_ROOM_SECONDS and not room.lock.locked():

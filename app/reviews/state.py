@@ -49,10 +49,12 @@ class Actor:
 
 @dataclass
 class Outcome:
-    """What an accepted action produced: the event (without ``v``) and the stored columns it changes."""
+    """What an accepted action produced: the event (without ``v``), the stored columns it changes, and whether
+    it changed the tree (whose stored form, ``ReviewState.tree_doc()``, the caller computes off the event loop)."""
 
     event: dict[str, Any]
     changes: dict[str, Any] = field(default_factory=dict)
+    tree_changed: bool = False
 
 
 @dataclass
@@ -75,9 +77,9 @@ class ReviewState:
         """The board at the leader's node, as every participant is shown it."""
         return self.positions.view(self.current)
 
-    def tree_columns(self) -> dict[str, Any]:
-        """The stored form of the tree (docs/study.md, "The tree as JSON")."""
-        return {"tree": tree_to_doc(self.tree).model_dump(mode="json")}
+    def tree_doc(self) -> dict[str, Any]:
+        """The stored form of the tree (docs/study.md, "The tree as JSON"): some milliseconds for a large tree."""
+        return tree_to_doc(self.tree).model_dump(mode="json")
 
     # ------------------------------------------------------------------ acting
 
@@ -111,8 +113,8 @@ class ReviewState:
         node = {"id": child.id, "parent": child.parent.id,
                 "move": {"color": child.move.color, "point": None if point is None else list(point)}}
         added = len(self.tree) > before
-        changes = {"current": child.id, **(self.tree_columns() if added else {})}
-        return Outcome({"t": "play", "node": node, "added": added, "position": self.position()}, changes)
+        event = {"t": "play", "node": node, "added": added, "position": self.position()}
+        return Outcome(event, {"current": child.id}, tree_changed=added)
 
     def _comment(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:
         self._leader(actor)
@@ -121,7 +123,7 @@ class ReviewState:
             self.tree.set_comment(self.current, text)
         except TreeError as exc:
             raise _refusal(exc) from None
-        return Outcome({"t": "comment", "node": self.current, "text": text}, self.tree_columns())
+        return Outcome({"t": "comment", "node": self.current, "text": text}, tree_changed=True)
 
     def _mark(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:
         self._leader(actor)
@@ -136,7 +138,7 @@ class ReviewState:
         mark = self.tree.node(self.current).marks.get((point[0], point[1]))
         event = {"t": "mark", "node": self.current, "p": list(point),
                  "kind": None if mark is None else mark.kind, "label": None if mark is None else mark.label}
-        return Outcome(event, self.tree_columns())
+        return Outcome(event, tree_changed=True)
 
     def _remove_branch(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:
         self._leader(actor)
@@ -151,7 +153,7 @@ class ReviewState:
         if inside:
             self.current = parent
         event = {"t": "remove_branch", "node": node_id, "current": self.current, "position": self.position()}
-        return Outcome(event, {"current": self.current, **self.tree_columns()})
+        return Outcome(event, {"current": self.current}, tree_changed=True)
 
     def _node(self, node_id: int) -> int:
         try:

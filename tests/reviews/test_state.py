@@ -21,7 +21,7 @@ def _state(limits: ReviewLimits | None = None) -> ReviewState:
 
 def _act(state: ReviewState, who: Person | None, action: dict, present: tuple[int, ...] = ()) -> dict:
     outcome = state.apply(Actor(who, frozenset(present)), action, 100.0)
-    return outcome.event | {"_changes": outcome.changes}
+    return outcome.event | {"_changes": outcome.changes, "_tree": outcome.tree_changed}
 
 
 def test_the_leader_plays_branches_and_navigates() -> None:
@@ -29,11 +29,12 @@ def test_the_leader_plays_branches_and_navigates() -> None:
     first = _act(state, OWNER, {"t": "play", "p": [2, 2]})
     assert first["added"] and first["node"] == {"id": 1, "parent": 0, "move": {"color": "B", "point": [2, 2]}}
     assert first["position"]["board"][2][2] == "X" and first["position"]["to_move"] == "W"
-    assert first["_changes"]["current"] == 1 and first["_changes"]["tree"]["nodes"][1]["id"] == 1
+    assert first["_changes"] == {"current": 1} and first["_tree"]
+    assert [n["id"] for n in state.tree_doc()["nodes"]] == [0, 1]
     back = _act(state, OWNER, {"t": "goto", "node": 0})
-    assert back["position"]["board"][2][2] == "." and back["_changes"] == {"current": 0}
+    assert back["position"]["board"][2][2] == "." and back["_changes"] == {"current": 0} and not back["_tree"]
     again = _act(state, OWNER, {"t": "play", "p": [2, 2]})
-    assert not again["added"] and again["node"]["id"] == 1 and "tree" not in again["_changes"]
+    assert not again["added"] and again["node"]["id"] == 1 and not again["_tree"]
     _act(state, OWNER, {"t": "goto", "node": 0})
     branch = _act(state, OWNER, {"t": "play", "p": None})
     assert branch["node"]["id"] == 2 and branch["node"]["move"]["point"] is None

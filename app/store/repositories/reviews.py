@@ -37,6 +37,11 @@ async def get(session: AsyncSession, review_id: str) -> Review | None:
     return await session.get(Review, review_id, populate_existing=True)
 
 
+async def version_of(session: AsyncSession, review_id: str) -> int | None:
+    """The review's stored version (None: no such review)."""
+    return (await session.execute(select(Review.version).where(Review.id == review_id))).scalar_one_or_none()
+
+
 async def save(session: AsyncSession, review_id: str, expected_version: int, **changes: Any) -> int:
     """Store ``changes`` (tree, current, controller_id, chat) as version ``expected_version + 1``, if the review
     is still at ``expected_version``; committed. Raises ``ReviewConflict`` when another writer got there first."""
