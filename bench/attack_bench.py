@@ -14,6 +14,13 @@ round a separate attacker process pushes, as fast as the caps let it:
 Prints the players' move round trip (send -> ack) p50/p99 quiet and under attack, what the attackers got
 through, and as its last line ``attack_ratio=<p99 under attack / p99 quiet>``.
 
+CPU: like ``room_bench.py``, the bench moves itself, and with it the server, the players' clients and the
+attacker process it starts, and the PostgreSQL backends of its database, into a cgroup of its own weighing 256
+times the default (``cpu.shares`` 262144 on cgroup v1, ``cpu.weight`` 10000 on v2; no quota): other jobs on a
+shared machine then wait for a core behind the bench, while the attackers still compete with the server
+inside it, as they would on one host. Needs root and a writable ``/sys/fs/cgroup``; without, or with
+``TENGEN_BENCH_CPU_GROUP=0``, it says so and runs as it is. Quiet and attacked rounds alternate in one run.
+
     .venv/bin/python bench/attack_bench.py [--games 100] [--spectators 5] [--moves 20]
         [--interval 1.0] [--rounds 4] [--redis] [--quick]
 """
@@ -43,7 +50,10 @@ import httpx  # noqa: E402
 import orjson  # noqa: E402
 import websockets  # noqa: E402
 
-from room_bench import ADMIN_DSN, Server, TengenGames, free_port, ms, start_tengen, wait_listening  # noqa: E402
+from cpu_groups import Favoured  # noqa: E402
+from room_bench import (  # noqa: E402
+    ADMIN_DSN, Backends, Server, TengenGames, free_port, ms, start_tengen, wait_listening,
+)
 from ws_clients import percentile  # noqa: E402
 
 REDIS_URL = os.environ.get("TENGEN_BENCH_REDIS", "redis://127.0.0.1:6379/0")
@@ -156,11 +166,12 @@ def start_attacker(base: str, game_ids: list[str], seconds: float, args: argpars
     return subprocess.Popen(command, cwd=ROOT, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
-async def run(args: argparse.Namespace) -> int:
+async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
     rng = random.Random(args.seed)
     database = f"tengen_bench_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(ADMIN_DSN)
     await admin.execute(f'CREATE DATABASE "{database}"')
+    backends = Backends(favoured, admin, database)
     prefix = f"tengen-bench-{uuid.uuid4().hex[:12]}:"
     server: Server | None = None
     try:
@@ -184,6 +195,7 @@ async def run(args: argparse.Namespace) -> int:
             per_round = max(1, args.moves // args.rounds)
             try:
                 for r in range(args.rounds):
+                    await backends.join()
                     games.rtts = []
                     await games.round(per_round)
                     quiet += games.rtts
@@ -247,7 +259,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 8, 0.25, 2
         args.login_workers, args.refusers, args.lobby_sockets = 2, 4, 2
-    return asyncio.run(run(args))
+    favoured = Favoured.enter("attack-bench")
+    try:
+        return asyncio.run(run(args, favoured))
+    finally:
+        if favoured is not None:
+            favoured.close()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,13 @@ as its last line ``rtt_ratio=<Tengen p50 / floor p50> fanout_ratio=<Tengen p50 /
     .venv/bin/python bench/room_bench.py [--games 100] [--spectators 5] [--moves 20]
         [--interval 1.0] [--rounds 4] [--fanout-listeners 1000] [--fanout-moves 30] [--quick]
 
+CPU: on a machine shared with other jobs, the bench moves itself (and so the servers and clients it starts) and
+the PostgreSQL backends of its database into a cgroup of its own weighing 256 times the default
+(``cpu.shares`` 262144, cgroup v1, or ``cpu.weight`` 10000 on v2; no quota), so that its processes get a core
+before other jobs' and the figures measure the server, not the queue for a core. It needs root and a writable
+``/sys/fs/cgroup``; without them, or with ``TENGEN_BENCH_CPU_GROUP=0``, it says so and runs as it is. The group
+is deleted at the end. Tengen and the floors alternate within the run, so both see the same machine.
+
 Needs PostgreSQL (``TENGEN_BENCH_POSTGRES``, default postgresql://postgres@127.0.0.1:5432/postgres); creates
 the database ``tengen_bench_<hex>`` and drops it at the end.
 """
@@ -46,6 +53,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import asyncpg  # noqa: E402
 import httpx  # noqa: E402
+from cpu_groups import Favoured  # noqa: E402
 from proc_cpu import cpu_seconds  # noqa: E402
 from room_side_load import SideLoad  # noqa: E402
 from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered  # noqa: E402
@@ -138,6 +146,20 @@ async def wait_listening(server: Server, port: int, timeout: float = 60.0) -> No
             return
         await asyncio.sleep(0.1)
     raise RuntimeError(f"server did not listen on {port}:\n{server.tail()}")
+
+
+class Backends:
+    """The PostgreSQL backends serving the bench's database, moved into the bench's CPU group (if it has one)
+    whenever ``join()`` is called: the servers open connections as they need them."""
+
+    def __init__(self, favoured: Favoured | None, admin: asyncpg.Connection, database: str) -> None:
+        self.favoured, self.admin, self.database = favoured, admin, database
+
+    async def join(self) -> None:
+        if self.favoured is None:
+            return
+        rows = await self.admin.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", self.database)
+        self.favoured.add([row["pid"] for row in rows])
 
 
 # ---------------------------------------------------------------- Tengen bots
@@ -336,7 +358,7 @@ class Costs:
 
 
 async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args: argparse.Namespace,
-                     rng: random.Random) -> tuple[list[float], list[float], float, float, Costs]:
+                     rng: random.Random, backends: Backends) -> tuple[list[float], list[float], float, float, Costs]:
     """One Tengen game and the broadcast floor, each with ``--fanout-listeners`` listeners, moves alternating.
 
     Also the memory per idle socket of both servers: RSS growth while the listeners connect, per listener;
@@ -370,6 +392,7 @@ async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args:
 
     times, floor_times = [], []
     tengen_cpu = 0.0
+    await backends.join()
     for i in range(args.fanout_moves):
         colour = table.game.to_move
         point = choose_move(table.game, rng)
@@ -420,8 +443,9 @@ def longest_stall_ms(before: dict[float, float], after: dict[float, float]) -> f
     return first_full * 1000
 
 
-async def run_round_trips(base: str, persist_port: int, args: argparse.Namespace,
-                          rng: random.Random) -> tuple[list[float], list[float], list[float], float, dict[str, int]]:
+async def run_round_trips(
+    base: str, persist_port: int, args: argparse.Namespace, rng: random.Random, backends: Backends,
+) -> tuple[list[float], list[float], list[float], float, dict[str, int]]:
     """Tengen's games and the persist-echo floor in alternating rounds, so both see the same machine load.
 
     Throughout, the side load (``room_side_load.py``) plays 19x19 games into scoring and logs in on the
@@ -439,6 +463,7 @@ async def run_round_trips(base: str, persist_port: int, args: argparse.Namespace
     for r in range(args.rounds):
         moves = (args.moves - done) // (args.rounds - r)
         done += moves
+        await backends.join()
         await games.round(moves)
         await floor.round(moves)
     side_done = await side.stop()
@@ -456,11 +481,12 @@ def ms(values: list[float]) -> str:
     return f"p50={percentile(values, 50) * 1000:.2f} ms p99={percentile(values, 99) * 1000:.2f} ms (n={len(values)})"
 
 
-async def run(args: argparse.Namespace) -> int:
+async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
     rng = random.Random(args.seed)
     database = f"tengen_bench_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(ADMIN_DSN)
     await admin.execute(f'CREATE DATABASE "{database}"')
+    backends = Backends(favoured, admin, database)
     servers: list[Server] = []
     try:
         with tempfile.TemporaryDirectory(prefix="tengen-bench-") as tmp:
@@ -478,8 +504,9 @@ async def run(args: argparse.Namespace) -> int:
                   f"fanout_moves={args.fanout_moves}", flush=True)
             try:
                 fanout, floor_fanout, tengen_mem, floor_mem, costs = await run_fanout(
-                    base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng)
-                rtts, delivered, floor_rtts, stall_ms, side = await run_round_trips(base, persist_port, args, rng)
+                    base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng, backends)
+                rtts, delivered, floor_rtts, stall_ms, side = await run_round_trips(
+                    base, persist_port, args, rng, backends)
             except Exception:
                 print(tengen.tail(), file=sys.stderr)
                 raise
@@ -529,7 +556,12 @@ def main(argv: list[str] | None = None) -> int:
         args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 6, 0.2, 2
         args.fanout_listeners, args.fanout_moves, args.idle_seconds = 50, 5, 1.0
     gc.set_threshold(50_000, 20, 20)  # the clients' own collector: see run_fanout
-    return asyncio.run(run(args))
+    favoured = Favoured.enter("room-bench")
+    try:
+        return asyncio.run(run(args, favoured))
+    finally:
+        if favoured is not None:
+            favoured.close()
 
 
 if __name__ == "__main__":

@@ -54,12 +54,16 @@ class OriginCheckMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             checked = scope["type"] == "websocket" or scope["method"] not in SAFE_METHODS
-            if checked:
-                headers = {key.decode("latin-1"): value.decode("latin-1") for key, value in scope["headers"]}
-                if not origin_allowed(headers.get("origin"), headers.get("host"), scope.get("scheme", "http"), self.allowed):
-                    await self._refuse(scope, send)
-                    return
+            if checked and not self._allowed(scope):
+                await self._refuse(scope, send)
+                return
         await self.app(scope, receive, send)
+
+    def _allowed(self, scope: Scope) -> bool:
+        # In a function of its own: the headers read here are not kept alive by this middleware's frame for as
+        # long as the request runs (a WebSocket's whole life).
+        headers = {key.decode("latin-1"): value.decode("latin-1") for key, value in scope["headers"]}
+        return origin_allowed(headers.get("origin"), headers.get("host"), scope.get("scheme", "http"), self.allowed)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
         body = orjson.dumps({"error": {"code": "forbidden_origin", "message": "Cross-site request refused."}})

@@ -1,8 +1,11 @@
 """One WebSocket in a game room: its seat, its outgoing queue, and its flood limits (shared with the lobby socket).
 
-Everything sent to a socket goes through its queue and one writer task, so a slow client delays only
-itself. The queue and the task exist only while there is something to send: an idle socket (most spectators,
-most of the time) holds neither. Versioned texts are sent in order with no gaps and no repeats: the writer
+Everything sent to a socket goes through its queue and one writer, so a slow client delays only itself. The
+writer runs at once, in the turn of the event loop that queued the message (``app/live/eager.py``), and
+becomes a task only when a send has to wait (the socket's buffer is full) or a gap is filled from the
+database: fanning a move out to a thousand sockets that keep up makes no task at all. The queue and the task
+exist only while there is something to send: an idle socket (most spectators, most of the time) holds
+neither. Versioned texts are sent in order with no gaps and no repeats: the writer
 remembers the last ``v`` it sent, drops anything at or below it, and fills a gap from the room (the hub's log or the database)
 before going on.
 """
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games.lag import LagEstimator
+from app.live import eager
 
 QUEUE_LIMIT = 2000
 FLOOD_LIMIT = 20  # the refusal (over the message rate) that closes a socket: its 20th within FLOOD_WINDOW
@@ -28,6 +32,7 @@ CLOSE_TOO_SLOW = 4008
 CLOSE_FLOODING = 4029
 
 _ids = itertools.count(1)
+_STARTING: Any = object()  # Connection._writer while a writer runs in the pusher's turn (see _enqueue)
 
 
 @dataclass(slots=True)
@@ -181,7 +186,13 @@ class Connection:
             return
         queue.append(item)
         if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+            # Sent at once while the socket takes it (the usual case: no task at all); a writer task goes on
+            # only from a send that has to wait. Until then the placeholder keeps a nested push from starting
+            # a second writer.
+            self._writer = _STARTING
+            writer = eager.start(self._write_loop())
+            if writer is not None:
+                self._writer = writer
 
     async def _write_loop(self) -> None:
         """Send everything queued, then end (the next push starts a new writer)."""
@@ -220,14 +231,14 @@ class Connection:
     async def flush(self, timeout: float = 1.0) -> None:
         """Wait (at most ``timeout`` seconds) until everything queued so far has been sent."""
         writer = self._writer
-        if writer is not None:
+        if isinstance(writer, asyncio.Task):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(writer), timeout)
 
     async def stop(self) -> None:
         self.closed = True
         writer, self._writer = self._writer, None
-        if writer is not None:
+        if isinstance(writer, asyncio.Task):
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer

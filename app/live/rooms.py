@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +39,11 @@ class _Opening:
     def __init__(self) -> None:
         self.lock = asyncio.Lock()
         self.users = 0
+
+
+def _ping_turn(game_id: str) -> int:
+    """The tick (modulo ``PING_EVERY_TICKS``) on which a game's sockets are pinged."""
+    return zlib.crc32(game_id.encode()) % PING_EVERY_TICKS
 
 
 class RoomManager:
@@ -128,23 +134,27 @@ class RoomManager:
             await asyncio.sleep(TICK_SECONDS)
             ticks += 1
             try:
-                await self._tick(ticks % PING_EVERY_TICKS == 0)
+                await self._tick(ticks)
             except Exception:  # noqa: BLE001 - one bad room must not stop the clocks of the others
                 log.exception("clock tick failed")
 
-    async def _tick(self, ping: bool) -> None:
+    async def _tick(self, tick: int) -> None:
+        """Clocks to every room's sockets; pings (for the lag estimate) to the sockets of one room in
+        ``PING_EVERY_TICKS``, each room in its turn, so that the pings of every socket on the instance never go
+        out in one turn of the event loop."""
         now = self.clock()
         ping_text = None
-        if ping:
-            self._ping_seq += 1
-            ping_text = encode(ServerPing(id=f"s{self._ping_seq}", server_time=now)).decode()
+        ping_turn = tick % PING_EVERY_TICKS
         for game_id, room in list(self.rooms.items()):
             if room.connections:
                 self._idle_since.pop(game_id, None)
                 data = room.clock_tick()
                 if data is not None:
                     room.broadcast_local(data.decode())
-                if ping_text is not None:
+                if _ping_turn(game_id) == ping_turn:
+                    if ping_text is None:
+                        self._ping_seq += 1
+                        ping_text = encode(ServerPing(id=f"s{self._ping_seq}", server_time=now)).decode()
                     for conn in list(room.connections):
                         conn.ping_sent(f"s{self._ping_seq}", time.monotonic())
                         conn.push(ping_text)

@@ -34,20 +34,39 @@ async def _drained(conn: Connection) -> None:
     raise AssertionError("the writer never finished")
 
 
-async def test_an_idle_connection_holds_no_queue_and_no_task() -> None:
+async def test_a_socket_that_keeps_up_is_sent_to_at_once_with_no_queue_and_no_task() -> None:
     socket = Socket()
     conn = _conn(socket)
     tasks = len(asyncio.all_tasks())
     conn.start(_no_gaps)
     conn.push_start("snapshot", 0)
-    assert conn.busy
-    await _drained(conn)
-    assert socket.sent == ["snapshot"]
-    assert len(asyncio.all_tasks()) == tasks
+    assert socket.sent == ["snapshot"]  # in the pusher's own turn of the event loop
+    assert not conn.busy
     conn.push("tick")
     conn.push("move 1", 1)
-    await _drained(conn)
     assert socket.sent == ["snapshot", "tick", "move 1"]
+    assert not conn.busy
+    assert len(asyncio.all_tasks()) == tasks
+    await conn.stop()
+
+
+async def test_a_send_that_waits_goes_on_in_a_task_and_keeps_the_order() -> None:
+    socket = Socket(delay=0.01)
+    conn = _conn(socket)
+    tasks = len(asyncio.all_tasks())
+    conn.start(_no_gaps)
+    conn.push_start("snapshot", 0)
+    assert conn.busy and socket.sent == []
+    conn.push("tick")
+    conn.push("move 1", 1)
+    await conn.reply("ack")  # behind what is queued
+    await _drained(conn)
+    assert socket.sent == ["snapshot", "tick", "move 1", "ack"]
+    assert len(asyncio.all_tasks()) == tasks
+    conn.push("move 2", 2)  # a new writer for the next message
+    assert conn.busy
+    await _drained(conn)
+    assert socket.sent[-1] == "move 2"
     await conn.stop()
 
 
@@ -106,7 +125,7 @@ async def test_a_failing_socket_marks_the_connection_closed() -> None:
     assert conn.closed
 
 
-async def test_a_reply_goes_out_at_once_when_nothing_is_queued_and_behind_the_queue_otherwise() -> None:
+async def test_a_reply_goes_out_at_once_when_nothing_is_queued() -> None:
     socket = Socket()
     conn = _conn(socket)
     conn.start(_no_gaps)
@@ -115,8 +134,6 @@ async def test_a_reply_goes_out_at_once_when_nothing_is_queued_and_behind_the_qu
     conn.push_start("snap", 0)
     conn.push("tick")
     await conn.reply("ack 2")
-    assert socket.sent == ["ack 1"]  # queued behind the snapshot and the tick
-    await _drained(conn)
     assert socket.sent == ["ack 1", "snap", "tick", "ack 2"]
     await conn.stop()
 

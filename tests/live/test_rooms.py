@@ -1,11 +1,12 @@
-"""The RoomManager keeps nothing for game ids it was asked for once, real or made up."""
+"""The RoomManager keeps nothing for game ids it was asked for once, real or made up, and spreads its pings."""
 
 from __future__ import annotations
 
 import asyncio
 
+from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
-from app.live.rooms import RoomManager
+from app.live.rooms import PING_EVERY_TICKS, RoomManager
 
 
 async def test_unknown_ids_leave_nothing_behind(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
@@ -20,3 +21,53 @@ async def test_unknown_ids_leave_nothing_behind(db_sessionmaker) -> None:  # typ
     finally:
         await rooms.close()
         await hub.close()
+
+
+class _Room:
+    """What the clock tick reads of a room: its sockets and its clock (none: an untimed game)."""
+
+    def __init__(self, conns: list[Connection]) -> None:
+        self.connections = set(conns)
+
+    def clock_tick(self) -> bytes | None:
+        return None
+
+
+async def test_each_room_is_pinged_once_per_round_and_never_all_rooms_in_one_tick(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    hub = MemoryHub()
+    await hub.start()
+    rooms = RoomManager(hub, db_sessionmaker)
+    sent: dict[str, list[str]] = {}
+
+    def socket(game_id: str) -> Connection:
+        async def send(text: str) -> None:
+            sent.setdefault(game_id, []).append(text)
+
+        async def close(code: int, reason: str) -> None:
+            return None
+
+        conn = Connection(send, close, user_id=None, user_name=None, seat=None)
+        conn.start(_no_gaps)
+        conn.push_start(None, 0)
+        return conn
+
+    try:
+        ids = [f"game{n}" for n in range(50)]
+        for game_id in ids:
+            rooms.rooms[game_id] = _Room([socket(game_id), socket(game_id)])  # type: ignore[assignment]
+        per_tick = []
+        for tick in range(1, PING_EVERY_TICKS + 1):
+            before = sum(len(texts) for texts in sent.values())
+            await rooms._tick(tick)  # noqa: SLF001 - one tick of the clock loop, without waiting a second
+            per_tick.append(sum(len(texts) for texts in sent.values()) - before)
+        assert all(len(sent.get(game_id, [])) == 2 for game_id in ids)  # one ping to each socket per round
+        assert all('"t":"ping"' in text for texts in sent.values() for text in texts)
+        assert max(per_tick) < 100  # the pings are spread over the round's ticks
+    finally:
+        rooms.rooms.clear()
+        await rooms.close()
+        await hub.close()
+
+
+async def _no_gaps(after: int, upto: int) -> list[tuple[int, str]]:
+    raise AssertionError("no gap expected")

@@ -1,0 +1,116 @@
+"""uvicorn's sans-I/O WebSocket protocol, holding less for each open socket (``uvicorn_options``, app/server.py).
+
+A spectator's socket sits open for the whole game, and a popular game has thousands, so what one socket holds
+while idle is what the instance holds per spectator. uvicorn's protocol keeps, for the socket's whole life:
+
+- an ``asyncio.Queue`` for the messages the application has not read yet: three deques (about 760 bytes
+  each, a deque allocates a block of 64 slots at once), though uvicorn stops reading after each message, so
+  it holds one or two;
+- an ``asyncio.Event`` for "the transport may be written to": one more deque;
+- the handshake's request and response with their headers, used only until the handshake is answered (and
+  the request stays referenced by the parser of ``websockets`` for the socket's whole life).
+
+``LeanWebSocketProtocol`` replaces the queue and the event with equivalents on plain lists made only when a
+reader has to wait, and empties the handshake's headers once it is answered: about 8 KB less per socket. Everything else
+is uvicorn's own code (its tests cover the behaviour; ours run every socket through this class).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class _Inbox:
+    """The subset of ``asyncio.Queue`` uvicorn uses (``put_nowait``, ``get``, ``empty``), on one list."""
+
+    __slots__ = ("_items", "_waiters")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        if self._waiters:
+            for waiter in self._waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+                    break
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    async def get(self) -> Any:
+        while not self._items:
+            waiter = asyncio.get_running_loop().create_future()
+            if self._waiters is None:
+                self._waiters = []
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                self._waiters.remove(waiter)
+                if not self._waiters:
+                    self._waiters = None
+        return self._items.pop(0)
+
+
+class _Flag:
+    """The subset of ``asyncio.Event`` uvicorn uses (``set``, ``clear``, ``is_set``, ``wait``); set at first."""
+
+    __slots__ = ("_value", "_waiters")
+
+    def __init__(self) -> None:
+        self._value = True
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._value
+
+    def set(self) -> None:
+        self._value = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._value = False
+
+    async def wait(self) -> bool:
+        if self._value:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
+        return True
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = _Inbox()  # type: ignore[assignment]
+        self.writable = _Flag()  # type: ignore[assignment]
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if self.handshake_complete and "response" in self.__dict__:
+            # The handshake is answered: its request and response are not used again (the scope has its own
+            # copy of the headers). The parser of ``websockets`` keeps the request for the socket's life (a
+            # local of its generator), so its headers are emptied rather than only let go.
+            request = self.__dict__.pop("request", None)
+            if request is not None:
+                request.headers.clear()
+            del self.response
