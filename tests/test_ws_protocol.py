@@ -12,7 +12,7 @@ import json
 import pytest
 from websockets.asyncio.client import connect
 
-from app.ws_protocol import LeanWebSocketProtocol, _Flag, _Inbox
+from app.ws_protocol import FRAME_EXTENSION, LeanWebSocketProtocol, _Flag, _frame, _Inbox, text_sender
 
 
 async def test_inbox_hands_out_items_in_order_and_wakes_a_waiting_reader() -> None:
@@ -65,3 +65,41 @@ async def test_an_open_socket_holds_no_queue_event_or_handshake(live_server_hand
         request = held.conn.parser.gi_frame.f_locals.get("request")
         assert request is not None and len(request.headers) == 0
         assert any(key == b"x-long-header" for key, _ in held.scope["headers"])  # the app's own copy stays
+        assert held.scope["extensions"][FRAME_EXTENSION]["send_text_now"] == held.send_text_now
+
+
+def test_a_text_is_framed_once_as_an_unmasked_text_frame() -> None:
+    text = '{"t":"move","v":7}' + "x" * 200  # a length over 125 takes the two-byte length form
+    frame = _frame(text)
+    assert frame[:2] == b"\x81\x7e" and int.from_bytes(frame[2:4], "big") == len(text)
+    assert frame[4:] == text.encode()
+    assert _frame(text) is frame  # the same text again: the same bytes, not framed again
+    assert _frame("other") == b"\x81\x05other"
+
+
+class _FakeWebSocket:
+    def __init__(self, takes_it_now: bool) -> None:
+        self.now: list[str] = []
+        self.through_asgi: list[str] = []
+        self.takes_it_now = takes_it_now
+        self.scope = {"extensions": {FRAME_EXTENSION: {"send_text_now": self.send_text_now}}}
+
+    def send_text_now(self, text: str) -> bool:
+        if self.takes_it_now:
+            self.now.append(text)
+        return self.takes_it_now
+
+    async def send_text(self, text: str) -> None:
+        self.through_asgi.append(text)
+
+
+async def test_a_text_goes_through_asgi_when_the_socket_cannot_take_it_now() -> None:
+    ready, full = _FakeWebSocket(True), _FakeWebSocket(False)
+    await text_sender(ready)("a")  # type: ignore[arg-type]
+    await text_sender(full)("b")  # type: ignore[arg-type]
+    assert (ready.now, ready.through_asgi) == (["a"], [])
+    assert (full.now, full.through_asgi) == ([], ["b"])
+    plain = _FakeWebSocket(True)
+    plain.scope = {"extensions": {}}  # a server without the extension
+    await text_sender(plain)("c")  # type: ignore[arg-type]
+    assert plain.through_asgi == ["c"]

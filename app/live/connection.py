@@ -81,10 +81,12 @@ GapFiller = Callable[[int, int], Awaitable[list[tuple[int, str]]]]
 
 
 class Connection:
-    """A socket's place in a room. ``send`` is the socket's ``send_text``."""
+    """A socket's place in a room. ``send`` is the socket's ``send_text``; ``send_now``, when the server offers
+    one (``app/ws_protocol.py``), sends a text at once if the socket can take it and says whether it did: a
+    message for a socket with nothing queued then goes out with no queue, writer or coroutine at all."""
 
-    __slots__ = ("id", "user_id", "user_name", "seat", "_send", "_close", "_queue", "last_v", "messages",
-                 "refused", "_pings", "_lag", "fill_gap", "_writer", "closed")
+    __slots__ = ("id", "user_id", "user_name", "seat", "_send", "_send_now", "_close", "_queue", "last_v",
+                 "messages", "refused", "_pings", "_lag", "fill_gap", "_writer", "closed")
 
     def __init__(
         self,
@@ -94,12 +96,14 @@ class Connection:
         user_id: int | None,
         user_name: str | None,
         seat: str | None,
+        send_now: Callable[[str], bool] | None = None,
     ) -> None:
         self.id = f"c{next(_ids)}-{id(self):x}"
         self.user_id = user_id
         self.user_name = user_name
         self.seat = seat  # "B", "W", or None for a spectator
         self._send = send
+        self._send_now = send_now
         self._close = close
         self._queue: deque[tuple[int | None, str, bool]] | None = None  # made when there is something to send
         self.last_v: int | None = None  # None until the first snapshot or replay start is queued
@@ -175,6 +179,8 @@ class Connection:
     def _enqueue(self, item: tuple[int | None, str, bool]) -> None:
         if self.closed:
             return
+        if self._queue is None and self._send_now is not None and self._sent_now(item):
+            return
         queue = self._queue
         if queue is None:
             queue = self._queue = deque()
@@ -193,6 +199,25 @@ class Connection:
             writer = eager.start(self._write_loop())
             if writer is not None:
                 self._writer = writer
+
+    def _sent_now(self, item: tuple[int | None, str, bool]) -> bool:
+        """With nothing queued: ``item`` dealt with at once, as the writer would (sent, or dropped as already
+        sent). False leaves it to the queue and the writer: a gap to fill, or a socket that cannot take it now."""
+        v, text, start = item
+        assert self._send_now is not None
+        if start:
+            if text and not self._send_now(text):
+                return False
+            self.last_v = v
+            return True
+        if v is None:
+            return self._send_now(text)
+        if self.last_v is None or v <= self.last_v:
+            return True  # before this connection's start, or already sent
+        if v == self.last_v + 1 and self._send_now(text):
+            self.last_v = v
+            return True
+        return False
 
     async def _write_loop(self) -> None:
         """Send everything queued, then end (the next push starts a new writer)."""

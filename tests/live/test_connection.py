@@ -153,3 +153,38 @@ async def _noop_send(_text: str) -> None:
 
 async def _noop_close(_code: int, _reason: str) -> None:
     return None
+
+
+async def test_a_socket_offering_send_now_is_sent_to_with_no_coroutine_until_it_cannot_take_more() -> None:
+    socket = Socket()
+    now: list[str] = []
+    room = {"takes": True}
+
+    def send_now(text: str) -> bool:
+        if room["takes"]:
+            now.append(text)
+        return room["takes"]
+
+    asked: list[tuple[int, int]] = []
+
+    async def fill(after: int, upto: int) -> list[tuple[int, str]]:
+        asked.append((after, upto))
+        return [(v, f"v{v}") for v in range(after + 1, upto + 1)]
+
+    conn = Connection(socket.send, socket.close, user_id=None, user_name=None, seat=None, send_now=send_now)
+    conn.start(fill)
+    conn.push("before the start", 1)  # dropped, as the writer would
+    conn.push_start("snap@1", 1)
+    conn.push("v1", 1)  # already in the snapshot
+    conn.push("v2", 2)
+    conn.push("tick")
+    assert now == ["snap@1", "v2", "tick"] and socket.sent == [] and not conn.busy
+    conn.push("v4", 4)  # a gap: the writer fills it from the room
+    await _drained(conn)
+    assert asked == [(2, 3)] and socket.sent == ["v3", "v4"]
+    room["takes"] = False  # the socket's buffer is full: through the queue, in order
+    conn.push("v5", 5)
+    conn.push("v6", 6)
+    await _drained(conn)
+    assert socket.sent == ["v3", "v4", "v5", "v6"] and now == ["snap@1", "v2", "tick"]
+    await conn.stop()

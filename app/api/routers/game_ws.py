@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -22,6 +23,7 @@ from app.store.types import utcnow
 from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
 from app.store.models import User
 from app.logs import bind_game
+from app.ws_protocol import text_sender, text_sender_now
 from app.metrics import Metrics
 from app.protocol import (
     Chat,
@@ -102,12 +104,14 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
     # A suspended or banned user may watch, never sit (nor offer a rematch, which would start a game).
     sits = may_play(websocket) and (user is None or restriction(user, now) is None)
     new_account = user is not None and is_new_account(user, now, websocket.app.state.settings.new_account_hours)
+    send, send_now = _senders(websocket, chat_filter)
     conn = Connection(
-        websocket.send_text if chat_filter is None else chat_filter.wrap(websocket.send_text),
+        send,
         websocket.close,
         user_id=user_id,
         user_name=None if user is None else user.name,
         seat=room.seat_of(user_id) if sits else None,
+        send_now=send_now,
     )
     ticket.close = _closer(conn, websocket)
     await room.attach(conn, _since(websocket.query_params.get("v")))
@@ -141,6 +145,23 @@ async def refuse_token(websocket: WebSocket, exc: ServiceError) -> None:
     await websocket.accept()
     await websocket.send_text(encode(ErrorMessage(code=exc.code, message=exc.message)).decode())
     await websocket.close(CLOSE_BAD_TOKEN, exc.code)
+
+
+def _senders(websocket: WebSocket, chat_filter: ChatFilter | None
+             ) -> tuple[Callable[[str], Awaitable[None]], Callable[[str], bool] | None]:
+    """The socket's ``send`` and ``send_now`` for its Connection: texts go straight to the transport when the
+    server offers it (app/ws_protocol.py), through the viewer's chat filter either way."""
+    send, send_now = text_sender(websocket), text_sender_now(websocket)
+    if chat_filter is None:
+        return send, send_now
+    if send_now is not None:
+        unfiltered = send_now
+
+        def send_now_filtered(text: str) -> bool:
+            return unfiltered(chat_filter.text(text))
+
+        send_now = send_now_filtered
+    return chat_filter.wrap(send), send_now
 
 
 def _closer(conn: Connection, websocket: WebSocket) -> Closer:
