@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.frontend.people import ROOT, Person
+from tests.frontend.people import DESKTOP, ROOT, Person
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
 from tests.support.players import Player
 from tests.support.reviews import MOVES, finished_game
@@ -114,6 +114,11 @@ def test_a_review_led_in_one_browser_is_followed_live_in_two_others_across_insta
             for person in (teacher, ana):
                 _wait_text(person, ".chat-list", "why not the corner?")
 
+            teacher.page.fill("textarea.review-comment", "Black cuts here instead")  # as the README shows it
+            teacher.page.click("button[data-action=save-comment]")
+            _wait_text(ana, ".review-comment-text", "Black cuts here instead")
+            teacher.shot("review-desktop.png", DESKTOP)
+
             # A follower who reloads comes back to the teacher's position.
             bao.page.reload()
             _wait_stone(bao, 2, 4)
@@ -130,7 +135,7 @@ def test_a_review_led_in_one_browser_is_followed_live_in_two_others_across_insta
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_the_review_page_fits_in_every_language_at_desktop_and_phone_width(browser, server) -> None:  # type: ignore[no-untyped-def]
-    from tests.frontend.people import DESKTOP, LANGUAGES, PHONE
+    from tests.frontend.people import LANGUAGES, PHONE
     from tests.frontend.test_languages import OVERFLOWS
 
     game_id = _game(server.url)
@@ -158,8 +163,6 @@ def test_the_review_page_fits_in_every_language_at_desktop_and_phone_width(brows
                     person.page.wait_for_timeout(100)
                     found[(lang, name, role)] = person.page.evaluate(OVERFLOWS)
         assert {k: v for k, v in found.items() if v} == {}
-        teacher.language("en")
-        teacher.shot("review-desktop.png", DESKTOP)
         assert teacher.errors == [] and ana.errors == []
     finally:
         teacher.close()
