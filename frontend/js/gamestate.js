@@ -288,7 +288,11 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       return "ok";
     case "period_used":
     case "clock_restart":
+    case "vacation": // a player's vacation stopped or restarted their clock (docs/clocks.md)
       setClocks(state, ev, receivedAt);
+      return "ok";
+    case "conditional": // this player's own conditional moves (docs/protocol.md §3.5)
+      state.conditional = ev.tree || [];
       return "ok";
     case "rematch":
       state.rematch = ev.game_id;

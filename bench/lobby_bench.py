@@ -1,0 +1,89 @@
+"""Opening the lobby with many correspondence games: the socket's snapshot for a player with ``--games``
+unfinished correspondence games against the same snapshot for a player with none, on one real server
+(uvicorn in this process, SQLite and the in-process hub, a database created for the run).
+
+Each trial opens ``/ws/lobby`` with the player's cookie and times the wait for the ``snapshot`` message (which
+carries every one of the player's games: no request per game). Trials alternate between the two players.
+
+Prints p50/p99 of both and ``snapshot_p50_ms=<..> ratio_p50=<with games / without>`` last.
+
+    .venv/bin/python bench/lobby_bench.py [--games 50] [--trials 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("TENGEN_ENV", "test")
+
+import orjson  # noqa: E402
+
+from bench.ws_clients import percentile  # noqa: E402
+from tests.conftest import LiveServer  # noqa: E402
+from tests.support.players import Player, start_game  # noqa: E402
+
+CORRESPONDENCE = {"kind": "simple", "per_move": 3 * 86400, "correspondence": True}
+
+
+async def snapshot_ms(player: Player) -> tuple[float, int]:
+    lobby = await player.lobby()
+    started = time.perf_counter()
+    while True:
+        message = orjson.loads(await lobby.connection.recv())
+        if message.get("t") == "snapshot":
+            elapsed = (time.perf_counter() - started) * 1000
+            await lobby.close()
+            return elapsed, len(message["my_games"])
+
+
+async def run(url: str, games: int, trials: int) -> None:
+    busy, idle, opponent = await Player(url).visit(), await Player(url).visit(), await Player(url).visit()
+    for _ in range(games):
+        await start_game(busy, opponent, time_control=CORRESPONDENCE)
+    with_games: list[float] = []
+    without: list[float] = []
+    for trial in range(trials):
+        who, into = (busy, with_games) if trial % 2 == 0 else (idle, without)
+        ms, listed = await snapshot_ms(who)
+        assert listed == (games if who is busy else 0), listed
+        into.append(ms)
+    for name, values in (("with games", with_games), ("without", without)):
+        print(f"{name}: p50={percentile(values, 50):.2f} ms p99={percentile(values, 99):.2f} ms (n={len(values)})")
+    p50 = percentile(with_games, 50)
+    print(f"snapshot_p50_ms={p50:.2f} ratio_p50={p50 / percentile(without, 50):.2f}")
+    for person in (busy, idle, opponent):
+        await person.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--trials", type=int, default=200)
+    args = parser.parse_args()
+    from app.settings import Settings
+    from app.store.migrations import upgrade_to_head
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
+        upgrade_to_head(url)
+        settings = Settings(env="test", data_dir=Path(tmp) / "data", database_url=url,
+                            secret_key="bench-" + uuid.uuid4().hex, frontend_dir=Path(tmp) / "none",
+                            max_open_challenges=1000)
+        server = LiveServer(settings)
+        server.start()
+        try:
+            asyncio.run(run(server.url, args.games, args.trials))
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
