@@ -32,6 +32,8 @@ def _register(person: Person) -> str:
     person.open()
     name = "p" + uuid.uuid4().hex[:8]
     person.api("POST", "/api/auth/register", {"username": name, "password": "s3cret-Tengen-" + uuid.uuid4().hex})
+    person.page.reload()  # the page learns of the account
+    person.page.wait_for_selector(".user-name")
     return name
 
 
