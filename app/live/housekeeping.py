@@ -71,7 +71,7 @@ class Housekeeping:
         ended = 0
         for game_id in idle:
             room = await self.rooms.open(game_id)
-            if room is not None and b'"ack"' in await room.act(None, None, {"t": "abandoned"}):
+            if room is not None and (await room.act(None, None, {"t": "abandoned"})).ok:
                 ended += 1
         if guests or ended:
             log.info("housekeeping: %d unused guests deleted, %d abandoned games ended", guests, ended)

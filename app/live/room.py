@@ -29,11 +29,12 @@ from app.live.audience import Audience
 from app.live.connection import Connection, TokenBucket
 from app.live.envelope import unpack
 from app.live.outbox import Outbox
+from app.live.outcome import Outcome
 from app.live.proposals import DeadStoneProposer
 from app.live.game_rows import rows_for, with_turn
 from app.live.hub import Hub, game_channel
 from app.metrics import Metrics
-from app.protocol import ClockTick, ErrorMessage, encode
+from app.protocol import ClockTick, encode
 from app.store.db import is_connection_lost
 from app.store.repositories import games as games_repo
 from app.store.ids import short_id
@@ -55,11 +56,6 @@ SNAPSHOT_CHAT_LINES = 50  # chat lines a snapshot carries; older ones are paged 
 def game_config(row: GameWithPlayers) -> GameConfig:
     """The configuration the game was created with, exactly as stored (see app/lobby/game_settings.py)."""
     return GameConfig.from_dict(row.game.config)
-
-
-def _ack(client_id: str, v: int) -> bytes:
-    """An ``Ack`` (see app/protocol.py), serialised directly: one per move, so no model is built for it."""
-    return orjson.dumps({"t": "ack", "id": client_id, "v": v})
 
 
 class Room:
@@ -384,14 +380,13 @@ class Room:
 
     async def act(
         self, conn: Connection | None, client_id: str | None, action: dict[str, Any], facts: dict[str, Any] | None = None
-    ) -> bytes:
-        """Apply one action for ``conn``'s seat (None: the server itself); return the ack or error bytes."""
+    ) -> Outcome:
+        """Apply one action for ``conn``'s seat (None: the server itself); the endpoint encodes the outcome."""
         uid = None if conn is None else conn.user_id
         actor = SYSTEM if conn is None else conn.seat
         if actor is None and action["t"] != "chat":
             # A spectator's game action: refused on the seat alone, which never changes; no lock, no I/O.
-            return encode(ErrorMessage(id=client_id, code="not_a_player",
-                                       message="only the two players of this game can do that"))
+            return Outcome.refused(client_id, "not_a_player", "only the two players of this game can do that")
         rechecked = False
         for _ in range(CONFLICT_RETRIES):
             async with self.lock:
@@ -401,7 +396,7 @@ class Room:
                     log.warning("game %s: cannot read the database", self.game_id, exc_info=True)
                     return self._unavailable(client_id)
                 if client_id is not None and (uid, client_id) in self.seen:
-                    return _ack(client_id, self.seen[(uid, client_id)])
+                    return Outcome.ack(client_id, self.seen[(uid, client_id)])
                 assert self.authority is not None
                 now = self.clock()
                 try:
@@ -426,14 +421,13 @@ class Room:
                             return self._unavailable(client_id)
                         if self.v != known:
                             continue
-                    return encode(ErrorMessage(id=client_id, code=exc.code, message=exc.message,
-                                               reason=getattr(exc, "reason", None)))
+                    return Outcome.refused(client_id, exc.code, exc.message, getattr(exc, "reason", None))
                 if not events:
                     if conn is None:
                         # A tick that found nothing due (the claim moved the deadline a lease ahead): arm the
                         # game's real deadline again, or its flag would fall a lease late.
                         await self._update_deadline()
-                    return _ack(client_id or "", self.v)
+                    return Outcome.ack(client_id, self.v)
                 if client_id is not None:
                     events[0]["_cid"] = client_id
                     events[0]["_uid"] = uid
@@ -462,8 +456,8 @@ class Room:
                     self.seen[(uid, client_id)] = self.v
                 ack_v = self.v
             await self._after_commit(events)
-            return _ack(client_id or "", ack_v)
-        return encode(ErrorMessage(id=client_id, code="busy", message="the game is busy; try again"))
+            return Outcome.ack(client_id, ack_v)
+        return Outcome.refused(client_id, "busy", "the game is busy; try again")
 
     async def _worth_rereading(self) -> bool:
         """Whether a refusal should re-read the database first (call with the lock held)."""
@@ -531,9 +525,8 @@ class Room:
         return [self.authority.game.to_move]
 
     @staticmethod
-    def _unavailable(client_id: str | None) -> bytes:
-        return encode(ErrorMessage(id=client_id, code="unavailable",
-                                   message="the game could not be saved right now; send the move again"))
+    def _unavailable(client_id: str | None) -> Outcome:
+        return Outcome.refused(client_id, "unavailable", "the game could not be saved right now; send the move again")
 
     def _chat_event(self, conn: Connection | None, action: dict[str, Any], now: float) -> dict[str, Any]:
         assert self.authority is not None and conn is not None

@@ -114,9 +114,9 @@ class Moderation:
         room = await self.rooms.open(game_id)
         if room is None:
             return
-        reply = await room.act(None, None, action)
-        if b'"ack"' not in reply and b"game_over" not in reply:
-            log.warning("game %s of a sanctioned user did not end: %s", game_id, reply[:200])
+        outcome = await room.act(None, None, action)
+        if not outcome.ok and outcome.code != "game_over":
+            log.warning("game %s of a sanctioned user did not end: %s", game_id, outcome.code)
 
     # ---- games and chat
 
@@ -134,8 +134,8 @@ class Moderation:
         room = await self.rooms.open(game_id)
         if room is None:
             raise NotFound("game_not_found", "No such game.")
-        reply = await room.act(None, None, {"t": "chat_removed", "lines": lines})
-        if b'"ack"' not in reply:
+        outcome = await room.act(None, None, {"t": "chat_removed", "lines": lines})
+        if not outcome.ok:
             raise ServiceError("unavailable", "The game could not be saved right now; try again.", 503)
         async with self.sessionmaker() as session:
             entry = await self._audit(session, moderator, "remove_chat", body, game_id=game_id,

@@ -157,12 +157,12 @@ async def test_rooms_that_never_hear_of_each_other_still_cannot_both_commit(clus
             user = black.user if color == "B" else white.user
             return Connection(nothing, nothing, user_id=user["id"], user_name=user["name"], seat=color)
 
-        assert b'"ack"' in await first.act(seat("B"), "one", {"t": "play", "p": [2, 2]})
+        assert b'"ack"' in (await first.act(seat("B"), "one", {"t": "play", "p": [2, 2]})).encode()
         assert second.v == 0  # it was never told
-        refused = await second.act(seat("B"), "two", {"t": "play", "p": [6, 6]})
+        refused = (await second.act(seat("B"), "two", {"t": "play", "p": [6, 6]})).encode()
         assert b'"not_your_turn"' in refused and second.v == 1
-        assert b'"v":2' in await second.act(seat("W"), "three", {"t": "play", "p": [6, 6]})
-        assert b'"v":3' in await first.act(seat("B"), "four", {"t": "play", "p": [2, 6]})
+        assert b'"v":2' in (await second.act(seat("W"), "three", {"t": "play", "p": [6, 6]})).encode()
+        assert b'"v":3' in (await first.act(seat("B"), "four", {"t": "play", "p": [2, 6]})).encode()
         async with sessionmaker() as session:
             moves = await games_repo.moves(session, game_id)
             assert [(m.x, m.y) for m in moves] == [(2, 2), (6, 6), (2, 6)]

@@ -65,8 +65,8 @@ async def _play_and_finish(rooms: RoomManager, sessionmaker, black_id: int, whit
             room = await rooms.open(game_id)
             assert room is not None
             black = Connection(_noop_send, _noop_close, user_id=black_id, user_name="b", seat="B")
-            assert b'"ack"' in await room.act(black, "p1", {"t": "play", "p": [4, 4]})
-            assert b'"ack"' in await room.act(black, "r1", {"t": "resign"})
+            assert (await room.act(black, "p1", {"t": "play", "p": [4, 4]})).ok
+            assert (await room.act(black, "r1", {"t": "resign"})).ok
 
         await asyncio.gather(*(one(game_id) for game_id in ids))
 

@@ -323,10 +323,10 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
         first, second, lone = rooms
         for turn in range(6):
             room, color = (first, "B") if turn % 2 == 0 else (second, "W")
-            reply = orjson.loads(await room.act(seat(color), f"m{turn}", {"t": "play", "p": [turn, 3 + turn % 2]}))
+            reply = orjson.loads((await room.act(seat(color), f"m{turn}", {"t": "play", "p": [turn, 3 + turn % 2]})).encode())
             assert reply == {"t": "ack", "id": f"m{turn}", "v": turn + 1}
             await caught_up(second if room is first else first, turn + 1)
-        chat = orjson.loads(await second.act(seat("W"), "hello", {"t": "chat", "channel": "players", "text": "hi"}))
+        chat = orjson.loads((await second.act(seat("W"), "hello", {"t": "chat", "channel": "players", "text": "hi"})).encode())
         assert chat["v"] == 7
         await caught_up(first, 7)
         assert reads() == [0.0, 0.0, 0.0]
@@ -334,12 +334,12 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
         now = first.clock()
         assert first.authority.snapshot(None, now) == second.authority.snapshot(None, now)  # type: ignore[union-attr]
         assert [c["text"] for c in first.chat] == ["hi"]
-        again = orjson.loads(await first.act(seat("W"), "m5", {"t": "play", "p": [5, 4]}))
+        again = orjson.loads((await first.act(seat("W"), "m5", {"t": "play", "p": [5, 4]})).encode())
         assert again == {"t": "ack", "id": "m5", "v": 6}  # a resent id, applied once, known from the hub
         # The lone room commits without publishing where the others listen: the next carried event leaves a
         # gap, and only then does a room read the database.
-        assert b'"v":8' in await lone.act(seat("B"), "m7", {"t": "play", "p": [7, 7]})
-        assert b'"v":9' in await second.act(seat("W"), "m8", {"t": "play", "p": [8, 8]})
+        assert b'"v":8' in (await lone.act(seat("B"), "m7", {"t": "play", "p": [7, 7]})).encode()
+        assert b'"v":9' in (await second.act(seat("W"), "m8", {"t": "play", "p": [8, 8]})).encode()
         await caught_up(first, 9)
         assert reads()[0] == 1.0  # the gap at 8
         assert reads()[1] == 1.0  # refused on what it knew (not its turn), it checked the database once

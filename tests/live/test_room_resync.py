@@ -51,7 +51,7 @@ async def _played_room(sessionmaker) -> tuple[Room, ForgetfulHub]:  # type: igno
     for n, point in enumerate(MOVES):
         color = "B" if n % 2 == 0 else "W"
         seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, seat=color)
-        assert b'"ack"' in await room.act(seat, f"m{n}", {"t": "play", "p": point})
+        assert (await room.act(seat, f"m{n}", {"t": "play", "p": point})).ok
     while room.outbox.busy:  # wait until the hub has logged every commit
         await asyncio.sleep(0.01)
     return room, hub
@@ -111,7 +111,7 @@ async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(db_se
     ids = {seat: uid for uid, seat in room.user_seats.items()}
     for n, color in enumerate(("B", "W")):
         seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, seat=color)
-        assert b'"ack"' in await room.act(seat, f"pass{n}", {"t": "pass"})
+        assert (await room.act(seat, f"pass{n}", {"t": "pass"})).ok
     await room.close()
     async with db_sessionmaker() as session:  # as a game reached scoring before the status followed phases
         await session.execute(update(Game).where(Game.id == room.game_id).values(status="playing"))

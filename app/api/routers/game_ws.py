@@ -6,7 +6,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
@@ -15,6 +14,7 @@ from app.errors import ServiceError
 from app.api.login_limits import client_address
 from app.limits.chat import chat_refusal
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Connection
+from app.live.outcome import Outcome
 from app.live.room import Room
 from app.moderation.chat_filter import ChatFilter, ChatFilters
 from app.moderation.standing import is_new_account, restriction, sanction_refusal
@@ -126,8 +126,10 @@ async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: 
                 raw = frame.get("bytes") or b""
             received = time.perf_counter()
             reply, kind = await _handle(room, conn, raw, websocket.app.state, new_account)
-            if reply is not None:
+            if isinstance(reply, Outcome):
                 _observe(metrics, kind, reply, time.perf_counter() - received)
+                await conn.reply(reply.encode().decode())
+            elif reply is not None:
                 await conn.reply(reply.decode())
             if kind == _FLOODED:
                 await conn.flush()  # the refusals already answered reach the client before the close
@@ -172,25 +174,26 @@ def _closer(conn: Connection, websocket: WebSocket) -> Closer:
     return close
 
 
-def _observe(metrics: Metrics, kind: str | None, reply: bytes, seconds: float) -> None:
-    """Count an error reply by its code; time an acknowledged move (receive -> ack)."""
-    if reply.startswith(b'{"t":"error"'):
-        metrics.error(str(orjson.loads(reply).get("code")))
-    elif kind in _MOVES and reply.startswith(b'{"t":"ack"'):
+def _observe(metrics: Metrics, kind: str | None, outcome: Outcome, seconds: float) -> None:
+    """Count a refusal by its code; time an acknowledged move (receive -> ack)."""
+    if outcome.code is not None:
+        metrics.error(outcome.code)
+    elif kind in _MOVES:
         metrics.move_latency.observe(seconds)
 
 
 async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any,
-                  new_account: bool = False) -> tuple[bytes | None, str | None]:
-    """The reply to one client message (None: no reply) and the message's type (None: not understood)."""
+                  new_account: bool = False) -> tuple[Outcome | bytes | None, str | None]:
+    """The reply to one client message (an outcome, another message, or None: no reply) and the message's
+    type (None: not understood)."""
     if not conn.messages.take():
         closing = conn.refuse()
-        return encode(ErrorMessage(id=client_id_of(raw), code="rate_limited",
-                                   message="too many messages; this one was ignored")), _FLOODED if closing else None
+        return (Outcome.refused(client_id_of(raw), "rate_limited", "too many messages; this one was ignored"),
+                _FLOODED if closing else None)
     try:
         message = parse_client_message(raw)
     except ProtocolError as exc:
-        return encode(ErrorMessage(id=exc.client_id, code=exc.code, message=exc.message)), None
+        return Outcome.refused(exc.client_id, exc.code, exc.message), None
     if isinstance(message, Ping):
         return encode(PongReply(id=message.id, server_time=room.clock())), message.t
     if isinstance(message, Pong):
@@ -209,7 +212,8 @@ async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any,
     return await room.act(conn, message.id, action, facts), message.t
 
 
-async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat, new_account: bool) -> bytes | None:
+async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat,
+                        new_account: bool) -> Outcome | None:
     """Chat is limited per user, whatever socket or instance it comes through (lichess: 4 lines in 10 s; a
     guest's or a new account's, ``TENGEN_NEW_ACCOUNT_CHAT_LINES``), a line repeating the user's previous one in
     this game is dropped, and a muted, suspended or banned user's line is refused, as the database says now."""
@@ -223,4 +227,4 @@ async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Cha
             refusal = sanction_refusal(await moderation.standing(session, conn.user_id), utcnow())
     if refusal is None:
         return None
-    return encode(ErrorMessage(id=message.id, code=refusal.code, message=refusal.message))
+    return Outcome.refused(message.id, refusal.code, refusal.message)
