@@ -91,7 +91,7 @@ async def _logins(base: str, start: Start, counts: Counter[str], worker: int) ->
 
 async def _refuser(base: str, game_id: str, start: Start, counts: Counter[str], rate: float) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-        (await client.get("/api/me")).raise_for_status()
+        (await client.post("/api/guest")).raise_for_status()
         cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     url = base.replace("http://", "ws://") + f"/ws/games/{game_id}"
     async with websockets.connect(url, additional_headers={"Cookie": cookie}, max_size=2**22, open_timeout=60) as ws:

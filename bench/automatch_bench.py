@@ -50,7 +50,7 @@ class Seeker:
         self.ws = None  # type: ignore[var-annotated]
 
     async def connect(self) -> None:
-        (await self.http.get("/api/me")).raise_for_status()
+        (await self.http.post("/api/guest")).raise_for_status()
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         self.ws = await websockets.connect(self.url.replace("http://", "ws://") + "/ws/lobby",
                                            additional_headers={"Cookie": cookie})

@@ -49,7 +49,7 @@ async def setup_bot(url: str, games: int) -> tuple[str, str]:
 
 async def one_game(url: str, ws_url: str, bot: str, opts: argparse.Namespace, seed: int) -> Outcome:
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        await http.get("/api/me")
+        await http.post("/api/guest")
         tc = {"kind": "byoyomi", "main": opts.main, "periods": 3, "period_time": opts.period}
         game_id = await challenge_bot(http, bot, timeout=120, board_size=9, time_control=tc,
                                       color="black" if seed % 2 else "white")

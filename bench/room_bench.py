@@ -172,7 +172,7 @@ class Bot:
         self.http = httpx.AsyncClient(base_url=base, timeout=60)
 
     async def visit(self) -> "Bot":
-        (await self.http.get("/api/me")).raise_for_status()
+        (await self.http.post("/api/guest")).raise_for_status()
         return self
 
     @property

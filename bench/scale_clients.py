@@ -106,7 +106,7 @@ class Seat:
 
 async def _user(url: str) -> httpx.AsyncClient:
     client = httpx.AsyncClient(base_url=url, timeout=SETUP_TIMEOUT)
-    (await client.get("/api/me")).raise_for_status()
+    (await client.post("/api/guest")).raise_for_status()
     return client
 
 

@@ -106,15 +106,6 @@ async def session_user(request: Request, db: DB) -> User:
     return user
 
 
-async def current_user(request: Request, response: Response, db: DB) -> User:
-    """The session's (or bearer token's) user; a first visit becomes a new guest and gets its cookie."""
-    user = await optional_user(request, db)
-    if user is None:
-        user = await accounts.create_guest(db)
-        set_session_cookie(request, response, user)
-    return user
-
-
 async def required_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
     """The session's (or bearer token's) user; without one, 401 ``not_authenticated`` (no guest is made)."""
     if user is None:
@@ -125,8 +116,9 @@ async def required_user(user: Annotated[User | None, Depends(optional_user)]) ->
 class Visitor:
     """The session's user, or a guest made only when the request does something that needs one.
 
-    An endpoint calls ``await visitor.user()`` once its input is known to be valid, so a request that fails
-    validation (or only reads) never stores a guest.
+    An endpoint calls ``await visitor.user()`` once its input is known to be valid, before anything else it
+    writes; the new guest is committed with the endpoint's own work, so a request that fails validation, is
+    refused, or only reads never stores a guest (nor gets a cookie: an error answer drops it).
     """
 
     def __init__(self, request: Request, response: Response, db: AsyncSession, user: User | None) -> None:
@@ -147,7 +139,6 @@ async def visitor(request: Request, response: Response, db: DB) -> Visitor:
     return Visitor(request, response, db, await optional_user(request, db))
 
 
-CurrentUser = Annotated[User, Depends(current_user)]
 OptionalUser = Annotated[User | None, Depends(optional_user)]
 RequiredUser = Annotated[User, Depends(required_user)]
 Visiting = Annotated[Visitor, Depends(visitor)]

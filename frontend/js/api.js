@@ -47,6 +47,7 @@ const enc = encodeURIComponent;
 export const api = {
   // accounts
   me: () => request("GET", "/api/me"),
+  startGuest: () => request("POST", "/api/guest"),
   register: (username, password, strength) =>
     request("POST", "/api/auth/register", strength ? { username, password, strength } : { username, password }),
   login: (username, password) => request("POST", "/api/auth/login", { username, password }),

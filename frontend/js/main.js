@@ -105,7 +105,7 @@ export function start() {
   document.addEventListener("pointerdown", unlockAudio, { once: true });
   document.addEventListener("keydown", unlockAudio, { once: true });
   window.addEventListener("hashchange", route);
-  // The first visit gets its guest session from /api/me: no other request (nor a game socket, which would
-  // seat us as a spectator) may go out before that cookie exists, or each would make a guest of its own.
+  // Who we are (a visitor without a session is anonymous: a guest is started only by an action that needs
+  // one, see session.js ensureUser) is known before the first page mounts.
   loadMe().finally(route);
 }

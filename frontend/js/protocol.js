@@ -69,6 +69,7 @@ class ReconnectingSocket {
     this.ws = null;
     this.timer = null;
     this.status = "idle";
+    this.openWaiters = [];
   }
 
   path() {
@@ -107,7 +108,10 @@ class ReconnectingSocket {
       return;
     }
     this.ws = ws;
-    ws.onopen = () => this.onOpen();
+    ws.onopen = () => {
+      this.onOpen();
+      for (const resolve of this.openWaiters.splice(0)) resolve();
+    };
     ws.onmessage = (ev) => {
       let msg;
       try {
@@ -151,6 +155,13 @@ class ReconnectingSocket {
     }
     this.attempt = 0;
     this.open();
+  }
+
+  /** Reconnect at once (e.g. to carry a session cookie started just now); resolves when the new one is open. */
+  reconnected() {
+    const opened = new Promise((resolve) => this.openWaiters.push(resolve));
+    this.reconnectNow();
+    return opened;
   }
 
   onOpen() {}

@@ -1,4 +1,5 @@
-// The signed-in user (a guest by default: the server sets the session cookie on the first visit).
+// The signed-in user: an account, a guest, or (before doing anything that needs one) an anonymous visitor
+// with no id. The server stores a guest only when it is needed: docs/operations.md, "Limits".
 import { api } from "./api.js";
 
 let user = null;
@@ -25,6 +26,16 @@ export async function loadMe() {
     setUser(null);
   }
   return user;
+}
+
+/**
+ * Make sure this browser has a session before an action that needs one (a challenge, a seek, a chat line).
+ * Returns true when a guest was started just now: sockets opened before carry no cookie and must reconnect.
+ */
+export async function ensureUser() {
+  if (user && user.id !== null && user.id !== undefined) return false;
+  setUser(await api.startGuest());
+  return true;
 }
 
 export function isGuest(u = user) {

@@ -31,7 +31,7 @@ async def test_current_user_ws_reads_the_session_cookie(settings) -> None:  # ty
     server.start()
     try:
         async with httpx.AsyncClient(base_url=server.url) as http:
-            me = (await http.get("/api/me")).json()
+            me = (await http.post("/api/guest")).json()
             cookie = f"{COOKIE_NAME}={http.cookies[COOKIE_NAME]}"
         async with connect(server.ws_url + "/ws/whoami", additional_headers={"Cookie": cookie}) as ws:
             assert json.loads(await ws.recv()) == {"id": me["id"], "name": me["name"]}

@@ -29,7 +29,7 @@ async def test_an_unreachable_database_answers_503_unavailable(settings):  # typ
     application.state.sessionmaker = create_sessionmaker(engine)
     transport = httpx.ASGITransport(app=application)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        response = await client.get("/api/me")
+        response = await client.post("/api/guest")
     await engine.dispose()
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "unavailable"

@@ -9,7 +9,7 @@ from app.api.origin import origin_allowed
 
 
 async def test_foreign_origin_is_refused_and_nothing_changes(client: httpx.AsyncClient) -> None:
-    await client.get("/api/me")
+    await client.post("/api/guest")
     response = await client.post("/api/challenges", json={}, headers={"Origin": "https://evil.example"})
     assert response.status_code == 403
     assert response.json() == {"error": {"code": "forbidden_origin", "message": "Cross-site request refused."}}

@@ -86,7 +86,7 @@ async def test_a_bot_declines_with_a_reason(make_client) -> None:  # type: ignor
 
 async def test_only_accounts_own_bots_and_names_stay_unique(make_client) -> None:  # type: ignore[no-untyped-def]
     guest = make_client()
-    await guest.get("/api/me")
+    await guest.post("/api/guest")
     assert (await guest.post("/api/bots", json={"name": "robot1"})).status_code == 403
     owner = make_client()
     await register(owner, "robotowner")
@@ -105,7 +105,7 @@ async def test_a_token_opens_the_lobby_and_game_sockets(live_server: str) -> Non
         bot, token = await make_bot(owner)
         async with connect(ws + "/ws/lobby", additional_headers=bearer(token)) as lobby:
             assert json.loads(await lobby.recv())["incoming"] == []
-            await guest.get("/api/me")
+            await guest.post("/api/guest")
             public = (await guest.post("/api/challenges", json={"board_size": 13})).json()
             direct = (await guest.post("/api/challenges", json={"board_size": 9, "opponent": bot["name"]})).json()
             seen = [json.loads(await lobby.recv()) for _ in range(2)]
@@ -129,7 +129,7 @@ async def test_other_users_lobby_sockets_do_not_hear_direct_challenges(live_serv
     async with httpx.AsyncClient(base_url=live_server) as owner, httpx.AsyncClient(base_url=live_server) as guest:
         await register(owner)
         bot, _ = await make_bot(owner)
-        await guest.get("/api/me")
+        await guest.post("/api/guest")
         async with connect(ws + "/ws/lobby") as anonymous:
             json.loads(await anonymous.recv())
             await guest.post("/api/challenges", json={"board_size": 9, "opponent": bot["name"]})

@@ -82,7 +82,7 @@ async def test_a_killed_bridge_and_a_killed_server_resume_their_games(server: Se
     async with httpx.AsyncClient(base_url=server.url) as owner, httpx.AsyncClient(base_url=server.url) as player:
         await register(owner)
         bot, token = await make_bot(owner, board_sizes=[9])
-        await player.get("/api/me")
+        await player.post("/api/guest")
         bridge = BridgeProcess(server.url, token, tmp_path / "bridge.log", extra=["--log-level", "debug"]).start()
         try:
             game_id = await challenge_bot(player, bot["name"], board_size=9, time_control=BLITZ, color="black")
@@ -125,7 +125,7 @@ async def test_the_bridge_declines_draw_and_adjournment_offers(server: ServeProc
     async with httpx.AsyncClient(base_url=server.url) as owner, httpx.AsyncClient(base_url=server.url) as player:
         await register(owner)
         bot, token = await make_bot(owner, board_sizes=[9])
-        await player.get("/api/me")
+        await player.post("/api/guest")
         bridge = BridgeProcess(server.url, token, tmp_path / "bridge.log").start()
         try:
             game_id = await challenge_bot(player, bot["name"], board_size=9, time_control=BLITZ, color="black")

@@ -56,7 +56,7 @@ async def test_bad_revoked_and_read_only_tokens(make_client) -> None:  # type: i
 
 async def test_only_a_signed_in_account_manages_tokens(make_client) -> None:  # type: ignore[no-untyped-def]
     guest = make_client()
-    await guest.get("/api/me")
+    await guest.post("/api/guest")
     refused = await guest.post("/api/tokens", json={"name": "x"})
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "account_required"
 

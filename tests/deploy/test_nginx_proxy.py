@@ -122,7 +122,7 @@ async def test_http_and_lobby_are_balanced_and_every_socket_of_a_game_meets_on_o
     people = await _players(nginx.url, 2)
     try:
         # HTTP: least_conn over keep-alive upstream connections reaches both instances.
-        for _ in range(8):
+        for _ in range(10):
             assert (await people[0].http.get("/api/me")).status_code == 200
         assert (await people[0].http.get("/nginx-health")).text == "ok\n"
         assert (await people[0].http.get("/metrics")).status_code == 404

@@ -116,12 +116,14 @@ def test_players_see_the_spectators_chat_when_the_game_ends(browser, server):  #
             person.open()
         game_id = start_game(ana, bao)
         chen.open(f"#/game/{game_id}")
+        assert chen.api("GET", "/api/me")["id"] is None  # watching stores no guest: chatting starts one
         chen.page.wait_for_selector(".chat .tab >> nth=1 >> visible=true")
         chen.page.locator(".chat .tab").nth(1).click()
         chen.page.wait_for_selector(".chat-form:not([hidden])")
         chen.page.fill(".chat-input", "what a fight")
         chen.page.click(".chat-form button[type=submit]")
         chen.page.wait_for_selector(".chat-list .chat-text >> text=what a fight")
+        assert chen.api("GET", "/api/me")["name"].startswith("Guest-")
         assert ana.page.locator(".chat .tab").nth(1).is_hidden()
         bao.confirm("resign")
         for player in (ana, bao):

@@ -22,7 +22,7 @@ class Player:
         self.user: dict[str, Any] = {}
 
     async def visit(self) -> "Player":
-        response = await self.http.get("/api/me")
+        response = await self.http.post("/api/guest")
         response.raise_for_status()
         self.user = response.json().get("user", response.json())
         return self

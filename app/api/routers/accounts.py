@@ -1,4 +1,4 @@
-"""``/api/me`` and ``/api/auth/*``: who am I, register, log in, log out."""
+"""``/api/me``, ``/api/guest`` and ``/api/auth/*``: who am I, start a guest session, register, log in, log out."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import service as accounts
-from app.api.deps import DB, CurrentUser, OptionalUser, clear_session_cookie, set_session_cookie
+from app.api.deps import DB, OptionalUser, Visiting, clear_session_cookie, set_session_cookie
 from app.api.login_limits import check_password_limits
 from app.bots.declaration import accepts_of
 from app.live.sockets import announce_logout
 from app.lobby.views import user_view
 from app.ratings.lookup import display_ranks
+from app.store.models import User
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -28,8 +29,26 @@ class Registration(Credentials):
     strength: str | None = Field(default=None, max_length=8)
 
 
-@router.get("/me", summary="The current user (a first visit becomes a guest)")
-async def me(user: CurrentUser, db: DB) -> dict:
+# Who a visitor without a session is: nobody stored, so no id and no name (a guest is stored only once it
+# does something that needs one: docs/operations.md, "Limits").
+ANONYMOUS = {"id": None, "name": None, "guest": True, "bot": False, "rank": None}
+
+
+@router.get("/me", summary="The current user; without a session, an anonymous visitor (id null), stored nowhere")
+async def me(user: OptionalUser, db: DB) -> dict:
+    if user is None:
+        return dict(ANONYMOUS)
+    return await _me_view(db, user)
+
+
+@router.post("/guest", summary="Start a guest session (a guest is stored only if the visitor has no session)")
+async def guest(visitor: Visiting, db: DB) -> dict:
+    user = await visitor.user()
+    await db.commit()
+    return await _me_view(db, user)
+
+
+async def _me_view(db: DB, user: User) -> dict:
     view = user_view(user, await display_ranks(db, [user.id]))
     if user.is_bot:  # a bot reads what it accepts from here
         view["accepts"] = accepts_of(user.bot_accepts).model_dump()

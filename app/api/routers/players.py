@@ -9,7 +9,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 
-from app.api.deps import DB, CurrentUser, OptionalUser
+from app.api.deps import DB, OptionalUser
 from app.errors import ServiceError
 from app.lobby.views import game_summary, player_ids
 from app.moderation.fair_play import escape_share
@@ -39,10 +39,10 @@ async def history(name: str, db: DB, category: str = CATEGORY, limit: int = Quer
 
 
 @router.get("/players/{name}/handicap", summary="The handicap and komi the ranks suggest for you against this player")
-async def suggested_handicap(name: str, db: DB, me: CurrentUser, size: int = Query(default=19, ge=2, le=25)) -> dict:
+async def suggested_handicap(name: str, db: DB, me: OptionalUser, size: int = Query(default=19, ge=2, le=25)) -> dict:
     other = await players.find(db, name)
-    numbers = await rank_numbers(db, [me.id, other.id])
-    mine, theirs = numbers.get(me.id), numbers.get(other.id)
+    numbers = await rank_numbers(db, [other.id] if me is None else [me.id, other.id])
+    mine, theirs = None if me is None else numbers.get(me.id), numbers.get(other.id)
     if mine is None or theirs is None:
         raise ServiceError("account_required", "Both players need an account to have ranks.", 403)
     s = handicap.suggest(mine - theirs, size)

@@ -1,6 +1,7 @@
 // A challenge opened by link (#/challenge/<id>/<token>): show its terms and let the visitor accept it.
 import { h, replace } from "../dom.js";
 import { api } from "../api.js";
+import { ensureUser } from "../session.js";
 import { errorToast } from "../ui.js";
 import { challengeColorText, creatorOf, gameSummary, nameWithRank } from "./common.js";
 
@@ -17,6 +18,7 @@ export function mount(container, id, token) {
         onclick: async () => {
           accept.disabled = true;
           try {
+            await ensureUser();
             const res = await api.acceptChallenge(ch.id ?? id, token);
             location.hash = `#/game/${res.game_id || (res.game && res.game.id)}`;
           } catch (err) {

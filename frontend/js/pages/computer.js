@@ -11,7 +11,8 @@ const TIME_CONTROL = { kind: "byoyomi", main: 600, periods: 5, period_time: 30 }
 const POLL_MS = 500;
 const GIVE_UP_MS = 20000;
 
-export function computerCard() {
+/** ``withSession`` runs before the challenge to a bot is made (the lobby starts a guest session with it). */
+export function computerCard(withSession = async () => {}) {
   let size = 9;
   let bots = [];
   let waiting = null; // the challenge id while waiting for the bot
@@ -95,6 +96,7 @@ export function computerCard() {
     start.disabled = true;
     status.textContent = t("computer.waiting");
     try {
+      await withSession();
       const ch = await api.createChallenge({ board_size: size, opponent: strength.value, color: "nigiri", rated: false, time_control: TIME_CONTROL });
       waiting = ch.id;
       poll(ch.id, Date.now());

@@ -5,6 +5,7 @@
 import { h, replace, setText } from "../dom.js";
 import { t, onLanguageChange } from "../i18n.js";
 import { api } from "../api.js";
+import { ensureUser } from "../session.js";
 import { Board } from "../board.js";
 import { gtp } from "../coords.js";
 import { GameSocket, normalizeClocks } from "../protocol.js";
@@ -109,10 +110,16 @@ export class GameView {
     );
     container.append(this.root);
     this.chat = new Chat(chatHost, {
-      onSend: (channel, text) => this.socket.chat(channel, text).catch((err) => {
-        errorToast(err);
-        throw err;
-      }),
+      // An anonymous watcher's first line starts its guest session; the socket reconnects to carry it.
+      onSend: async (channel, text) => {
+        try {
+          if (await ensureUser()) await this.socket.reconnected();
+          return await this.socket.chat(channel, text);
+        } catch (err) {
+          errorToast(err);
+          throw err;
+        }
+      },
     });
   }
 

@@ -4,7 +4,7 @@ import { onLanguageChange, t } from "../i18n.js";
 import { api, listOf } from "../api.js";
 import { LobbySocket } from "../protocol.js";
 import { TIME_PRESETS, describeTimeControl } from "../clock.js";
-import { currentUser, isGuest, onUserChange } from "../session.js";
+import { currentUser, ensureUser, isGuest, onUserChange } from "../session.js";
 import { errorToast, toast } from "../ui.js";
 import { playNowCard } from "./playnow.js";
 import { computerCard } from "./computer.js";
@@ -33,7 +33,7 @@ function segmented(name, options, value, onChange) {
   return wrap;
 }
 
-function challengeForm(onCreated) {
+function challengeForm(onCreated, withSession) {
   const state = { preset: "rapid" };
   const komi = h("input", { type: "number", name: "komi", step: "0.5", min: "-50", max: "50", value: "7.5", inputmode: "decimal" });
   const rules = h("select", { name: "rules" }, RULES.map((r) => h("option", { value: r, i18n: `ruleset.${r}` })));
@@ -140,6 +140,7 @@ function challengeForm(onCreated) {
     if (maxRank.value) spec.max_rank = maxRank.value;
     submit.disabled = true;
     try {
+      await withSession();
       const created = await api.createChallenge(spec);
       onCreated(created, spec);
     } catch (err) {
@@ -196,10 +197,19 @@ export function mount(container) {
     }
   };
 
-  form = challengeForm(onCreated);
   let socket = null;
-  const playNow = playNowCard((message) => Boolean(socket && socket.sendRaw(message)));
-  const computer = computerCard();
+  // An anonymous visitor's first action starts its guest session; the lobby socket then reconnects with it,
+  // so that what is meant for this user alone (a search's answers, challenges addressed to it) reaches it.
+  const withSession = async () => {
+    if ((await ensureUser()) && socket) await socket.reconnected();
+  };
+  form = challengeForm(onCreated, withSession);
+  const playNow = playNowCard(async (message) => {
+    if (!socket) return false;
+    if (message.t === "seek") await withSession();
+    return socket.sendRaw(message);
+  });
+  const computer = computerCard(withSession);
   const yourTurn = yourTurnCard();
 
   const empty = (key) => h("li", { class: "empty muted", i18n: key });
@@ -248,6 +258,7 @@ export function mount(container) {
   async function accept(ch, btn) {
     btn.disabled = true;
     try {
+      await withSession();
       const res = await api.acceptChallenge(ch.id);
       location.hash = `#/game/${res.game_id || (res.game && res.game.id)}`;
     } catch (err) {

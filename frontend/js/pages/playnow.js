@@ -22,7 +22,8 @@ function clockText(seconds) {
 }
 
 /**
- * The card. ``send(obj)`` sends on the lobby socket (false when it is not open). Feed every lobby message to
+ * The card. ``send(obj)`` sends on the lobby socket: a promise of false when it is not open (a seek may first
+ * start a guest session). Feed every lobby message to
  * ``onMessage``; ``destroy`` stops the timer.
  */
 export function playNowCard(send) {
@@ -131,10 +132,17 @@ export function playNowCard(send) {
     }
   }
 
-  function seek(wanted) {
+  async function seek(wanted) {
     if (!wanted) return;
     pendingId = `seek-${++counter}`;
-    if (!send({ t: "seek", id: pendingId, ...wanted })) {
+    let sent = false;
+    try {
+      sent = await send({ t: "seek", id: pendingId, ...wanted });
+    } catch (err) {
+      errorToast(err);
+      return;
+    }
+    if (!sent) {
       toast("error.offline", {}, "error");
       return;
     }

@@ -1,6 +1,7 @@
 // Rules page: a short guide, and a 9x9 practice board (one person plays both colours, server-side rules).
 import { h, replace } from "../dom.js";
 import { api } from "../api.js";
+import { ensureUser } from "../session.js";
 import { Board } from "../board.js";
 import { errorToast } from "../ui.js";
 import { GameView } from "./game.js";
@@ -26,6 +27,7 @@ export function mount(container) {
     onclick: async () => {
       start.disabled = true;
       try {
+        await ensureUser();
         const res = await api.createPractice(9);
         const id = res.game_id || (res.game && res.game.id);
         if (view) view.destroy();

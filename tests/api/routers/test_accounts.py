@@ -12,19 +12,23 @@ from app.accounts.cookies import COOKIE_NAME
 PASSWORD = "s3cret-Tengen-pw"
 
 
-async def test_first_visit_gets_a_guest_with_a_signed_httponly_lax_cookie(client: httpx.AsyncClient) -> None:
-    response = await client.get("/api/me")
+async def test_a_visitor_is_anonymous_until_it_starts_a_guest_session(client: httpx.AsyncClient) -> None:
+    anonymous = await client.get("/api/me")
+    assert anonymous.json() == {"id": None, "name": None, "guest": True, "bot": False, "rank": None}
+    assert "set-cookie" not in anonymous.headers
+    response = await client.post("/api/guest")
     assert response.status_code == 200
     me = response.json()
     assert me["guest"] is True and me["name"].startswith("Guest-") and len(me["name"]) == 10
     cookie = response.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE_NAME}=") and "HttpOnly" in cookie and "SameSite=lax" in cookie
     assert (await client.get("/api/me")).json() == me  # the cookie keeps the identity
+    assert (await client.post("/api/guest")).json() == me  # and a second start keeps the same guest
 
 
 async def test_forged_cookie_gives_a_new_guest(make_client) -> None:  # type: ignore[no-untyped-def]
     first = make_client()
-    me = (await first.get("/api/me")).json()
+    me = (await first.post("/api/guest")).json()
     value = first.cookies[COOKIE_NAME]
     forged = make_client()
     forged.cookies.set(COOKIE_NAME, value[:-2] + ("AA" if not value.endswith("AA") else "BB"))
@@ -32,7 +36,7 @@ async def test_forged_cookie_gives_a_new_guest(make_client) -> None:  # type: ig
 
 
 async def test_guest_registers_and_keeps_its_row(client: httpx.AsyncClient) -> None:
-    guest = (await client.get("/api/me")).json()
+    guest = (await client.post("/api/guest")).json()
     response = await client.post("/api/auth/register", json={"username": "Honinbo", "password": PASSWORD})
     assert response.status_code == 201, response.text
     assert response.json() == {"id": guest["id"], "name": "Honinbo", "guest": False, "bot": False, "rank": "6k?"}
@@ -142,5 +146,5 @@ async def test_session_cookie_is_secure_in_production(settings, tmp_path) -> Non
     application = create_app(production)
     async with application.router.lifespan_context(application):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=application), base_url="https://t") as http:
-            response = await http.get("/api/me")
+            response = await http.post("/api/guest")
     assert "Secure" in response.headers["set-cookie"]

@@ -76,7 +76,7 @@ async def test_guesses_at_many_accounts_are_limited_per_address_and_globally(mak
 async def test_registering_gives_a_new_session(live_server: str) -> None:
     """A guest's cookie (perhaps planted by someone else) does not follow the guest into the account."""
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as victim:
-        guest = (await victim.get("/api/me")).json()
+        guest = (await victim.post("/api/guest")).json()
         planted = victim.cookies[COOKIE_NAME]
         account = (await victim.post("/api/auth/register", json={"username": "Honinbo", "password": PASSWORD})).json()
         assert account["id"] == guest["id"] and victim.cookies[COOKIE_NAME] != planted
@@ -89,7 +89,7 @@ async def test_registering_gives_a_new_session(live_server: str) -> None:
 async def test_logging_in_gives_a_new_session(live_server: str) -> None:
     await (await _register(live_server, "Jowa")).aclose()
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as client:
-        guest_cookie = (await client.get("/api/me")) and client.cookies[COOKIE_NAME]
+        guest_cookie = (await client.post("/api/guest")) and client.cookies[COOKIE_NAME]
         await client.post("/api/auth/login", json={"username": "Jowa", "password": PASSWORD})
         assert client.cookies[COOKIE_NAME] != guest_cookie
 

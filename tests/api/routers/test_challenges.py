@@ -80,8 +80,8 @@ async def test_open_challenges_are_listed_private_ones_are_not(make_client) -> N
 
 async def test_accept_creates_a_game_with_the_right_colours(make_client) -> None:  # type: ignore[no-untyped-def]
     alice, bob = make_client(), make_client()
-    alice_id = (await alice.get("/api/me")).json()["id"]
-    bob_id = (await bob.get("/api/me")).json()["id"]
+    alice_id = (await alice.post("/api/guest")).json()["id"]
+    bob_id = (await bob.post("/api/guest")).json()["id"]
     challenge = await _create(alice, board_size=9, color="white", komi=5.5, time_control={"kind": "absolute", "main": 60})
     response = await bob.post(f"/api/challenges/{challenge['id']}/accept")
     assert response.status_code == 201, response.text
@@ -107,7 +107,7 @@ async def test_accept_creates_a_game_with_the_right_colours(make_client) -> None
 
 async def test_nigiri_gives_each_player_one_colour(make_client) -> None:  # type: ignore[no-untyped-def]
     alice, bob = make_client(), make_client()
-    ids = {(await alice.get("/api/me")).json()["id"], (await bob.get("/api/me")).json()["id"]}
+    ids = {(await alice.post("/api/guest")).json()["id"], (await bob.post("/api/guest")).json()["id"]}
     challenge = await _create(alice, color="nigiri")
     game = (await bob.post(f"/api/challenges/{challenge['id']}/accept")).json()["game"]
     assert {game["players"]["B"]["id"], game["players"]["W"]["id"]} == ids
@@ -128,7 +128,7 @@ async def test_a_stranger_cannot_cancel_and_nobody_accepts_their_own(make_client
     challenge = await _create(alice)
     anonymous = await mallory.delete(f"/api/challenges/{challenge['id']}")
     assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == "not_authenticated"
-    await mallory.get("/api/me")
+    await mallory.post("/api/guest")
     refused = await mallory.delete(f"/api/challenges/{challenge['id']}")
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_your_challenge"
     own = await alice.post(f"/api/challenges/{challenge['id']}/accept")
@@ -147,7 +147,7 @@ async def test_a_stranger_cannot_cancel_and_nobody_accepts_their_own(make_client
 async def test_accepting_as_someone_else_needs_their_cookie(make_client) -> None:  # type: ignore[no-untyped-def]
     """Acceptance always acts as the cookie's user: a client cannot name another player."""
     alice, bob, carol = make_client(), make_client(), make_client()
-    carol_id = (await carol.get("/api/me")).json()["id"]
+    carol_id = (await carol.post("/api/guest")).json()["id"]
     challenge = await _create(alice)
     response = await bob.post(f"/api/challenges/{challenge['id']}/accept", json={"user_id": carol_id})
     assert response.status_code == 422
@@ -166,7 +166,7 @@ async def test_rated_games_need_accounts(make_client) -> None:  # type: ignore[n
 
 
 async def test_unknown_ids_answer_404_in_the_error_shape(client: httpx.AsyncClient) -> None:
-    await client.get("/api/me")
+    await client.post("/api/guest")
     for method, path in [
         ("GET", "/api/challenges/nope"), ("DELETE", "/api/challenges/nope"), ("POST", "/api/challenges/nope/accept"),
         ("GET", "/api/games/nope"), ("GET", "/api/games/nope/sgf"), ("GET", "/api/nothing-here"),

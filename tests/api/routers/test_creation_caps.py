@@ -5,8 +5,10 @@ only when needed."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import httpx
+import websockets
 from sqlalchemy import func, select
 
 from app.accounts.cookies import COOKIE_NAME
@@ -27,20 +29,82 @@ async def _users(database_url: str) -> int:
         await engine.dispose()
 
 
+async def _cookieless_requests(base_url: str, game_id: str, player_name: str) -> list[int | str]:
+    """One cookieless request of every kind a stranger can send, each from a new client: what each answered."""
+    ws_base = base_url.replace("http://", "ws://")
+    answers: list[int | str] = []
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        for method, path, body in [
+            ("GET", "/api/me", None),
+            ("GET", f"/api/players/{player_name}/handicap?size=19", None),
+            ("GET", f"/api/players/{player_name}", None),
+            ("GET", "/api/challenges", None),
+            ("GET", "/api/challenges/incoming", None),
+            ("GET", "/api/games/live", None),
+            ("GET", f"/api/games/{game_id}", None),
+            ("GET", f"/api/games/{game_id}/chat", None),
+            ("GET", "/api/me/games/active", None),
+            ("GET", "/api/me/games/history", None),
+            ("GET", "/api/leaderboard", None),
+            ("GET", "/api/archive", None),
+            ("GET", "/api/bots", None),
+            ("POST", "/api/challenges", {"board_size": 99}),
+            ("POST", "/api/practice", {"size": 5}),
+            ("POST", "/api/challenges/nope/accept", None),
+            ("POST", "/api/challenges/nope/decline", None),
+            ("DELETE", "/api/challenges/nope", None),
+            ("POST", "/api/auth/logout", None),
+            ("POST", "/api/auth/login", {"username": "nobody-here", "password": "x"}),
+        ]:
+            response = await http.request(method, path, json=body)
+            assert COOKIE_NAME not in response.cookies, (method, path)
+            answers.append(response.status_code)
+    async with websockets.connect(f"{ws_base}/ws/lobby") as lobby:  # a seek needs a session: none is made
+        assert json.loads(await lobby.recv())["t"] == "snapshot"
+        await lobby.send(json.dumps({"t": "seek", "id": "s1"}))
+        answers.append(json.loads(await lobby.recv())["code"])
+    async with websockets.connect(f"{ws_base}/ws/games/{game_id}") as watcher:  # nor watching, nor a chat
+        assert json.loads(await watcher.recv())["t"] == "snapshot"
+        await watcher.send(json.dumps({"t": "chat", "id": "c1", "channel": "spectators", "text": "hi"}))
+        answers.append((await _answer(watcher, "c1"))["code"])
+    return answers
+
+
+async def _answer(ws, message_id: str) -> dict:  # type: ignore[no-untyped-def]
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if message.get("id") == message_id:
+            return message
+
+
 async def test_requests_that_need_no_guest_store_none(live_server: str, database_url: str) -> None:
+    """150 cookieless requests of every kind (reading, watching, failing validation, a seek or a chat
+    without a session) store no guest; doing something that needs one (starting a session) stores one."""
+    black, white = await Player(live_server).visit(), await Player(live_server).visit()
+    game_id = await start_game(black, white)
+    named = await Player(live_server).visit()
+    await named.http.post("/api/auth/register", json={"username": "Honinbo", "password": "s3cret-Tengen-pw"})
     before = await _users(database_url)
-    for _ in range(20):
-        async with httpx.AsyncClient(base_url=live_server) as stranger:
-            assert (await stranger.post("/api/challenges", json={"board_size": 99})).status_code == 422
-            assert (await stranger.get("/api/me/games/active")).json() == {"games": []}
-            assert (await stranger.post("/api/practice", json={"size": 5})).status_code == 422
-            assert (await stranger.delete("/api/challenges/nope")).status_code == 401
-            assert COOKIE_NAME not in stranger.cookies
+    rounds = [await _cookieless_requests(live_server, game_id, "Honinbo") for _ in range(7)]
+    assert sum(map(len, rounds)) >= 150
     assert await _users(database_url) == before
+    expected = [200, 403, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 422, 422, 404, 401, 401, 200, 401,
+                "not_authenticated", "not_authenticated"]
+    assert rounds == [expected] * 7
+    async with httpx.AsyncClient(base_url=live_server) as stranger:  # refused by the service, not the schema
+        rated = await stranger.post("/api/challenges", json={"board_size": 9, "rated": True})
+        assert rated.status_code == 403 and COOKIE_NAME not in stranger.cookies
+    assert await _users(database_url) == before
+    async with httpx.AsyncClient(base_url=live_server) as stranger:
+        me = await stranger.get("/api/me")
+        assert me.json() == {"id": None, "name": None, "guest": True, "bot": False, "rank": None}
+        assert COOKIE_NAME not in stranger.cookies
     async with httpx.AsyncClient(base_url=live_server) as player:  # doing something that needs one does
         assert (await player.post("/api/challenges", json={"board_size": 9})).status_code == 201
         assert COOKIE_NAME in player.cookies
     assert await _users(database_url) == before + 1
+    for person in (black, white, named):
+        await person.close()
 
 
 async def test_unused_guests_expire(make_live_server, database_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -55,7 +119,7 @@ async def test_unused_guests_expire(make_live_server, database_url: str) -> None
             break
     assert await _users(database_url) == 1  # the guest with a challenge stays
     stale = idle.http.cookies[COOKIE_NAME]
-    again = (await idle.http.get("/api/me")).json()
+    again = (await idle.http.post("/api/guest")).json()
     assert again["name"] != idle.user["name"]  # the expired guest's cookie starts a new guest
     # SQLite may give the new guest the deleted one's id: the stale cookie still names nobody.
     async with httpx.AsyncClient(base_url=server.url, cookies={COOKIE_NAME: stale}) as replay:
