@@ -13,9 +13,10 @@ heartbeat costs about 100 wake-ups a second.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
+
+from app.background import BackgroundTask
 
 INTERVAL = 0.01
 
@@ -30,17 +31,13 @@ class LoopWatch:
         self.interval = interval
         self.clock = clock
         self.cpu_clock = cpu_clock
-        self._task: asyncio.Task[None] | None = None
+        self._task = BackgroundTask("loop-watch")
 
     async def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._beat(), name="loop-watch")
+        self._task.start(self._beat())
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._task.close()
 
     async def _beat(self) -> None:
         while True:

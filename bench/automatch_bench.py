@@ -34,7 +34,7 @@ import websockets  # noqa: E402
 
 from bench.ws_clients import percentile  # noqa: E402
 from tests.support.instances import Instances, delete_redis_prefix  # noqa: E402
-from tests.support.services import POSTGRES_URL, REDIS_URL  # noqa: E402
+from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin  # noqa: E402
 
 SEEK = {"sizes": [9], "speeds": ["blitz"], "rules": "any"}
 TIMEOUT = 30.0
@@ -113,19 +113,6 @@ async def run(urls: list[str], trials: int) -> dict[str, list[float]]:
     return figures
 
 
-def _pg_admin(statement: str) -> None:
-    import asyncpg
-
-    async def go() -> None:
-        connection = await asyncpg.connect(POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://"))
-        try:
-            await connection.execute(statement)
-        finally:
-            await connection.close()
-
-    asyncio.run(go())
-
-
 def _line(name: str, values: list[float]) -> str:
     ms = [v * 1000 for v in values]
     return (f"{name} n={len(ms)} p50_ms={percentile(ms, 50):.1f} p99_ms={percentile(ms, 99):.1f} "
@@ -138,7 +125,7 @@ def main() -> int:
     opts = parser.parse_args()
     name = f"tengen_bench_{uuid.uuid4().hex}"
     prefix = f"tengen-bench-{uuid.uuid4().hex}:"
-    _pg_admin(f'CREATE DATABASE "{name}"')
+    pg_admin(f'CREATE DATABASE "{name}"')
     database_url = POSTGRES_URL.rpartition("/")[0] + "/" + name
     load = os.getloadavg()[0]
     print(f"cpus={os.cpu_count()} trials={opts.trials} load_average_1min={load:.2f} (servers, clients, PostgreSQL "
@@ -154,7 +141,7 @@ def main() -> int:
             finally:
                 group.stop_all()
     finally:
-        _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         delete_redis_prefix(prefix)
     pairs = figures["cross"] + figures["same"]
     print(_line("pair_all", pairs))

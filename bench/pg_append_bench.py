@@ -36,7 +36,7 @@ from app.store.db import create_engine, create_sessionmaker  # noqa: E402
 from app.store.migrations import upgrade_to_head  # noqa: E402
 from app.store.repositories import games as games_repo  # noqa: E402
 from app.store.repositories import users as users_repo  # noqa: E402
-from tests.support.services import POSTGRES_URL  # noqa: E402
+from tests.support.services import POSTGRES_URL, pg_admin  # noqa: E402
 
 SIZE = 19
 CONNECTIONS_PER_PROC = 16
@@ -131,9 +131,9 @@ def run_step(url: str, database: str, game_ids: list[str], procs: int, seconds: 
     for go in gos:
         go.put(window)
     time.sleep(max(0.0, start - time.time()))
-    before = (proc_cpu.processes(), proc_cpu.machine_busy())
+    before = proc_cpu.snapshot()
     time.sleep(max(0.0, window[1] - time.time()))
-    after = (proc_cpu.processes(), proc_cpu.machine_busy())
+    after = proc_cpu.snapshot()
     outcomes = [results.get(timeout=120) for _ in clients]
     for process in clients:
         process.join(30)
@@ -143,19 +143,6 @@ def run_step(url: str, database: str, game_ids: list[str], procs: int, seconds: 
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")  # noqa: E731
     return {"rate": rate, "p50": p(0.5), "p99": p(0.99), "postgres": cpu["postgres"], "clients": cpu["clients"],
             "other": cpu["other"], "machine": cpu["machine"]}
-
-
-def _pg_admin(statement: str) -> None:
-    import asyncpg
-
-    async def run() -> None:
-        connection = await asyncpg.connect(POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://"))
-        try:
-            await connection.execute(statement)
-        finally:
-            await connection.close()
-
-    asyncio.run(run())
 
 
 def main() -> int:
@@ -168,7 +155,7 @@ def main() -> int:
     steps = [int(s) for s in opts.steps.split(",")]
 
     name = f"tengen_bench_{uuid.uuid4().hex}"
-    _pg_admin(f'CREATE DATABASE "{name}"')
+    pg_admin(f'CREATE DATABASE "{name}"')
     url = POSTGRES_URL.rpartition("/")[0] + "/" + name
     print(f"cpus={os.cpu_count()} steps={steps} seconds={opts.seconds} client_procs={opts.client_procs} "
           f"load_average={os.getloadavg()[0]:.2f} (PostgreSQL, the clients and everything else share these cores)")
@@ -187,7 +174,7 @@ def main() -> int:
                   f"machine={f['machine']:.2f}/{os.cpu_count()} cpu_ms_per_append postgres={per(f['postgres']):.3f} "
                   f"clients={per(f['clients']):.3f}")
     finally:
-        _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     busiest = max(figures, key=lambda f: f["rate"])
     pg_ms = 1000 * busiest["postgres"] / busiest["rate"] if busiest["rate"] else float("nan")
     per_core = 1000 / pg_ms if pg_ms else float("nan")

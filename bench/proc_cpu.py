@@ -58,6 +58,11 @@ def runqueue_waits(pids: list[int]) -> list[float]:
     return out
 
 
+def snapshot() -> tuple[dict[int, tuple[str, str, float, int]], float]:
+    """Every process's CPU and the machine's busy time, now: the ``before`` or ``after`` of ``cpu_split``."""
+    return processes(), machine_busy()
+
+
 def cpu_split(before: tuple, after: tuple, servers: list[int], database: str, clients_cpu: float,
               seconds: float, nginx: int | None = None) -> dict[str, object]:
     """Cores used over the window: each server, the clients, PostgreSQL for this database, Redis, nginx (the

@@ -44,7 +44,6 @@ produces, still connect directly).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import math
 import multiprocessing
 import os
@@ -64,7 +63,7 @@ import proc_cpu  # noqa: E402
 import scale_clients  # noqa: E402
 
 from tests.support.instances import Instances, delete_redis_prefix  # noqa: E402
-from tests.support.services import POSTGRES_URL, REDIS_URL  # noqa: E402
+from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin  # noqa: E402
 
 # Seconds an instance may take to start: under ``nice`` on a machine with a load of 10 it can take 30 and more.
 START_TIMEOUT = 180.0
@@ -161,11 +160,11 @@ def run_window(phase: Phase, rig: Rig, opts: argparse.Namespace, database: str) 
         for go in gos:
             go.put((measure_from, measure_from + opts.seconds))
         time.sleep(max(0.0, measure_from - time.time()))
-        before = (proc_cpu.processes(), proc_cpu.machine_busy())
+        before = proc_cpu.snapshot()
         waits_before = proc_cpu.runqueue_waits(servers)
         throttled_before = [limit.throttling() for limit in limits]
         time.sleep(max(0.0, measure_from + opts.seconds - time.time()))
-        after = (proc_cpu.processes(), proc_cpu.machine_busy())
+        after = proc_cpu.snapshot()
         waits = [(b - a) / opts.seconds for a, b in zip(waits_before, proc_cpu.runqueue_waits(servers))]
         throttled = [limit.throttling().since(t) for limit, t in zip(limits, throttled_before)]
     finally:
@@ -250,19 +249,6 @@ def report(phase: Phase, f: dict, opts: argparse.Namespace) -> None:
           + " ".join(f"{k}={v:.3f}" for k, v in per_move.items()))
 
 
-def _pg_admin(statement: str) -> None:
-    import asyncpg
-
-    async def run() -> None:
-        connection = await asyncpg.connect(POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://"))
-        try:
-            await connection.execute(statement)
-        finally:
-            await connection.close()
-
-    asyncio.run(run())
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quota", type=float, default=0.1, help="cores per instance in the quota'd phases")
@@ -288,7 +274,7 @@ def main() -> int:
     name = f"tengen_bench_{uuid.uuid4().hex}"
     prefix = f"tengen-bench-{uuid.uuid4().hex}:"
     tag = uuid.uuid4().hex[:8]  # this run's control groups are tengen-bench-<tag>-*
-    _pg_admin(f'CREATE DATABASE "{name}"')
+    pg_admin(f'CREATE DATABASE "{name}"')
     database_url = POSTGRES_URL.rpartition("/")[0] + "/" + name
     print(f"cpus={os.cpu_count()} {controller.describe()} groups=tengen-bench-{tag}-* "
           f"quota={opts.quota} period_ms={opts.period_ms} "
@@ -317,7 +303,7 @@ def main() -> int:
             figures[phase.name] = combine(windows[phase.name], opts.seconds)
             report(phase, figures[phase.name], opts)
     finally:
-        _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         delete_redis_prefix(prefix)
 
     rate = {k: f["moves_per_s"] for k, f in figures.items()}

@@ -14,7 +14,6 @@ import os
 # Tests never touch a developer's real data folder or secret.
 os.environ.setdefault("TENGEN_ENV", "test")
 
-import asyncio  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
 import threading  # noqa: E402
@@ -26,7 +25,7 @@ from pathlib import Path  # noqa: E402
 import httpx  # noqa: E402
 import pytest  # noqa: E402
 
-from tests.support.services import POSTGRES_URL, need_postgres  # noqa: E402
+from tests.support.services import POSTGRES_URL, need_postgres, pg_admin  # noqa: E402
 
 DATABASES = ["sqlite", "postgres"]
 START_TIMEOUT = 30.0  # seconds a test server may take to start (a loaded 2-core machine is slow)
@@ -35,38 +34,20 @@ START_TIMEOUT = 30.0  # seconds a test server may take to start (a loaded 2-core
 # ---- PostgreSQL administration (each test gets its own database) ----
 
 
-def _admin_dsn() -> str:
-    return POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://")
-
-
 def _pg_url(name: str) -> str:
     base, _, _ = POSTGRES_URL.rpartition("/")
     return f"{base}/{name}"
 
 
-def _pg_admin(*statements: str) -> None:
-    import asyncpg
-
-    async def run() -> None:
-        connection = await asyncpg.connect(_admin_dsn())
-        try:
-            for statement in statements:
-                await connection.execute(statement)
-        finally:
-            await connection.close()
-
-    asyncio.run(run())
-
-
 def create_pg_database(template: str | None = None) -> str:
     """A new uniquely named PostgreSQL database (optionally copied from ``template``); returns its name."""
     name = f"tengen_test_{uuid.uuid4().hex}"
-    _pg_admin(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+    pg_admin(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     return name
 
 
 def drop_pg_database(name: str) -> None:
-    _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class _Templates:

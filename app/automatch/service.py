@@ -38,6 +38,7 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.background import BackgroundTask
 from app.automatch import pairing
 from app.automatch.pairing import PairTerms, Seeker
 from app.automatch.house_bots import BOT_OFFER_AFTER, bot_offer
@@ -116,7 +117,7 @@ class Automatch:
         self._bots_here: set[int] = set()  # bot accounts with a lobby socket on this instance
         self._bot_checked: dict[str, float] = {}  # seek id -> when a house bot was last looked for it
         self._sockets = _Sockets()
-        self._task: asyncio.Task[None] | None = None
+        self._task = BackgroundTask("automatch")
         self._unreachable_since: float | None = None
         self._wake = asyncio.Event()
         self._background: set[asyncio.Task[None]] = set()
@@ -129,16 +130,10 @@ class Automatch:
             await self.pool.heartbeat(self.instance, HEARTBEAT_TTL)
         except Exception:
             log.warning("the seek pool cannot be reached at start; the sweep keeps trying", exc_info=True)
-        self._task = asyncio.create_task(self._loop(), name="automatch")
+        self._task.start(self._loop())
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
+        await self._task.close()
         for task in list(self._background):
             task.cancel()
         for user_id, seek in list(self._local.items()):

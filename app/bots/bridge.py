@@ -26,7 +26,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.bots.declaration import BotAccepts, refusal
-from app.bots.player import RECONNECT_DELAYS, GamePlayer, PlayerOptions
+from app.bots.backoff import Backoff
+from app.bots.player import GamePlayer, PlayerOptions
 
 log = logging.getLogger("tengen.bot")
 
@@ -115,17 +116,16 @@ class Bridge:
         )
 
     async def _connect_loop(self) -> None:
-        attempt = 0
+        backoff = Backoff()
         while not self.stopping.is_set():
             try:
                 await self._load_me()
                 log.info("connected to %s as %s (up to %d games)", self.server, self.me["name"], self.max_games)
                 await self._resume_games()
-                attempt = 0
+                backoff.reset()
                 await self._lobby()
             except (httpx.HTTPError, OSError, ConnectionClosed, InvalidStatus, TimeoutError) as exc:
-                delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
-                attempt += 1
+                delay = backoff.next()
                 log.info("server unreachable (%s); retrying in %.1f s", type(exc).__name__, delay)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.stopping.wait(), delay)

@@ -27,6 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.bots import clocks
+from app.bots.backoff import Backoff
 from app.bots.gtp import Engine, GtpError
 from app.bots.position import GameMove, Gap, Point, Position
 from app.rules.coords import from_gtp, to_gtp
@@ -41,7 +42,6 @@ CLAIM_EVERY = 15.0  # seconds between victory claims while the opponent is away
 WAIT_FOR_EVENTS = frozenset({"game_over", "not_your_turn", "wrong_phase"})
 MAX_OVERHEAD = 5.0  # seconds: the most measured overhead added to the margin
 ANSWER_WAIT = 15.0  # seconds to wait for the ack or error of an action
-RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class GamePlayer:
         """Play the game to its end (and a short while after, for a rematch), reconnecting as needed."""
         self.logline("joining")
         self._decider = asyncio.create_task(self._decide_loop())
-        attempt = 0
+        backoff = Backoff()
         try:
             while not self._done():
                 url = f"{self.options.ws_url}/ws/games/{self.game_id}"
@@ -103,7 +103,7 @@ class GamePlayer:
                     async with connect(url, additional_headers={"Authorization": f"Bearer {self.options.token}"},
                                        open_timeout=10, ping_interval=20, max_size=2**22) as ws:
                         self._ws = ws
-                        attempt = 0
+                        backoff.reset()
                         await self._read(ws)
                 except (OSError, ConnectionClosed, InvalidStatus, TimeoutError) as exc:
                     if isinstance(exc, ConnectionClosed) and exc.rcvd is not None and exc.rcvd.code in (4404, 4401):
@@ -111,8 +111,7 @@ class GamePlayer:
                         return
                     if self._done():
                         break
-                    delay = RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)]
-                    attempt += 1
+                    delay = backoff.next()
                     self.logline("connection lost (%s); reconnecting in %.1f s", type(exc).__name__, delay)
                     await asyncio.sleep(delay)
                 finally:

@@ -12,12 +12,12 @@ Every ``interval`` seconds, on every instance (each step is idempotent, so insta
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.background import BackgroundTask
 from app.live.rooms import RoomManager
 from app.store.repositories import games as games_repo
 from app.store.repositories import users as users_repo
@@ -41,17 +41,13 @@ class Housekeeping:
         self.guest_ttl = timedelta(hours=guest_ttl_hours)
         self.abandon_after = timedelta(days=untimed_abandon_days)
         self.interval = interval
-        self._task: asyncio.Task[None] | None = None
+        self._task = BackgroundTask("tengen-housekeeping")
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="tengen-housekeeping")
+        self._task.start(self._loop())
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._task.close()
 
     async def _loop(self) -> None:
         while True:

@@ -5,6 +5,7 @@ With ``TENGEN_REQUIRE_SERVICES=1`` (as CI sets it) a missing service fails the t
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -20,6 +21,21 @@ REDIS_URL = os.environ.get("TENGEN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 GNUGO = os.environ.get("TENGEN_TEST_GNUGO", "/usr/games/gnugo")
 CHROMIUM = os.environ.get("TENGEN_TEST_CHROMIUM", "/usr/bin/chromium")
 NGINX = os.environ.get("TENGEN_TEST_NGINX", "/usr/sbin/nginx")
+
+
+def pg_admin(*statements: str) -> None:
+    """Run administrative statements (CREATE/DROP DATABASE) on the test server's maintenance database."""
+    import asyncpg
+
+    async def run() -> None:
+        connection = await asyncpg.connect(POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            for statement in statements:
+                await connection.execute(statement)
+        finally:
+            await connection.close()
+
+    asyncio.run(run())
 
 
 def services_required() -> bool:

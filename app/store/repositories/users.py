@@ -30,26 +30,22 @@ async def name_taken(session: AsyncSession, name_key: str) -> bool:
     return (await session.execute(select(User.id).where(User.name_key == name_key))).first() is not None
 
 
-async def add_guest(session: AsyncSession, name: str, name_key: str) -> User:
-    """Insert a guest (flushes, does not commit)."""
-    user = User(name=name, name_key=name_key, is_guest=True, session_version=first_session_version())
+async def _add(session: AsyncSession, **fields: object) -> User:
+    """Insert a user with a fresh session version (flushes, does not commit)."""
+    user = User(session_version=first_session_version(), **fields)
     session.add(user)
     await session.flush()
     return user
+
+
+async def add_guest(session: AsyncSession, name: str, name_key: str) -> User:
+    """Insert a guest (flushes, does not commit)."""
+    return await _add(session, name=name, name_key=name_key, is_guest=True)
 
 
 async def add_registered(session: AsyncSession, name: str, name_key: str, password_hash: str) -> User:
-    user = User(
-        name=name,
-        name_key=name_key,
-        is_guest=False,
-        password_hash=password_hash,
-        session_version=first_session_version(),
-        registered_at=utcnow(),
-    )
-    session.add(user)
-    await session.flush()
-    return user
+    return await _add(session, name=name, name_key=name_key, is_guest=False, password_hash=password_hash,
+                      registered_at=utcnow())
 
 
 async def register_guest(session: AsyncSession, user: User, name: str, name_key: str, password_hash: str) -> None:
@@ -102,20 +98,8 @@ async def house_bots(session: AsyncSession) -> list[User]:
 async def add_bot(
     session: AsyncSession, name: str, name_key: str, owner_id: int | None, accepts: dict, strength: str | None = None
 ) -> User:
-    user = User(
-        strength=strength,
-        name=name,
-        name_key=name_key,
-        is_guest=False,
-        is_bot=True,
-        owner_id=owner_id,
-        bot_accepts=accepts,
-        session_version=first_session_version(),
-        registered_at=utcnow(),
-    )
-    session.add(user)
-    await session.flush()
-    return user
+    return await _add(session, strength=strength, name=name, name_key=name_key, is_guest=False, is_bot=True,
+                      owner_id=owner_id, bot_accepts=accepts, registered_at=utcnow())
 
 
 async def set_bot_accepts(session: AsyncSession, user_id: int, accepts: dict) -> None:
