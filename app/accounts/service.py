@@ -38,18 +38,20 @@ async def user_for_claim(session: AsyncSession, claim: SessionClaim | None) -> U
     return user
 
 
-async def create_guest(session: AsyncSession) -> User:
+async def create_guest(session: AsyncSession, *, commit: bool = True) -> User:
     """A new guest named like ``Guest-7f3a`` (longer suffixes if the short ones keep colliding).
 
-    Added to the session's transaction, not committed: the action that needed a guest commits it with what
-    it did, and an action that fails stores no guest. It must be the transaction's first write (a name taken
-    meanwhile rolls the transaction back)."""
+    ``commit=False`` leaves it in the session's transaction: the action that needed a guest commits it with
+    what it did, and an action that fails stores no guest. Either way it must be the transaction's first write
+    (a name taken meanwhile rolls the transaction back)."""
     for attempt in range(8):
         name = f"Guest-{secrets.token_hex(2 if attempt < 4 else 4)}"
         if await users.name_taken(session, name_key(name)):
             continue
         try:
             user = await users.add_guest(session, name, name_key(name))
+            if commit:
+                await session.commit()
         except IntegrityError:  # another guest took the name meanwhile
             await session.rollback()
             continue

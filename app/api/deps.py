@@ -117,8 +117,9 @@ class Visitor:
     """The session's user, or a guest made only when the request does something that needs one.
 
     An endpoint calls ``await visitor.user()`` once its input is known to be valid, before anything else it
-    writes; the new guest is committed with the endpoint's own work, so a request that fails validation, is
-    refused, or only reads never stores a guest (nor gets a cookie: an error answer drops it).
+    writes, so a request that fails validation or only reads never stores a guest. An endpoint that commits
+    its own work asks with ``commit=False``: the new guest is committed with that work, so a request the
+    service refuses stores no guest either (nor gets a cookie: an error answer drops it).
     """
 
     def __init__(self, request: Request, response: Response, db: AsyncSession, user: User | None) -> None:
@@ -128,9 +129,9 @@ class Visitor:
     def known(self) -> User | None:
         return self._user
 
-    async def user(self) -> User:
+    async def user(self, *, commit: bool = True) -> User:
         if self._user is None:
-            self._user = await accounts.create_guest(self._db)
+            self._user = await accounts.create_guest(self._db, commit=commit)
             set_session_cookie(self._request, self._response, self._user)
         return self._user
 

@@ -43,9 +43,7 @@ async def me(user: OptionalUser, db: DB) -> dict:
 
 @router.post("/guest", summary="Start a guest session (a guest is stored only if the visitor has no session)")
 async def guest(visitor: Visiting, db: DB) -> dict:
-    user = await visitor.user()
-    await db.commit()
-    return await _me_view(db, user)
+    return await _me_view(db, await visitor.user())
 
 
 async def _me_view(db: DB, user: User) -> dict:

@@ -35,7 +35,7 @@ async def incoming(db: DB, user: OptionalUser) -> dict:
 
 @router.post("", status_code=201, summary="Create a challenge (to anyone, or to one player with `opponent`)")
 async def create(body: ChallengeCreate, request: Request, db: DB, visitor: Visiting, lobby: Lobby) -> dict:
-    user = await visitor.user()
+    user = await visitor.user(commit=False)  # stored with the challenge
     challenge = await service.create_challenge(db, lobby, user, body, request.app.state.caps,
                                                request.app.state.fair_play)
     return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=True,
@@ -63,7 +63,7 @@ async def accept(
     challenge_id: str, request: Request, db: DB, visitor: Visiting, lobby: Lobby, spectators: Spectators,
     body: ChallengeAccept | None = None
 ) -> dict:
-    user = await visitor.user()
+    user = await visitor.user(commit=False)  # stored with the game
     row = await service.accept_challenge(db, lobby, user, challenge_id, body.token if body else None,
                                          request.app.state.caps, request.app.state.fair_play)
     ranks = await display_ranks(db, player_ids([row]))

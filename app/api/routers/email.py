@@ -8,7 +8,7 @@ from typing import Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import DB, CurrentUser, set_session_cookie
+from app.api.deps import DB, RequiredUser, set_session_cookie
 from app.api.login_limits import check_password_limits, client_address
 from app.errors import RateLimited
 from app.limits.rules import Limiter, Rule
@@ -63,13 +63,13 @@ async def _check_requests(request: Request, address: str) -> None:
 
 
 @router.get("/me/email", summary="The account's email address, the one waiting for verification, and the mail mode")
-async def get_email(user: CurrentUser) -> dict:
+async def get_email(user: RequiredUser) -> dict:
     mail.require_account(user)
     return mail.email_view(user)
 
 
 @router.put("/me/email", status_code=202, summary="Give an address: a verification link is mailed to it")
-async def put_email(body: Address, request: Request, db: DB, user: CurrentUser) -> dict:
+async def put_email(body: Address, request: Request, db: DB, user: RequiredUser) -> dict:
     mail.require_account(user)
     mail.require_mail(request.app.state.settings)
     await _check_requests(request, body.email)
@@ -79,12 +79,12 @@ async def put_email(body: Address, request: Request, db: DB, user: CurrentUser) 
 
 
 @router.delete("/me/email", summary="Remove the address (nothing more is mailed)")
-async def delete_email(db: DB, user: CurrentUser) -> dict:
+async def delete_email(db: DB, user: RequiredUser) -> dict:
     return mail.email_view(await mail.remove(db, user))
 
 
 @router.put("/me/email/preferences", summary="What is mailed: a daily digest, each notice at once, or nothing")
-async def put_preferences(body: Preferences, db: DB, user: CurrentUser) -> dict:
+async def put_preferences(body: Preferences, db: DB, user: RequiredUser) -> dict:
     return mail.email_view(await mail.set_mode(db, user, body.mode, body.language))
 
 

@@ -29,7 +29,7 @@ class PracticeCreate(BaseModel):
 @router.post("", status_code=201, summary="Start a practice game: you play both colours (not rated, not listed)")
 async def create(request: Request, db: DB, visitor: Visiting, body: PracticeCreate | None = None) -> dict:
     size = (body or PracticeCreate()).size
-    user = await visitor.user()
+    user = await visitor.user(commit=False)  # stored with the game
     await check_untimed_games(db, request.app.state.caps, user.id, practice=True)
     game = await create_game(
         db,
