@@ -63,7 +63,7 @@ def main() -> None:
         server.start()
         try:
             with httpx.Client(base_url=server.url, timeout=120) as client:
-                client.get("/api/me").raise_for_status()
+                client.post("/api/guest").raise_for_status()
                 client.post("/api/study/position", json=body).raise_for_status()  # the workers start
                 started = time.perf_counter()
                 for _ in range(args.requests):

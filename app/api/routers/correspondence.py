@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import DB, CurrentUser
+from app.api.deps import DB, RequiredUser
 from app.live import vacations
 from app.store.repositories import correspondence as repo
 
@@ -26,17 +26,17 @@ class VacationSwitch(BaseModel):
 
 
 @router.get("/correspondence", summary="My weekend pause, time zone and vacation balance")
-async def read(request: Request, user: CurrentUser, db: DB) -> dict:
+async def read(request: Request, user: RequiredUser, db: DB) -> dict:
     return vacations.settings_view(user, await repo.get(db, user.id), request.app.state.rooms.clock())
 
 
 @router.put("/correspondence", summary="Choose whether weekends count on my clock, and my time zone")
-async def update(request: Request, user: CurrentUser, db: DB, body: CorrespondenceChoices) -> dict:
+async def update(request: Request, user: RequiredUser, db: DB, body: CorrespondenceChoices) -> dict:
     row = await vacations.update_settings(db, user, body.weekend_pause, body.time_zone)
     return vacations.settings_view(user, row, request.app.state.rooms.clock())
 
 
 @router.post("/vacation", summary="Start or end my vacation: my correspondence clocks stop or run again")
-async def vacation(request: Request, user: CurrentUser, body: VacationSwitch) -> dict:
+async def vacation(request: Request, user: RequiredUser, body: VacationSwitch) -> dict:
     state = request.app.state
     return await vacations.set_vacation(state.sessionmaker, state.rooms, user, body.on)
