@@ -10,6 +10,7 @@ import { renderMessage } from "../chat.js";
 import { ReviewSocket } from "../protocol.js";
 import { StudyTree } from "../studytree.js";
 import { errorToast } from "../ui.js";
+import { ensureUser } from "../session.js";
 
 const TOOLS = ["play", "triangle", "square", "circle", "label"];
 const MAX_CHAT = 500;
@@ -35,13 +36,20 @@ export class ReviewView {
       onStatus: (status, detail) => this.onStatus(status, detail),
       onError: (msg) => errorToast(msg),
     });
-    this.socket.start();
+    // A shared review lists its people by name and hands control to them: joining one starts a guest
+    // session for a visitor who has none (watching a game does not).
+    ensureUser()
+      .catch((err) => errorToast(err))
+      .finally(() => {
+        if (!this.destroyed) this.socket.start();
+      });
     this.offLang = onLanguageChange(() => this.render());
     this.onKeyDown = (ev) => this.keyboard(ev);
     document.addEventListener("keydown", this.onKeyDown);
   }
 
   destroy() {
+    this.destroyed = true;
     document.removeEventListener("keydown", this.onKeyDown);
     this.socket.stop();
     this.offLang();
