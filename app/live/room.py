@@ -22,10 +22,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.games.authority import SYSTEM, GameAuthority
 from app.games.config import GameConfig
 from app.games.errors import GameError, ProposalNeeded
-from app.games.visibility import can_see, public, text_for
+from app.games.visibility import can_see, public
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
 from app.live.audience import Audience
+from app.live.catchup import SocketCatchUp
 from app.live.connection import Connection, TokenBucket
 from app.live.envelope import unpack
 from app.live.outbox import Outbox
@@ -91,6 +92,7 @@ class Room:
         self.seen: dict[tuple[int | None, str], int] = {}
         self.audience = Audience(hub, self.channel, self._presence_seen)
         self.outbox = Outbox(hub, self.channel, game_id)
+        self.catchup = SocketCatchUp(hub, self.channel, sessionmaker, game_id, self.outbox)
         self._unsubscribe: Callable[[], Any] | None = None
         self._stale = False  # the hub may have dropped events: read the database before deciding anything
         self._heard = 0  # the newest version the hub announced
@@ -250,46 +252,8 @@ class Room:
                     log.warning("game %s: catching up failed", self.game_id, exc_info=True)
 
     async def texts_since(self, seat: str | None, after_v: int, upto_v: int | None = None) -> list[tuple[int, str]]:
-        """The versioned texts after ``after_v`` as ``seat`` sees them: from the hub's log, else the database."""
-        # With ``latest``, the hub answers None when its log misses committed events (an instance died
-        # between its commit and its publish, or the hub lost its state): the database answers instead.
-        logged = await self.hub.replay(self.channel, after_v, latest=upto_v)
-        out: list[tuple[int, str]] = []
-        if logged is not None:
-            for data in logged:
-                envelope = unpack(data)
-                if envelope.v is not None and (upto_v is None or envelope.v <= upto_v):
-                    out.append((envelope.v, envelope.text_for(seat)))
-            return out
-        async with self.sessionmaker() as session:
-            rows = await games_repo.events_after(session, self.game_id, after_v)
-        for row in rows:
-            if upto_v is not None and row.v > upto_v:
-                break
-            out.append((row.v, text_for(row.payload, row.v, seat)))
-        return out
-
-    async def _logged_since(self, seat: str | None, since_v: int) -> list[tuple[int, str]] | None:
-        """The events after ``since_v`` up to ``self.v`` as ``seat`` sees them, from the hub's recent-event log
-        only; None when the log cannot prove it holds every one of them (docs/protocol.md §2)."""
-        if since_v == self.v:
-            return []
-        await self.outbox.settled()  # this instance's own commits still on their way to the log
-        try:
-            logged = await self.hub.replay(self.channel, since_v, latest=self.v)
-        except Exception:  # noqa: BLE001 - the hub is unreachable: the snapshot needs only this room's state
-            log.warning("game %s: the recent-event log could not be read", self.game_id, exc_info=True)
-            return None
-        if logged is None:
-            return None
-        out = []
-        for data in logged:
-            envelope = unpack(data)
-            if envelope.v is not None and envelope.v <= self.v:
-                out.append((envelope.v, envelope.text_for(seat)))
-        if [v for v, _ in out] != list(range(since_v + 1, self.v + 1)):
-            return None
-        return out
+        """The versioned texts after ``after_v`` as ``seat`` sees them (app/live/catchup.py)."""
+        return await self.catchup.texts_since(seat, after_v, upto_v)
 
     # ------------------------------------------------------------------ sockets
 
@@ -304,7 +268,7 @@ class Room:
             await self._ensure_current()
             logged = None
             if since_v is not None and 0 <= since_v <= self.v:
-                logged = await self._logged_since(conn.seat, since_v)
+                logged = await self.catchup.logged_since(conn.seat, since_v, self.v)
             if logged is not None and since_v is not None:
                 conn.push_start(None, since_v)
                 for v, text in logged:
