@@ -5,6 +5,10 @@ committed, (2) asking the authority, (3) committing the events with a compare-an
 then (4) acknowledging and (5) publishing them through the hub, in version order, from a task of its own.
 A lost race re-reads and decides again. Every instance holding sockets for the game subscribes to its hub
 channel and hands each event to its sockets as their seat may see it.
+
+One module over 400 lines: acting (the lock, the authority, the commit and its retries) and catching up with
+what other instances committed read and write the same version and state under one lock; the sockets and
+presence (audience.py), the way to the hub (outbox.py) and what a socket missed (catchup.py) live apart.
 """
 
 from __future__ import annotations
