@@ -108,6 +108,23 @@ export const api = {
 
   // practice (rules page): one person plays both colours, not rated, not listed
   createPractice: (size = 9) => request("POST", "/api/practice", { size }),
+
+  // blocks and reports (docs/moderation.md)
+  blocks: () => request("GET", "/api/blocks"),
+  block: (name) => request("POST", "/api/blocks", { name }),
+  unblock: (name) => request("DELETE", `/api/blocks/${enc(name)}`),
+  report: (body) => request("POST", "/api/reports", body),
+  // moderators
+  modMe: () => request("GET", "/api/moderation/me"),
+  modReports: (status = "received") => request("GET", `/api/moderation/reports?status=${enc(status)}`),
+  modUser: (name) => request("GET", `/api/moderation/users/${enc(name)}`),
+  modAct: (name, action, body) => request("POST", `/api/moderation/users/${enc(name)}/${enc(action)}`, body),
+  modRemoveChat: (gameId, lines, reason, reportId) =>
+    request("POST", `/api/moderation/games/${enc(gameId)}/chat/remove`, { lines, reason, report_id: reportId ?? null }),
+  modAnnul: (gameId, reason, reportId) =>
+    request("POST", `/api/moderation/games/${enc(gameId)}/annul`, { reason, report_id: reportId ?? null }),
+  modClose: (reportId, resolution) => request("POST", `/api/moderation/reports/${enc(reportId)}/close`, { resolution }),
+  modAudit: () => request("GET", "/api/moderation/audit"),
 };
 
 /** Lists may come bare or wrapped ({challenges: [...]}, {games: [...]}, {items: [...]}). */

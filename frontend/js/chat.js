@@ -4,16 +4,20 @@ import { t } from "./i18n.js";
 
 const MAX_CHARS = 500;
 
-/** One chat line as a DOM node; name and text are text nodes, never markup. */
-export function renderMessage(msg) {
+/** One chat line as a DOM node; name and text are text nodes, never markup. ``onReport`` (optional) adds a
+ * button reporting the line to the moderators. */
+export function renderMessage(msg, onReport = null) {
   const name = (msg.from && (msg.from.name || msg.from.username)) || "?";
   const when = msg.at ? new Date(msg.at * 1000) : null;
   return h(
     "li",
-    { class: "chat-line" },
+    { class: "chat-line", dataset: msg.v ? { v: msg.v } : {} },
     when ? h("time", { class: "chat-time", datetime: when.toISOString() }, when.toTimeString().slice(0, 5)) : null,
     h("strong", { class: "chat-name" }, name, msg.from && msg.from.rank ? h("span", { class: "rank" }, msg.from.rank) : null),
     h("span", { class: "chat-text" }, msg.text),
+    typeof onReport === "function" && msg.v
+      ? h("button", { type: "button", class: "chat-report", i18nTitle: "report.chat_line", i18nAria: "report.chat_line", onclick: () => onReport(msg) }, "⚑")
+      : null,
   );
 }
 
@@ -22,8 +26,10 @@ export function renderMessage(msg) {
  * where canRead/canWrite are lists of channels.
  */
 export class Chat {
-  constructor(container, { onSend }) {
+  constructor(container, { onSend, onReport = null, mayReport = () => false }) {
     this.onSend = onSend;
+    this.onReport = onReport;
+    this.mayReport = mayReport;
     this.channel = "players";
     this.messages = [];
     this.canRead = ["players"];
@@ -68,7 +74,12 @@ export class Chat {
       tab.classList.toggle("active", channel === this.channel);
     }
     const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 30;
-    replace(this.list, this.messages.filter((m) => (m.channel || "players") === this.channel).map(renderMessage));
+    replace(
+      this.list,
+      this.messages
+        .filter((m) => (m.channel || "players") === this.channel)
+        .map((m) => renderMessage(m, this.onReport && this.mayReport(m) ? this.onReport : null)),
+    );
     if (atBottom) this.list.scrollTop = this.list.scrollHeight;
     const writable = this.canWrite.includes(this.channel);
     this.form.hidden = !writable;

@@ -248,8 +248,14 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       return "ok";
     }
     case "chat":
-      state.chat.push({ channel: ev.channel, from: ev.from, text: ev.text, at: ev.at });
+      state.chat.push({ channel: ev.channel, from: ev.from, text: ev.text, at: ev.at, v: ev.v });
       return "ok";
+    case "chat_removed": {
+      // A moderator removed these lines (docs/moderation.md): they disappear for everyone.
+      const removed = new Set(ev.lines || []);
+      state.chat = state.chat.filter((line) => !removed.has(line.v));
+      return "ok";
+    }
     case "hidden":
       // Something this viewer may not see yet (the spectators' chat, for a player): shown after the game.
       state.hiddenEvents += 1;

@@ -19,6 +19,9 @@ import * as maillinks from "./pages/maillinks.js";
 import * as analysis from "./pages/analysis.js";
 import * as review from "./pages/review.js";
 import * as reviews from "./pages/reviews.js";
+import * as moderation from "./pages/moderation.js";
+import { api } from "./api.js";
+import { onUserChange } from "./session.js";
 
 const ROUTES = [
   [/^#?\/?$/, lobby],
@@ -35,6 +38,7 @@ const ROUTES = [
   [/^#\/analysis(?:\/game\/([\w-]+)(?:\/(\d+))?)?$/, analysis],
   [/^#\/reviews\/([\w-]+)$/, review],
   [/^#\/reviews$/, reviews],
+  [/^#\/moderation$/, moderation],
 ];
 
 let cleanup = null;
@@ -52,6 +56,16 @@ function languageSelect() {
   return select;
 }
 
+/** The moderator page's link, shown only to moderators (docs/moderation.md). */
+function modLink() {
+  const link = h("a", { href: "#/moderation", id: "nav-moderation", i18n: "nav.moderation", hidden: true });
+  onUserChange((user) => {
+    link.hidden = true;
+    if (user && !user.guest) api.modMe().then(() => (link.hidden = false), () => {});
+  });
+  return link;
+}
+
 function header() {
   const account = h("div", { class: "account" });
   const el = h(
@@ -65,6 +79,7 @@ function header() {
       h("a", { href: "#/leaderboard", i18n: "nav.leaderboard" }),
       h("a", { href: "#/games", i18n: "nav.archive" }),
       h("a", { href: "#/rules", i18n: "nav.rules" }),
+      modLink(),
     ),
     h("div", { class: "spacer" }),
     themeSwitch(),

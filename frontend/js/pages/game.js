@@ -5,7 +5,7 @@
 import { h, replace, setText } from "../dom.js";
 import { t, onLanguageChange } from "../i18n.js";
 import { api } from "../api.js";
-import { ensureUser } from "../session.js";
+import { currentUser, ensureUser } from "../session.js";
 import { Board } from "../board.js";
 import { gtp } from "../coords.js";
 import { GameSocket, normalizeClocks } from "../protocol.js";
@@ -19,6 +19,7 @@ import { confirmDialog, errorToast, toast } from "../ui.js";
 import { notifyMove, notificationsAllowed, requestNotifications } from "../notify.js";
 import { gameSummary, nameWithRank, playerLink, resultText } from "./common.js";
 import { ReviewsCard } from "./reviews.js";
+import { reportDialog } from "../report.js";
 
 export function mount(container, gameId) {
   const view = new GameView(container, gameId);
@@ -120,6 +121,9 @@ export class GameView {
           throw err;
         }
       },
+      // Another person's line can be reported to the moderators (docs/moderation.md).
+      mayReport: (msg) => Boolean(currentUser() && msg.from && msg.from.id !== currentUser().id),
+      onReport: (msg) => reportDialog({ kind: "chat", gameId: this.gameId, chatV: msg.v, name: msg.from.name }),
     });
   }
 

@@ -380,6 +380,13 @@ export function mount(container) {
           model.unfinished = model.unfinished.filter((x) => x.id !== id);
           model.finished.unshift({ ...mine, ...(msg.game || {}), status: "finished", result: msg.result || (msg.game && msg.game.result) });
         }
+      } else if (msg.t === "moderator_warning") {
+        toast("moderation.warned", { reason: msg.reason || "" }, "error", 15000);
+        return;
+      } else if (msg.t === "account_sanctioned") {
+        const until = msg.until ? new Date(msg.until).toLocaleString() : "";
+        toast(msg.action === "ban" ? "moderation.banned_notice" : "moderation.suspended_notice", { reason: msg.reason || "", until }, "error", 20000);
+        return;
       } else if (msg.t === "spectators" || msg.t === "game_updated") {
         const id = msg.game_id ?? (msg.game && msg.game.id);
         model.live = model.live.map((x) => (x.id === id ? { ...x, ...(msg.game || {}), spectators: msg.spectators ?? x.spectators } : x));

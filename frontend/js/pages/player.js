@@ -5,6 +5,8 @@ import { t } from "../i18n.js";
 import { api } from "../api.js";
 import { errorToast } from "../ui.js";
 import { gameSummary, playerLink, shortResult } from "./common.js";
+import { currentUser } from "../session.js";
+import { blockButton, reportDialog } from "../report.js";
 
 const CATEGORIES = ["overall", "9", "13", "19"];
 const SVG = (tag, attrs, ...children) => h(`svg:${tag}`, attrs, ...children);
@@ -112,6 +114,17 @@ export function gameLine(g) {
   );
 }
 
+/** The escape share (docs/moderation.md, "Escaping") and whether it limits the player to unrated games. */
+function escapeLine(e) {
+  const share = Math.round(e.share * 100);
+  return h(
+    "p",
+    { class: `escapes${e.limited ? " limited" : ""}`, dataset: { escapes: e.escapes } },
+    h("span", { i18n: "player.escapes", i18nParams: { escapes: e.escapes, games: e.games, share } }),
+    e.limited ? h("strong", { class: "escape-limit", i18n: "player.escape_limited" }) : null,
+  );
+}
+
 export function mount(container, encodedName) {
   const name = decodeURIComponent(encodedName);
   const page = h("div", { class: "player-page" }, h("p", { class: "muted", i18n: "common.loading" }));
@@ -130,13 +143,30 @@ export function mount(container, encodedName) {
     }
   }
 
-  api
-    .player(name)
-    .then((data) => {
+  let blocked = new Set();
+  const mine = currentUser() ? api.blocks().catch(() => ({ blocked: [] })) : Promise.resolve({ blocked: [] });
+  Promise.all([api.player(name), mine])
+    .then(([data, myBlocks]) => {
+      blocked = new Set((myBlocks.blocked || []).map((b) => b.id));
       if (!alive) return;
       const p = data.player;
+      const me = currentUser();
+      const other = me && me.id !== p.id;
       const sections = [
-        h("header", { class: "card player-head" }, h("h1", {}, p.name, p.rank ? h("span", { class: "rank big-rank" }, p.rank) : null, p.bot ? h("span", { class: "tag bot-tag", i18n: "player.bot" }) : null), p.guest ? h("p", { class: "muted", i18n: "player.guest" }) : null),
+        h(
+          "header",
+          { class: "card player-head" },
+          h("h1", {}, p.name, p.rank ? h("span", { class: "rank big-rank" }, p.rank) : null, p.bot ? h("span", { class: "tag bot-tag", i18n: "player.bot" }) : null),
+          p.guest ? h("p", { class: "muted", i18n: "player.guest" }) : null,
+          other
+            ? h(
+                "div",
+                { class: "row wrap player-actions" },
+                blockButton(p.name, blocked.has(p.id)),
+                h("button", { type: "button", class: "btn small", dataset: { action: "report" }, i18n: "report.player", onclick: () => reportDialog({ kind: "user", user: p.name, name: p.name }) }),
+              )
+            : null,
+        ),
       ];
       if (data.ratings) {
         CATEGORIES.forEach((c) =>
@@ -151,6 +181,7 @@ export function mount(container, encodedName) {
           { class: "card records" },
           h("h2", { i18n: "player.record" }),
           h("p", {}, t("player.record_total", data.record.total)),
+          data.escapes ? escapeLine(data.escapes) : null,
           h("div", { class: "row wrap" }, recordTable("player.by_size", data.record.by_size, (k) => (k === "other" ? t("player.other_sizes") : `${k}×${k}`)), recordTable("player.by_speed", data.record.by_speed, (k) => t(`speed.${k}`))),
         ),
       );
