@@ -173,7 +173,7 @@ _CLIENT_MODELS = (
     AdjournOffer, AdjournAccept, AdjournDecline, Seal, ResumeOffer, ResumeAccept, ResumeDecline,
     ClaimVictory, RematchOffer, RematchAccept, RematchDecline, Pong, Conditional,
 )
-ClientMessage = Annotated[Union[_CLIENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
+ClientMessage = Annotated[Union[_CLIENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
 CLIENT_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _CLIENT_MODELS)
 
 _client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -205,7 +205,7 @@ class SeekCancel(_ClientMessage):
 
 
 _LOBBY_MODELS = (LobbyPing, Seek, SeekCancel)
-LobbyMessage = Annotated[Union[_LOBBY_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
+LobbyMessage = Annotated[Union[_LOBBY_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
 LOBBY_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _LOBBY_MODELS)
 
 _lobby_adapter: TypeAdapter[Any] = TypeAdapter(LobbyMessage)
@@ -319,7 +319,7 @@ class ReviewChat(_ClientMessage):
 
 _REVIEW_MODELS = (ReviewGoto, ReviewPlay, ReviewComment, ReviewMark, ReviewRemoveBranch, HandControl, TakeControl,
                   ReviewChat, Ping, Pong)
-ReviewMessage = Annotated[Union[_REVIEW_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]
+ReviewMessage = Annotated[Union[_REVIEW_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
 REVIEW_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _REVIEW_MODELS)
 # What only the one leading may do (the rest: control, chat, pings).
 REVIEW_EDITS = frozenset({"goto", "play", "comment", "mark", "remove_branch"})

@@ -140,6 +140,7 @@ class _Flag:
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # leaner stand-ins with the same interface as uvicorn's asyncio.Queue and asyncio.Event
         self.queue = _Inbox()  # type: ignore[assignment]
         self.writable = _Flag()  # type: ignore[assignment]
 

@@ -45,16 +45,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import asyncpg  # noqa: E402
-import httpx  # noqa: E402
-import orjson  # noqa: E402
-import websockets  # noqa: E402
+import asyncpg  # noqa: E402 - imported after sys.path names the repository
+import httpx  # noqa: E402 - imported after sys.path names the repository
+import orjson  # noqa: E402 - imported after sys.path names the repository
+import websockets  # noqa: E402 - imported after sys.path names the repository
 
-from cpu_groups import Favoured  # noqa: E402
-from room_bench import (  # noqa: E402
+from cpu_groups import Favoured  # noqa: E402 - imported after sys.path names the repository
+from room_bench import (  # noqa: E402 - imported after sys.path names the repository
     ADMIN_DSN, Backends, Server, TengenGames, free_port, ms, start_tengen, wait_listening,
 )
-from ws_clients import percentile  # noqa: E402
+from ws_clients import percentile  # noqa: E402 - imported after sys.path names the repository
 
 REDIS_URL = os.environ.get("TENGEN_BENCH_REDIS", "redis://127.0.0.1:6379/0")
 PASSWORD = "the right password"

@@ -28,13 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import httpx  # noqa: E402
-import orjson  # noqa: E402
-import websockets  # noqa: E402
+import httpx
+import orjson
+import websockets
 
-from bench.ws_clients import percentile  # noqa: E402
-from tests.support.instances import Instances, delete_redis_prefix  # noqa: E402
-from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin  # noqa: E402
+from bench.ws_clients import percentile
+from tests.support.instances import Instances, delete_redis_prefix
+from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin
 
 SEEK = {"sizes": [9], "speeds": ["blitz"], "rules": "any"}
 TIMEOUT = 30.0

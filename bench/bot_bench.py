@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import httpx  # noqa: E402
+import httpx
 
-from tests.support.bot_opponent import Opponent, Outcome, challenge_bot  # noqa: E402
-from tests.support.bot_processes import BridgeProcess, ServeProcess  # noqa: E402
+from tests.support.bot_opponent import Opponent, Outcome, challenge_bot
+from tests.support.bot_processes import BridgeProcess, ServeProcess
 
 PASSWORD = "correct horse battery staple"
 

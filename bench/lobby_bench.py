@@ -24,11 +24,11 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("TENGEN_ENV", "test")
 
-import orjson  # noqa: E402
+import orjson
 
-from bench.ws_clients import percentile  # noqa: E402
-from tests.conftest import LiveServer  # noqa: E402
-from tests.support.players import Player, start_game  # noqa: E402
+from bench.ws_clients import percentile
+from tests.conftest import LiveServer
+from tests.support.players import Player, start_game
 
 CORRESPONDENCE = {"kind": "simple", "per_move": 3 * 86400, "correspondence": True}
 

@@ -21,12 +21,12 @@ from email.message import EmailMessage
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.mail.worker import Mailer, PassReport  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.store.db import create_engine, create_sessionmaker  # noqa: E402
-from app.store.migrations import upgrade_to_head  # noqa: E402
-from app.store.repositories import mail as mail_repo  # noqa: E402
-from tests.support.smtp_sink import SmtpSink  # noqa: E402
+from app.mail.worker import Mailer, PassReport
+from app.settings import Settings
+from app.store.db import create_engine, create_sessionmaker
+from app.store.migrations import upgrade_to_head
+from app.store.repositories import mail as mail_repo
+from tests.support.smtp_sink import SmtpSink
 
 
 async def queue(url: str, count: int, tag: str) -> None:

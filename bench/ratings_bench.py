@@ -21,12 +21,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.ratings import service  # noqa: E402
-from app.ratings.glicko2 import Rating  # noqa: E402
-from app.ratings.rate import GameFacts, black_score, categories_for, rate_game  # noqa: E402
-from app.store.db import create_engine, create_sessionmaker  # noqa: E402
-from app.store.migrations import upgrade_to_head  # noqa: E402
-from tests.ratings.finished_games import finished_game, player  # noqa: E402
+from app.ratings import service
+from app.ratings.glicko2 import Rating
+from app.ratings.rate import GameFacts, black_score, categories_for, rate_game
+from app.store.db import create_engine, create_sessionmaker
+from app.store.migrations import upgrade_to_head
+from tests.ratings.finished_games import finished_game, player
 
 RESULTS = ["B+R", "W+R", "B+3.5", "W+0.5", "B+T", "Draw"]
 

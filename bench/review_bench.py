@@ -26,11 +26,11 @@ import httpx
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from app.settings import Settings  # noqa: E402
-from app.store.migrations import upgrade_to_head  # noqa: E402
-from tests.conftest import LiveServer  # noqa: E402
-from tests.support.players import GameSocket, Player, start_game  # noqa: E402
-from tests.support.reviews import finished_game, make_review  # noqa: E402
+from app.settings import Settings
+from app.store.migrations import upgrade_to_head
+from tests.conftest import LiveServer
+from tests.support.players import GameSocket, Player, start_game
+from tests.support.reviews import finished_game, make_review
 
 PACE = 0.15  # seconds between a socket's messages, under its rate limit (10 a second), not timed
 POINTS = [[x, y] for y in range(9) for x in range(9) if (x, y) not in {(2, 2), (6, 6), (2, 6), (6, 2)}]

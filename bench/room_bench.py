@@ -51,14 +51,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import asyncpg  # noqa: E402
-import httpx  # noqa: E402
-from cpu_groups import Favoured  # noqa: E402
-from proc_cpu import cpu_seconds  # noqa: E402
-from room_side_load import SideLoad  # noqa: E402
-from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered  # noqa: E402
+import asyncpg  # noqa: E402 - imported after sys.path names the repository
+import httpx  # noqa: E402 - imported after sys.path names the repository
+from cpu_groups import Favoured  # noqa: E402 - imported after sys.path names the repository
+from proc_cpu import cpu_seconds  # noqa: E402 - imported after sys.path names the repository
+from room_side_load import SideLoad  # noqa: E402 - imported after sys.path names the repository
+from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered  # noqa: E402 - imported after sys.path names the repository
 
-from app.rules import Game  # noqa: E402
+from app.rules import Game  # noqa: E402 - imported after sys.path names the repository
 
 ADMIN_DSN = os.environ.get("TENGEN_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 BOARD = 19

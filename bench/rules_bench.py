@@ -18,9 +18,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from sgfmill import boards  # noqa: E402
+from sgfmill import boards
 
-from app.rules import Game, IllegalMove  # noqa: E402
+from app.rules import Game, IllegalMove
 
 
 def random_game(rng: random.Random, size: int, moves: int) -> list[tuple[str, tuple[int, int]]]:

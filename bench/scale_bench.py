@@ -57,13 +57,13 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import cpu_groups  # noqa: E402
-import httpx  # noqa: E402
-import proc_cpu  # noqa: E402
-import scale_clients  # noqa: E402
+import cpu_groups
+import httpx
+import proc_cpu
+import scale_clients
 
-from tests.support.instances import Instances, delete_redis_prefix  # noqa: E402
-from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin  # noqa: E402
+from tests.support.instances import Instances, delete_redis_prefix
+from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin
 
 # Seconds an instance may take to start: under ``nice`` on a machine with a load of 10 it can take 30 and more.
 START_TIMEOUT = 180.0
@@ -192,8 +192,8 @@ def combine(windows: list[dict], seconds: float) -> dict:
     """A phase's windows (one per round) as one: counts summed, rates and shares averaged, all round trips."""
     n = len(windows)
     rtts = sorted(r for w in windows for r in w["rtts"])
-    p = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000 if rtts else float("nan")  # noqa: E731
-    mean = lambda values: sum(values) / len(values)  # noqa: E731
+    p = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000 if rtts else float("nan")  # noqa: E731 - two one-line helpers for the report
+    mean = lambda values: sum(values) / len(values)  # noqa: E731 - two one-line helpers for the report
     first = windows[0]
     cpu = {k: mean([w["cpu"][k] for w in windows]) for k in first["cpu"] if k != "servers"}
     cpu["servers"] = [mean([w["cpu"]["servers"][i] for w in windows]) for i in range(len(first["cpu"]["servers"]))]

@@ -22,13 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import httpx  # noqa: E402
+import httpx
 
-from app.rules import Game  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from app.store.migrations import upgrade_to_head  # noqa: E402
-from app.study import jobs  # noqa: E402
-from tests.conftest import LiveServer  # noqa: E402
+from app.rules import Game
+from app.settings import Settings
+from app.store.migrations import upgrade_to_head
+from app.study import jobs
+from tests.conftest import LiveServer
 
 SETUP = {"size": 19, "rules": "chinese", "komi": 7.5}
 

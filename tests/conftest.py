@@ -14,18 +14,18 @@ import os
 # Tests never touch a developer's real data folder or secret.
 os.environ.setdefault("TENGEN_ENV", "test")
 
-import shutil  # noqa: E402
-import socket  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-import uuid  # noqa: E402
-from collections.abc import AsyncIterator, Callable, Iterator  # noqa: E402
-from pathlib import Path  # noqa: E402
+import shutil
+import socket
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 
-import httpx  # noqa: E402
-import pytest  # noqa: E402
+import httpx
+import pytest
 
-from tests.support.services import POSTGRES_URL, need_postgres, pg_admin  # noqa: E402
+from tests.support.services import POSTGRES_URL, need_postgres, pg_admin
 
 DATABASES = ["sqlite", "postgres"]
 START_TIMEOUT = 30.0  # seconds a test server may take to start (a loaded 2-core machine is slow)

@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from app.logs import bind_game, configure_logging, default_format, make_handler
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import start_game
 from tests.support.instances import serving
 

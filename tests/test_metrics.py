@@ -9,7 +9,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
 from app.metrics import Metrics
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import start_game
 
 NAMES = (

@@ -61,7 +61,7 @@ class SocketCatchUp:
         await self.outbox.settled()  # this instance's own commits still on their way to the log
         try:
             logged = await self.hub.replay(self.channel, since_v, latest=upto_v)
-        except Exception:  # noqa: BLE001 - the hub is unreachable: the snapshot needs only this room's state
+        except Exception:  # the hub is unreachable: the snapshot needs only this room's state
             log.warning("game %s: the recent-event log could not be read", self.game_id, exc_info=True)
             return None
         if logged is None:

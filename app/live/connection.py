@@ -169,7 +169,7 @@ class Connection:
             return
         try:
             await self._send(text)
-        except Exception:  # noqa: BLE001 - the socket went away; the endpoint notices and cleans up
+        except Exception:  # the socket went away; the endpoint notices and cleans up
             self.closed = True
 
     def push_start(self, text: str | None, v: int) -> None:
@@ -245,7 +245,7 @@ class Connection:
                 self.last_v = v
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - the socket went away; the endpoint notices and cleans up
+        except Exception:  # the socket went away; the endpoint notices and cleans up
             self.closed = True
         finally:
             # Nothing is awaited between the last look at the queue and this: a push after it starts a new writer.

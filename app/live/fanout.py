@@ -9,6 +9,7 @@ import asyncio
 import inspect
 import logging
 from collections import defaultdict
+from typing import cast
 
 from app.live.hub import MessageCallback, ResetCallback
 
@@ -37,7 +38,7 @@ class Subscriber:
                 if item is _RESET:
                     result = self.on_reset() if self.on_reset is not None else None
                 else:
-                    result = self.callback(item)  # type: ignore[arg-type]
+                    result = self.callback(cast(bytes, item))  # the queue holds messages and the _RESET marker
                 if inspect.isawaitable(result):
                     await result
             except asyncio.CancelledError:

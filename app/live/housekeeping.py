@@ -54,7 +54,7 @@ class Housekeeping:
             await asyncio.sleep(self.interval)
             try:
                 await self.run_once()
-            except Exception:  # noqa: BLE001 - tried again next time
+            except Exception:  # tried again next time
                 log.exception("housekeeping failed")
 
     async def run_once(self) -> tuple[int, int]:

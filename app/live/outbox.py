@@ -70,13 +70,13 @@ class Outbox:
                     last_v = first_v + len(events) - 1
                     try:
                         await self._publish(events, first_v)
-                    except Exception:  # noqa: BLE001 - committed: the hub catches up from the database later
+                    except Exception:  # committed: the hub catches up from the database later
                         log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
                 try:
                     # Versioned: should another instance have set a newer game's deadline meanwhile, this
                     # older one is ignored by the hub.
                     await self.set_deadline(deadline, last_v)
-                except Exception:  # noqa: BLE001 - the next commit or catch-up sets it again
+                except Exception:  # the next commit or catch-up sets it again
                     log.warning("game %s: could not set the clock deadline", self.game_id, exc_info=True)
         finally:
             # Nothing is awaited between the last look at the queue and this: a later commit starts a new task.

@@ -222,7 +222,9 @@ class RedisHub(Hub):
                 if self._pubsub is None:
                     await self._connect_pubsub()
                     log.info("Redis Pub/Sub connection re-established")
-                message = await self._pubsub.get_message(timeout=1.0)  # type: ignore[union-attr]
+                pubsub = self._pubsub
+                assert pubsub is not None  # _connect_pubsub sets it or raises
+                message = await pubsub.get_message(timeout=1.0)
                 backoff = 0.05
                 if message is not None:
                     self._handle(message)

@@ -187,7 +187,7 @@ class ReviewRoom:
             return []
         try:
             logged = await self.hub.replay(self.channel, since_v, latest=self.v)
-        except Exception:  # noqa: BLE001 - the hub is unreachable: the snapshot needs only this room's state
+        except Exception:  # the hub is unreachable: the snapshot needs only this room's state
             log.warning("review %s: the recent-event log could not be read", self.review_id, exc_info=True)
             return None
         if logged is None:
@@ -295,7 +295,7 @@ class ReviewRoom:
             async with self.lock:
                 try:
                     await self._ensure_current()
-                except Exception:  # noqa: BLE001 - the database is unreachable: refuse, the client retries
+                except Exception:  # the database is unreachable: refuse, the client retries
                     log.warning("review %s: cannot read the database", self.review_id, exc_info=True)
                     return self._unavailable(client_id)
                 if (uid, client_id) in self.seen:
@@ -315,7 +315,7 @@ class ReviewRoom:
                         v = await reviews_repo.save(session, self.review_id, self.v, **changes)
                 except ReviewConflict:
                     continue  # another instance moved first: reload and decide again
-                except Exception:  # noqa: BLE001 - not saved, or not known to be saved: never acknowledged
+                except Exception:  # not saved, or not known to be saved: never acknowledged
                     log.warning("review %s: commit failed", self.review_id, exc_info=True)
                     return self._unavailable(client_id)
                 self._stale = False
@@ -327,7 +327,7 @@ class ReviewRoom:
                 try:
                     # Under the lock, so the hub carries this room's events in version order.
                     await self.hub.publish(self.channel, pack(orjson.dumps(event), v=v), v=v)
-                except Exception:  # noqa: BLE001 - committed: followers catch up by snapshot
+                except Exception:  # committed: followers catch up by snapshot
                     log.warning("review %s: hub unreachable after a commit", self.review_id, exc_info=True)
                 return _ack(client_id, v)
         return encode(ErrorMessage(id=client_id, code="busy", message="the review is busy; try again"))

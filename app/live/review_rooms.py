@@ -71,7 +71,7 @@ class ReviewRooms:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
                 await self.sweep()
-            except Exception:  # noqa: BLE001 - one bad room must not stop the sweep of the others
+            except Exception:  # one bad room must not stop the sweep of the others
                 log.exception("sweeping the review rooms failed")
 
     async def sweep(self) -> None:

@@ -238,7 +238,7 @@ class Room:
             if conn.seat not in texts:
                 try:
                     found = await self.texts_since(conn.seat, latest - 1, latest)
-                except Exception:  # noqa: BLE001 - the socket fills the gap with the next event instead
+                except Exception:  # the socket fills the gap with the next event instead
                     log.warning("game %s: re-delivery after a hub reset failed", self.game_id, exc_info=True)
                     return
                 texts[conn.seat] = found[-1][1] if found and found[-1][0] == latest else None
@@ -252,7 +252,7 @@ class Room:
                 try:
                     if await self._ensure_current():
                         await self._update_deadline()  # the instance that committed may have died before it did
-                except Exception:  # noqa: BLE001 - still stale: the next action or event tries again
+                except Exception:  # still stale: the next action or event tries again
                     log.warning("game %s: catching up failed", self.game_id, exc_info=True)
 
     async def texts_since(self, seat: str | None, after_v: int, upto_v: int | None = None) -> list[tuple[int, str]]:
@@ -360,7 +360,7 @@ class Room:
             async with self.lock:
                 try:
                     await self._ensure_current()
-                except Exception:  # noqa: BLE001 - the database is unreachable: refuse, the client retries
+                except Exception:  # the database is unreachable: refuse, the client retries
                     log.warning("game %s: cannot read the database", self.game_id, exc_info=True)
                     return self._unavailable(client_id)
                 if client_id is not None and (uid, client_id) in self.seen:
@@ -384,7 +384,7 @@ class Room:
                         try:
                             if await self._worth_rereading():
                                 await self.sync()
-                        except Exception:  # noqa: BLE001 - a refusal not checked against the store may be wrong
+                        except Exception:  # a refusal not checked against the store may be wrong
                             log.warning("game %s: cannot re-read the database", self.game_id, exc_info=True)
                             return self._unavailable(client_id)
                         if self.v != known:
@@ -409,7 +409,7 @@ class Room:
                     with contextlib.suppress(Exception):
                         await self._rebuild()  # a lost race: re-read and decide again
                     continue
-                except Exception:  # noqa: BLE001 - not saved, or not known to be saved: never acknowledged
+                except Exception:  # not saved, or not known to be saved: never acknowledged
                     log.warning("game %s: commit failed", self.game_id, exc_info=True)
                     with contextlib.suppress(Exception):
                         await self._rebuild()

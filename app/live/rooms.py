@@ -135,7 +135,7 @@ class RoomManager:
             ticks += 1
             try:
                 await self._tick(ticks)
-            except Exception:  # noqa: BLE001 - one bad room must not stop the clocks of the others
+            except Exception:  # one bad room must not stop the clocks of the others
                 log.exception("clock tick failed")
 
     async def _tick(self, tick: int) -> None:
@@ -170,7 +170,7 @@ class RoomManager:
             await asyncio.sleep(DEADLINE_POLL_SECONDS)
             try:
                 due = await self.hub.claim_due(self.clock())
-            except Exception:  # noqa: BLE001 - a failing hub is retried on the next poll
+            except Exception:  # a failing hub is retried on the next poll
                 log.exception("claiming due deadlines failed")
                 continue
             # Side by side: games falling due together (a tournament round) each settle at once, instead of
@@ -184,14 +184,14 @@ class RoomManager:
                 await self.hub.clear_deadline(game_id)
                 return
             await room.settle()
-        except Exception:  # noqa: BLE001 - one game's failure must not hold the others; its lease retries it
+        except Exception:  # one game's failure must not hold the others; its lease retries it
             log.exception("settling the deadline of game %s failed", game_id)
 
     async def _heartbeat(self) -> None:
         try:
             async with self.sessionmaker() as session:
                 await server_marks.touch(session, self.clock())
-        except Exception:  # noqa: BLE001 - a missed beat only makes a later downtime look longer
+        except Exception:  # a missed beat only makes a later downtime look longer
             log.exception("writing the server heartbeat failed")
 
     async def _heartbeat_loop(self) -> None:
@@ -223,5 +223,5 @@ class RoomManager:
             try:
                 if down_from is not None or await self.hub.get_deadline(game_id) is None:
                     await self.hub.set_deadline(game_id, now)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.exception("restoring the deadline of game %s failed", game_id)

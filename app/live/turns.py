@@ -36,5 +36,5 @@ class TurnFeed:
     async def _send(self, message: dict[str, Any]) -> None:
         try:
             await self.lobby.publish(message)
-        except Exception:  # noqa: BLE001 - the next commit or a lobby reload brings the list up to date
+        except Exception:  # the next commit or a lobby reload brings the list up to date
             log.warning("could not publish a game's turn to the lobby", exc_info=True)

@@ -127,7 +127,7 @@ class VacationSweeper:
             await asyncio.sleep(self.interval)
             try:
                 await self.run_once()
-            except Exception:  # noqa: BLE001 - tried again next time
+            except Exception:  # tried again next time
                 log.exception("vacation sweep failed")
 
     async def run_once(self) -> int:

@@ -123,7 +123,7 @@ class Mailer:
                     now = self.clock()
                     try:
                         await asyncio.to_thread(self._send, self.settings, smtp.build(self.settings, message, now))
-                    except Exception as exc:  # noqa: BLE001 - any failure of the SMTP server means "try later"
+                    except Exception as exc:  # any failure of the SMTP server means "try later"
                         attempts = message.attempts + 1
                         give_up = attempts >= self.settings.mail_max_attempts or smtp.permanent(exc)
                         error = f"{type(exc).__name__}: {exc}"
@@ -144,7 +144,7 @@ class Mailer:
         while not stop.is_set():
             try:
                 await self.run_once()
-            except Exception:  # noqa: BLE001 - the database may be away for a while; the next pass tries again
+            except Exception:  # the database may be away for a while; the next pass tries again
                 log.exception("mail pass failed")
             try:
                 await asyncio.wait_for(stop.wait(), timeout=self.settings.mail_poll_seconds)

@@ -53,7 +53,7 @@ async def listen(
                 for user_id in message.get("user_ids") or ():
                     if isinstance(user_id, int):
                         await filters.refresh(user_id)
-        except Exception:  # noqa: BLE001 - the database checks still refuse; the next message is handled
+        except Exception:  # the database checks still refuse; the next message is handled
             log.warning("moderation message %s could not be applied here", kind, exc_info=True)
 
     return await hub.subscribe(MODERATION_CHANNEL, on_message)

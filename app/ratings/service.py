@@ -118,7 +118,7 @@ async def sweep(sessionmaker: async_sessionmaker[AsyncSession], tau: float = DEF
             try:
                 await rate(sessionmaker, game_id, tau)
                 count += 1
-            except Exception:  # noqa: BLE001 - one game must not hold back the others; retried next sweep
+            except Exception:  # one game must not hold back the others; retried next sweep
                 failed += 1
                 log.warning("rating game %s failed; retried at the next sweep", game_id, exc_info=True)
         if len(ids) < SWEEP_BATCH or failed == len(ids):

@@ -38,7 +38,7 @@ class RatingSweeper:
     async def _rate(self, game_id: str) -> None:
         try:
             await service.rate(self.sessionmaker, game_id, self.tau)
-        except Exception:  # noqa: BLE001 - the sweep makes the update later
+        except Exception:  # the sweep makes the update later
             log.warning("rating game %s failed; the sweep retries it", game_id, exc_info=True)
 
     async def _loop(self) -> None:
@@ -47,7 +47,7 @@ class RatingSweeper:
                 rated = await service.sweep(self.sessionmaker, self.tau)
                 if rated:
                     log.info("rating sweep: %d game(s) updated", rated)
-            except Exception:  # noqa: BLE001 - retried on the next round
+            except Exception:  # retried on the next round
                 log.warning("rating sweep failed", exc_info=True)
             await asyncio.sleep(self.interval)
 

@@ -60,7 +60,7 @@ class DriverConnections:
                 raise ConnectionLost(str(exc)) from exc
             reusable = True  # an error in the statement: the connection is as good as before
             raise
-        except Exception as exc:  # noqa: BLE001 - the driver's own: the socket, or a protocol state it refused
+        except Exception as exc:  # the driver's own: the socket, or a protocol state it refused
             # (a connection the server terminated can fail with "another operation is in progress")
             self._drop_idle()
             raise ConnectionLost(f"{type(exc).__name__}: {exc}") from exc
@@ -127,7 +127,7 @@ class DriverConnections:
             self._opened -= 1
             try:
                 await asyncio.wait_for(connection.close(), 5)
-            except Exception:  # noqa: BLE001 - the server is gone: just drop it
+            except Exception:  # the server is gone: just drop it
                 connection.terminate()
         for waiter in self._waiters:
             if not waiter.done():

@@ -64,7 +64,7 @@ class SetupDoc(_Strict):
         return cls(
             size=setup.size, rules=setup.rules, komi=setup.komi, rules_params=dict(setup.rules_params),
             handicap=setup.handicap, black=list(setup.black), white=list(setup.white),
-            to_move=setup.to_move,  # type: ignore[arg-type]
+            to_move=setup.to_move,  # type: ignore[arg-type]  # a checked colour, typed as str in the tree
         )
 
 
@@ -76,10 +76,11 @@ class TreeDoc(_Strict):
 
 
 def tree_to_doc(tree: Tree) -> TreeDoc:
+    # The tree holds colours and mark kinds it checked itself, typed as str: "checked" below says so.
     nodes = []
     for node in tree.walk():
-        move = None if node.move is None else MoveDoc(color=node.move.color, point=node.move.point)  # type: ignore[arg-type]
-        marks = [MarkDoc(point=p, kind=m.kind, label=m.label) for p, m in sorted(node.marks.items())]  # type: ignore[arg-type]
+        move = None if node.move is None else MoveDoc(color=node.move.color, point=node.move.point)  # type: ignore[arg-type]  # checked
+        marks = [MarkDoc(point=p, kind=m.kind, label=m.label) for p, m in sorted(node.marks.items())]  # type: ignore[arg-type]  # checked
         nodes.append(NodeDoc(id=node.id, parent=None if node.parent is None else node.parent.id, move=move,
                              comment=node.comment, marks=marks))
     return TreeDoc(setup=SetupDoc.of(tree.setup), info=dict(tree.info), nodes=nodes)

@@ -17,7 +17,7 @@ import pytest
 from app.automatch.pairing import Seeker, compatible
 from app.automatch.preferences import SPEED_TIME_CONTROLS, SeekPreferences
 from app.ratings.ranks import starting_rating
-from tests.support.instances import (  # noqa: F401
+from tests.support.instances import (  # noqa: F401 - pytest fixtures, taken by name as test parameters
     POSTGRES_ONLY,
     Instances,
     cluster,

@@ -83,7 +83,7 @@ def test_pairs_are_disjoint_compatible_and_leave_nobody_pairable_behind() -> Non
                 rated=rng.random() < 0.3,
             )
         )
-    only_odd = lambda s: s.user_id % 2 == 1  # noqa: E731
+    only_odd = lambda s: s.user_id % 2 == 1  # noqa: E731 - two one-line helpers for the report
     waiting, pairs = list(people), []
     while True:  # sweep after sweep, as an instance does, until a sweep pairs nobody
         made = choose_pairs(waiting, NOW, eligible=only_odd)

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench" / "scale_bench.py"
 sys.path.insert(0, str(ROOT / "bench"))
 
-import cpu_groups  # noqa: E402
+import cpu_groups  # noqa: E402 - imported after sys.path names bench/
 
 PHASE = re.compile(r"^phase=(\w+) instances=(\d) placement=(game|spread) via=direct quota=(none|0\.10) games=(\d+) "
                    r"moves_per_s=\d+\.\d .* moves=(\d+) errors=(\d+) timeouts=(\d+) ")

@@ -20,7 +20,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.support.instances import (  # noqa: F401
+from tests.support.instances import (  # noqa: F401 - pytest fixtures, taken by name as test parameters
     POSTGRES_ONLY,
     Instance,
     Instances,
@@ -47,7 +47,7 @@ def address(instance: Instance) -> str:
 
 
 @pytest.fixture
-def proxied(cluster: Instances, tmp_path: Path) -> Iterator[tuple[Nginx, Instance, Instance]]:  # noqa: F811
+def proxied(cluster: Instances, tmp_path: Path) -> Iterator[tuple[Nginx, Instance, Instance]]:
     need_nginx()
     a, b = cluster.start(2)
     nginx = Nginx([address(a), address(b)], tmp_path / "nginx")

@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import LiveServer
 from tests.frontend.people import Person
-from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
+from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.services import CHROMIUM, need_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]

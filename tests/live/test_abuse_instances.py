@@ -9,7 +9,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
+from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player, start_game
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(120)]

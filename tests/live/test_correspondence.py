@@ -12,9 +12,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tests.live.room_fixtures import STACKS, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import finished, stored
-from tests.support.fake_clock import ClockServers, FakeClock, clock  # noqa: F401
+from tests.support.fake_clock import ClockServers, FakeClock, clock  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player, start_game
 
 pytestmark = STACKS

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import server_marks
-from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import begin, finished, move_to, stored
-from tests.support.fake_clock import clock, servers  # noqa: F401
+from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
 
 pytestmark = STACKS
 

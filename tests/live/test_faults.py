@@ -19,7 +19,7 @@ import pytest
 import redis
 import websockets
 
-from tests.support.instances import (  # noqa: F401
+from tests.support.instances import (  # noqa: F401 - pytest fixtures, taken by name as test parameters
     POSTGRES_ONLY,
     Instance,
     Instances,

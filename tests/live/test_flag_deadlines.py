@@ -12,7 +12,7 @@ from app.live.memory_hub import MemoryHub
 from app.live.rooms import RoomManager
 from app.lobby.starting import create_game
 from app.store.repositories import users
-from tests.live.room_fixtures import make_player, server, servers, stack_settings  # noqa: F401
+from tests.live.room_fixtures import make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 
 GAMES = 50

@@ -17,7 +17,7 @@ from app.live.room import Room
 from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import NewEvent, VersionConflict
-from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
+from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player, start_game
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(90)]

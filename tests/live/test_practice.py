@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 
 pytestmark = STACKS

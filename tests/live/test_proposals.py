@@ -11,7 +11,7 @@ import pytest
 
 from app.live.proposals import DeadStoneProposer
 from app.store.repositories import games
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, start_game
 
 SLOW_SECONDS = 3.0

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
+from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 from tests.support.reviews import finished_game, make_review
 

@@ -16,7 +16,7 @@ from app.live.memory_hub import MemoryHub
 from app.live.room import Room
 from app.metrics import Metrics
 
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player, start_game
 
 pytestmark = STACKS

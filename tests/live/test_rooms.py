@@ -17,7 +17,7 @@ async def test_unknown_ids_leave_nothing_behind(db_sessionmaker) -> None:  # typ
         ids = [f"made-up-{n}-" + "x" * 600 for n in range(300)]
         found = await asyncio.gather(*(rooms.open(game_id) for game_id in ids + ids[:50]))
         assert found == [None] * 350
-        assert rooms.rooms == {} and rooms._opening == {}  # noqa: SLF001 - the structure that used to grow
+        assert rooms.rooms == {} and rooms._opening == {}  # the structure that used to grow
     finally:
         await rooms.close()
         await hub.close()
@@ -58,7 +58,7 @@ async def test_each_room_is_pinged_once_per_round_and_never_all_rooms_in_one_tic
         per_tick = []
         for tick in range(1, PING_EVERY_TICKS + 1):
             before = sum(len(texts) for texts in sent.values())
-            await rooms._tick(tick)  # noqa: SLF001 - one tick of the clock loop, without waiting a second
+            await rooms._tick(tick)  # one tick of the clock loop, without waiting a second
             per_tick.append(sum(len(texts) for texts in sent.values()) - before)
         assert all(len(sent.get(game_id, [])) == 2 for game_id in ids)  # one ping to each socket per round
         assert all('"t":"ping"' in text for texts in sent.values() for text in texts)

@@ -5,7 +5,7 @@ saying what is still true. SQLite with the in-process hub, PostgreSQL with Redis
 from __future__ import annotations
 
 from app.mail.digest import last_digest_moment
-from tests.support.mail_stack import MailStack, mail_stack, smtp_sink, stack_settings  # noqa: F401
+from tests.support.mail_stack import MailStack, mail_stack, smtp_sink, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.smtp_sink import body_of
 
 DAY = 86400.0

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from app.mail.digest import last_digest_moment
 from app.mail.worker import PassReport, retry_delay
 from app.store.repositories import mail as mail_repo
-from tests.support.mail_stack import CORRESPONDENCE, MailStack, mail_stack, smtp_sink, stack_settings  # noqa: F401
+from tests.support.mail_stack import CORRESPONDENCE, MailStack, mail_stack, smtp_sink, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import begin
 from tests.support.smtp_sink import SmtpSink, body_of
 

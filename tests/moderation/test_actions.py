@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import websockets
 
-from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import established, moderator, registered
 from tests.ratings.rated_play import profile, rated_game, wait_games
 from tests.support.players import GameSocket, start_game

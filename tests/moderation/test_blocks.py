@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401
+from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import established, registered
 from tests.support.players import start_game
 

@@ -11,7 +11,7 @@ import pytest
 import websockets
 
 from tests.moderation.people import established, moderator, registered
-from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
+from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, start_game
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(240)]

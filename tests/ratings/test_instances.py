@@ -20,7 +20,7 @@ from app.store.db import create_engine, create_sessionmaker
 from app.store.models import PlayerRating, RatingChange, RatingUpdate
 from app.store.repositories import ratings as repo
 from tests.ratings.rated_play import profile, rated_game, registered, wait_games
-from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401
+from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(180)]
 

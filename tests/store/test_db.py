@@ -31,7 +31,7 @@ async def _terminate(pid: int) -> None:
 async def test_no_ping_on_checkout(database_url: str) -> None:
     engine = create_engine(database_url)
     try:
-        assert engine.pool._pre_ping is False  # noqa: SLF001 - the setting this module chooses
+        assert engine.pool._pre_ping is False  # the setting this module chooses
     finally:
         await engine.dispose()
 

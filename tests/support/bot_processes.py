@@ -38,7 +38,7 @@ class ServeProcess:
 
     def start(self) -> ServeProcess:
         self.starts += 1
-        log = open(self.data_dir / f"serve-{self.starts}.log", "wb")  # noqa: SIM115 - the child holds it
+        log = open(self.data_dir / f"serve-{self.starts}.log", "wb")  # the child holds it
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
             cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
@@ -83,7 +83,7 @@ class BridgeProcess:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> BridgeProcess:
-        log = open(self.log_path, "ab")  # noqa: SIM115 - the child holds it
+        log = open(self.log_path, "ab")  # the child holds it
         self.process = subprocess.Popen(self.args, cwd=REPO_ROOT, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
                                         stdout=log, stderr=subprocess.STDOUT)
         log.close()

@@ -38,10 +38,10 @@ class FakeClock:
 
 # ---- Room servers on a fake clock (import these fixtures into a test module, as with room_fixtures) ----
 
-import pytest  # noqa: E402
+import pytest  # noqa: E402 - the fixtures section keeps its own imports
 
-from tests.conftest import LiveServer  # noqa: E402
-from tests.live.room_fixtures import Servers  # noqa: E402
+from tests.conftest import LiveServer  # noqa: E402 - the fixtures section keeps its own imports
+from tests.live.room_fixtures import Servers  # noqa: E402 - the fixtures section keeps its own imports
 
 
 class ClockServers(Servers):

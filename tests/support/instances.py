@@ -35,7 +35,7 @@ class Instance:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
-        self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()/kill()
+        self._log = open(log_path, "wb")  # closed in stop()/kill()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
             cwd=REPO_ROOT,
@@ -124,10 +124,10 @@ class Instances:
 
 # ---- pytest fixtures (import them into a test module) ----
 
-import uuid  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+import uuid  # noqa: E402 - the fixtures section keeps its own imports
+from collections.abc import Iterator  # noqa: E402 - the fixtures section keeps its own imports
 
-import pytest  # noqa: E402
+import pytest  # noqa: E402 - the fixtures section keeps its own imports
 
 # Multi-instance tests need the shared stack: PostgreSQL (a database per test) and Redis (a prefix per test).
 POSTGRES_ONLY = pytest.mark.parametrize("database_url", ["postgres"], indirect=True, ids=["postgres+redis"])

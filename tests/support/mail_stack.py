@@ -81,7 +81,7 @@ def smtp_sink() -> AsyncIterator[SmtpSink]:
 
 
 @pytest.fixture
-async def mail_stack(stack_settings, smtp_sink: SmtpSink) -> AsyncIterator[MailStack]:  # noqa: F811
+async def mail_stack(stack_settings, smtp_sink: SmtpSink) -> AsyncIterator[MailStack]:
     settings = stack_settings.model_copy(update={
         "mail_smtp_host": "127.0.0.1", "mail_smtp_port": smtp_sink.port, "mail_smtp_security": "none",
         "mail_smtp_timeout": 5.0, "mail_from": "Tengen <noreply@tengen.test>",

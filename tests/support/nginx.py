@@ -59,8 +59,8 @@ class Nginx:
         # The deployed file logs requests (JSON, one a line) to stdout and errors to stderr.
         self.access_log = prefix / "access.log"
         self.error_log = prefix / "error.log"
-        self._out = open(self.access_log, "wb")  # noqa: SIM115 - closed in stop()
-        self._err = open(self.error_log, "wb")  # noqa: SIM115 - closed in stop()
+        self._out = open(self.access_log, "wb")  # closed in stop()
+        self._err = open(self.error_log, "wb")  # closed in stop()
         self.process = subprocess.Popen(
             [NGINX, "-p", str(prefix), "-c", str(self.conf_path), "-e", "stderr",
              "-g", f"daemon off; pid {prefix / 'nginx.pid'};"],

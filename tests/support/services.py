@@ -73,7 +73,7 @@ def chromium_available() -> bool:
     if shutil.which(CHROMIUM) is None:
         return False
     try:
-        import playwright  # noqa: F401
+        import playwright  # noqa: F401 - pytest fixtures, taken by name as test parameters
     except ImportError:
         return False
     return True

@@ -23,13 +23,13 @@ class _Keeper:
     def __init__(self, sink: "SmtpSink") -> None:
         self.sink = sink
 
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:  # noqa: N802
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
         if address in self.sink.refused:
             return "550 5.1.1 No such mailbox"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd's name
         parsed = message_from_bytes(envelope.content, policy=policy.default)
         with self.sink.lock:
             self.sink.messages.append(parsed)  # type: ignore[arg-type]

@@ -196,10 +196,11 @@ async def _append_in_session(
 ) -> int:
     updates = _updates_of(events)
     now = utcnow()
-    if session.bind is not None and session.bind.dialect.name == "postgresql" and not any(
+    dialect = None if session.bind is None else session.bind.dialect
+    if dialect is not None and dialect.name == "postgresql" and not any(
         event.drop_moves_from is not None for event in events
     ):
-        return await _append_in_one_statement(session, game_id, expected_version, events, updates, now)
+        return await _append_in_one_statement(session, dialect, game_id, expected_version, events, updates, now)
     values: dict[str, Any] = {**updates, "version": Game.version + len(events), "updated_at": now}
     async with _rolled_back_on_failure(session, game_id, expected_version):
         result = await session.execute(
@@ -230,11 +231,12 @@ def _updates_of(events: list[NewEvent]) -> dict[str, Any]:
 
 
 async def _append_in_one_statement(
-    session: AsyncSession, game_id: str, expected_version: int, events: list[NewEvent], updates: dict[str, Any], now: Any
+    session: AsyncSession, dialect: Any, game_id: str, expected_version: int, events: list[NewEvent],
+    updates: dict[str, Any], now: Any,
 ) -> int:
     """PostgreSQL: the whole append as one statement (see ``_one_statement``), atomic on its own. Outside a
     transaction it runs in autocommit (no BEGIN/COMMIT trips)."""
-    sql, params = _one_statement(session.bind.dialect, game_id, expected_version, events, updates, now)  # type: ignore[union-attr]
+    sql, params = _one_statement(dialect, game_id, expected_version, events, updates, now)
     async with _rolled_back_on_failure(session, game_id, expected_version):
         if session.in_transaction():
             connection = await session.connection()
