@@ -418,6 +418,195 @@ class GameEvent(BaseModel):
     v: int
 
 
+# ---- game socket events, server -> client (docs/protocol.md; schema in docs/protocol.schema.json) ----------
+# Every versioned event of a game as a viewer receives it (app/games/visibility.py decides which form). The
+# fields listed are the ones the server always sends for that type; extra fields are allowed so that a field
+# added on one side is not an error on the other before both know it. tests/test_protocol.py checks the events
+# the authority builds against these models, and the schema file against the models.
+
+Color = Literal["B", "W"]
+WirePoint = Annotated[list[int], Field(min_length=2, max_length=2)]  # [x, y]
+Clocks = dict[str, Any] | None  # docs/clocks.md, "CLOCKS"
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    v: int
+    server_time: float | None = None
+
+
+class MoveEvent(_Event):
+    t: Literal["move"]
+    color: Color
+    p: WirePoint
+    captured: list[WirePoint]
+    move_number: int
+    prisoners: dict[str, int]
+    to_move: Color
+    clocks: Clocks
+    periods_used: int | None = None
+    sealed: bool | None = None
+
+
+class PassEvent(_Event):
+    t: Literal["pass"]
+    color: Color
+    move_number: int
+    to_move: Color
+    clocks: Clocks
+    periods_used: int | None = None
+    sealed: bool | None = None
+
+
+class PhaseEvent(_Event):
+    t: Literal["phase"]
+    phase: Literal["playing", "scoring", "adjourned", "finished"]
+    clocks: Clocks = None
+    by: Color | None = None
+    to_move: Color | None = None
+    sealer: Color | None = None
+    offers: dict[str, Any] | None = None
+    dead: list[WirePoint] | None = None
+    accepted: dict[str, bool] | None = None
+    score: dict[str, Any] | None = None
+    deadline: float | None = None
+
+
+class DeadStonesEvent(_Event):
+    t: Literal["dead_stones"]
+    by: Color
+    p: WirePoint
+    chain: list[WirePoint]
+    marked_dead: bool
+    dead: list[WirePoint]
+    accepted: dict[str, bool]
+    score: dict[str, Any]
+    deadline: float | None
+
+
+class ScoreAcceptedEvent(_Event):
+    t: Literal["score_accepted"]
+    color: Color
+    accepted: dict[str, bool]
+    deadline: float | None
+
+
+class GameOverEvent(_Event):
+    t: Literal["game_over"]
+    result: dict[str, Any]
+    clocks: Clocks
+
+
+class OfferEvent(_Event):
+    t: Literal["offer"]
+    kind: Literal["undo", "draw", "adjourn", "resume", "rematch"]
+    by: Color
+    offers: dict[str, Any]
+
+
+class OfferDeclinedEvent(_Event):
+    t: Literal["offer_declined"]
+    kind: Literal["undo", "draw", "adjourn", "resume", "rematch"]
+    by: Color
+    offers: dict[str, Any]
+
+
+class UndoEvent(_Event):
+    t: Literal["undo"]
+    color: Color
+    p: WirePoint | None
+    by: Color
+    move_number: int
+    board: list[str]
+    prisoners: dict[str, int]
+    to_move: Color
+    clocks: Clocks
+    offers: dict[str, Any]
+
+
+class SealedEvent(_Event):
+    """To the sealer with the point; to everybody else without it."""
+
+    t: Literal["sealed"]
+    color: Color
+    clocks: Clocks
+    p: WirePoint | None = None
+
+
+class RematchEvent(_Event):
+    t: Literal["rematch"]
+    game_id: str
+    by: Color
+    offers: dict[str, Any]
+
+
+class PeriodUsedEvent(_Event):
+    t: Literal["period_used"]
+    color: Color
+    periods_left: int
+    clocks: Clocks
+
+
+class ClockRestartEvent(_Event):
+    t: Literal["clock_restart"]
+    down_from: float
+    clocks: Clocks
+    deadline: float | None = None
+
+
+class VacationEvent(_Event):
+    t: Literal["vacation"]
+    color: Color
+    on: bool
+    clocks: Clocks
+
+
+class ConditionalEvent(_Event):
+    """To its owner only (everybody else gets ``hidden``)."""
+
+    t: Literal["conditional"]
+    color: Color
+    tree: Any
+
+
+class ChatEvent(_Event):
+    t: Literal["chat"]
+    channel: Literal["players", "spectators"]
+    from_: dict[str, Any] = Field(alias="from")
+    text: str
+    at: float
+
+
+class ChatRemovedEvent(_Event):
+    t: Literal["chat_removed"]
+    lines: list[int]
+
+
+class HiddenEvent(_Event):
+    t: Literal["hidden"]
+
+
+GAME_EVENT_MODELS = (MoveEvent, PassEvent, PhaseEvent, DeadStonesEvent, ScoreAcceptedEvent, GameOverEvent, OfferEvent,
+                     OfferDeclinedEvent, UndoEvent, SealedEvent, RematchEvent, PeriodUsedEvent, ClockRestartEvent,
+                     VacationEvent, ConditionalEvent, ChatEvent, ChatRemovedEvent, HiddenEvent)
+GameEventMessage = Annotated[Union[GAME_EVENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
+game_event_adapter: TypeAdapter[Any] = TypeAdapter(GameEventMessage)
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of the game socket: what a client sends, and every versioned event it receives, plus the
+    other messages the server sends on it. docs/protocol.schema.json is this, written by
+    ``python -m app.protocol`` (a test fails when the file is stale)."""
+    server = (Ack, ErrorMessage, PongReply, ServerPing, Presence, ClockTick, Snapshot)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Tengen game socket",
+        "client": TypeAdapter(ClientMessage).json_schema(by_alias=True),
+        "events": game_event_adapter.json_schema(by_alias=True),
+        "server": {model.__name__: model.model_json_schema(by_alias=True) for model in server},
+    }
+
+
 def encode(message: BaseModel | dict[str, Any]) -> bytes:
     """Serialise a server message once; the same bytes go to every recipient."""
     if isinstance(message, BaseModel):
@@ -427,3 +616,11 @@ def encode(message: BaseModel | dict[str, Any]) -> bytes:
 
 def error_bytes(code: str, message: str, client_id: str | None = None, reason: str | None = None) -> bytes:
     return encode(ErrorMessage(id=client_id, code=code, message=message, reason=reason))
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    target = Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json"
+    target.write_bytes(orjson.dumps(protocol_schema(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+    print(f"wrote {target}")

@@ -118,3 +118,46 @@ def test_bad_review_messages_get_stable_codes(raw, code):
     with pytest.raises(ProtocolError) as caught:
         parse_review_message(raw)
     assert caught.value.code == code and caught.value.client_id == "q"
+
+
+# ---- the game socket's events and the schema -------------------------------------------------------------
+
+
+def test_the_schema_in_docs_is_generated_from_the_models():
+    from pathlib import Path
+
+    from app.protocol import protocol_schema
+
+    written = orjson.loads((Path(__file__).parent.parent / "docs" / "protocol.schema.json").read_bytes())
+    assert written == orjson.loads(orjson.dumps(protocol_schema())), "stale: run python -m app.protocol"
+
+
+def test_the_events_the_authority_builds_are_the_typed_events_every_viewer_receives():
+    from app.games.authority import SYSTEM, GameAuthority
+    from app.games.visibility import public, redacted
+    from app.protocol import game_event_adapter
+
+    auth = GameAuthority({"size": 9, "time_control": {"kind": "fischer", "main": 600, "increment": 5}}, 0.0)
+    steps = [
+        ("B", {"t": "play", "p": [2, 2]}, {}), ("W", {"t": "play", "p": [6, 6]}, {}),
+        ("W", {"t": "undo_request"}, {}), ("B", {"t": "undo_accept"}, {}),
+        ("W", {"t": "play", "p": [6, 6]}, {}),
+        (SYSTEM, {"t": "server_restart", "down_from": 5.0}, {}),
+        ("B", {"t": "draw_offer"}, {}), ("W", {"t": "draw_decline"}, {}),
+        ("B", {"t": "adjourn_offer"}, {}), ("W", {"t": "adjourn_accept"}, {}),
+        ("B", {"t": "seal", "p": [3, 3]}, {}), ("W", {"t": "resume_offer"}, {}), ("B", {"t": "resume_accept"}, {}),
+        ("W", {"t": "pass"}, {}), ("B", {"t": "pass"}, {"dead": []}),
+        ("W", {"t": "toggle_dead", "p": [2, 2]}, {}),
+        ("B", {"t": "accept_score"}, {}), ("W", {"t": "accept_score"}, {}),
+        ("B", {"t": "rematch_offer"}, {"game_id": "g2"}), ("W", {"t": "rematch_accept"}, {"game_id": "g2"}),
+    ]
+    seen = set()
+    v = 0
+    for n, (actor, action, facts) in enumerate(steps):
+        for event in auth.apply(actor, action, 10.0 + n, facts):
+            v += 1
+            seen.add(event["t"])
+            for message in (public(event, v), redacted(event, v)):
+                game_event_adapter.validate_python(message)
+    assert seen >= {"move", "pass", "phase", "undo", "offer", "offer_declined", "sealed", "clock_restart",
+                    "dead_stones", "score_accepted", "game_over", "rematch"}
