@@ -32,6 +32,7 @@ from app.live.turns import TurnFeed
 from app.live.vacations import VacationSweeper
 from app.live.rooms import RoomManager
 from app.ratings.sweeper import RatingSweeper
+from app.live.socket_slots import SharedSlots
 from app.live.sockets import SocketRegistry
 from app.limits.counters import make_counters
 from app.limits.rules import Limiter
@@ -80,6 +81,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             make_counters(hub.redis if isinstance(hub, RedisHub) else None, settings.redis_prefix)
         )
         stop_listening = await app.state.sockets.listen(hub)
+        slots = None
+        if isinstance(hub, RedisHub):  # the socket caps hold across every instance on this Redis
+            slots = SharedSlots(hub.redis, settings.redis_prefix, settings.socket_slot_seconds)
+            app.state.sockets.share(slots)
+            slots.start()
         automatch = Automatch(
             make_seek_pool(hub), lobby, app.state.sessionmaker, metrics=app.state.metrics,
             bot_offer_after=settings.automatch_bot_after, avoid=moderation_blocks.avoided,
@@ -145,6 +151,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             await stop_listening()
             await review_rooms.close()
             await stop_moderation()
+            if slots is not None:
+                await slots.close()
             await rooms.close()
             await lobby.close()
             await hub.close()

@@ -72,8 +72,9 @@ class Settings(BaseSettings):
     login_limit_global: int = 300  # password checks per minute, all clients together
 
     # ---- sockets and messages
-    sockets_per_user: int = 20  # game and lobby sockets of one user on one instance
-    sockets_per_address: int = 100  # game and lobby sockets of one client address on one instance (0: no cap)
+    sockets_per_user: int = 20  # game and lobby sockets of one user (on every instance sharing Redis)
+    sockets_per_address: int = 100  # game and lobby sockets of one client address, likewise (0: no cap)
+    socket_slot_seconds: float = 30.0  # a killed instance's sockets stop counting against the caps after this
     chat_lines: int = 4  # chat lines per user per chat window, across sockets and instances
     chat_window: int = 10  # seconds
     lobby_messages_per_second: float = 2.0  # lobby socket messages (pings), burst of 10

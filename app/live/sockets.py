@@ -1,8 +1,11 @@
 """Every socket this instance holds, by user and by client address: the caps on both, and log-out.
 
-A stranger could otherwise open sockets until the instance runs out of memory or file descriptors. A user
-(all of one session's tabs) may hold ``per_user`` sockets here, a client address ``per_address``; the bundled
-nginx caps connections per address before they reach any instance (deploy/nginx.conf, ``limit_conn``).
+A stranger could otherwise open sockets until the instances run out of memory or file descriptors. A user
+(all of one session's tabs) may hold ``per_user`` sockets, a client address ``per_address``: in the whole
+deployment when the instances share Redis (``share``: the slots of ``app/live/socket_slots.py``, which lapse
+when an instance dies), on this instance otherwise. The bundled nginx also caps connections per address
+before they reach any instance (deploy/nginx.conf, ``limit_conn``). Should Redis not answer, each instance
+falls back to its own count, so a Redis outage locks nobody out.
 
 A bot connecting with its API token plays many games at once, one socket each: its sockets are capped by
 its own limit instead (``user_cap``: the games it declared it plays at once, plus a few), and they do not
@@ -15,12 +18,16 @@ channel, and every instance closes that user's sockets (close code 4401).
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import orjson
 
 from app.live.hub import Hub
+from app.live.socket_slots import SharedSlots
+
+log = logging.getLogger(__name__)
 
 SESSIONS_CHANNEL = "sessions"
 CLOSE_LOGGED_OUT = 4401
@@ -35,6 +42,7 @@ class Ticket:
     address: str
     close: Closer
     counts_address: bool = True
+    slot: str | None = None  # its member in the shared slots (None: not shared)
 
 
 class SocketRegistry:
@@ -43,26 +51,50 @@ class SocketRegistry:
         self.per_address = per_address
         self._by_user: dict[int, set[Ticket]] = {}
         self._by_address: dict[str, int] = {}
+        self.slots: SharedSlots | None = None
 
-    def admit(
+    def share(self, slots: SharedSlots) -> None:
+        """Count against the slots every instance shares from now on."""
+        self.slots = slots
+
+    async def admit(
         self, user_id: int | None, address: str, close: Closer, *, user_cap: int | None = None,
         count_address: bool = True,
     ) -> Ticket | None:
         """A ticket for one more socket, or None when the user or the address holds its cap already.
         ``user_cap`` replaces ``per_user`` for this user; ``count_address=False`` leaves the address out."""
-        if count_address and self.per_address > 0 and self._by_address.get(address, 0) >= self.per_address:
+        address_capped = count_address and self.per_address > 0
+        if address_capped and self._by_address.get(address, 0) >= self.per_address:
             return None
         cap = self.per_user if user_cap is None else user_cap
-        if user_id is not None and cap > 0 and len(self._by_user.get(user_id, ())) >= cap:
+        user_capped = user_id is not None and cap > 0
+        if user_capped and len(self._by_user.get(user_id or 0, ())) >= cap:
             return None
-        ticket = Ticket(user_id, address, close, count_address)
+        slot = None
+        if self.slots is not None:
+            caps = [(self.slots.key("a", address), self.per_address)] if address_capped else []
+            if user_capped:
+                caps.append((self.slots.key("u", user_id or 0), cap))
+            try:
+                slot = await self.slots.take(caps)
+            except Exception:  # noqa: BLE001 - Redis did not answer: this instance's own count stands
+                log.warning("shared socket slots unavailable; counting this instance's sockets only", exc_info=True)
+                slot = ""
+            if slot is None:
+                return None
+        ticket = Ticket(user_id, address, close, count_address, slot or None)
         if count_address:
             self._by_address[address] = self._by_address.get(address, 0) + 1
         if user_id is not None:
             self._by_user.setdefault(user_id, set()).add(ticket)
         return ticket
 
-    def release(self, ticket: Ticket) -> None:
+    async def release(self, ticket: Ticket) -> None:
+        if ticket.slot is not None and self.slots is not None:
+            try:
+                await self.slots.give_back(ticket.slot)
+            except Exception:  # noqa: BLE001 - the slot lapses by itself
+                log.warning("a shared socket slot could not be given back", exc_info=True)
         if ticket.counts_address:
             left = self._by_address.get(ticket.address, 0) - 1
             if left > 0:

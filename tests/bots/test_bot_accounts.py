@@ -137,18 +137,18 @@ async def test_other_users_lobby_sockets_do_not_hear_direct_challenges(live_serv
             assert json.loads(await anonymous.recv())["challenge"]["id"] == public["id"]
 
 
-def test_a_bots_sockets_have_their_own_cap_and_leave_the_address_alone() -> None:
+async def test_a_bots_sockets_have_their_own_cap_and_leave_the_address_alone() -> None:
     from app.live.sockets import SocketRegistry
 
     async def close(code: int, reason: str) -> None:
         return None
 
     registry = SocketRegistry(per_user=2, per_address=3)
-    bot = [registry.admit(7, "10.0.0.1", close, user_cap=5, count_address=False) for _ in range(6)]
+    bot = [await registry.admit(7, "10.0.0.1", close, user_cap=5, count_address=False) for _ in range(6)]
     assert all(bot[:5]) and bot[5] is None  # its own cap, above the per-user one
-    people = [registry.admit(None, "10.0.0.1", close) for _ in range(4)]
+    people = [await registry.admit(None, "10.0.0.1", close) for _ in range(4)]
     assert all(people[:3]) and people[3] is None  # the address's cap is untouched by the bot's sockets
     for ticket in bot[:5]:
         assert ticket is not None
-        registry.release(ticket)
+        await registry.release(ticket)
     assert registry.count(user_id=7) == 0 and registry.count(address="10.0.0.1") == 3

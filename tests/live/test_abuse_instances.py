@@ -1,5 +1,5 @@
 """Limits that must hold across instances (PostgreSQL + Redis, real server processes): log-in attempts, chat
-per user, and log-out closing the user's sockets wherever they are."""
+per user, sockets per user and per address, and log-out closing the user's sockets wherever they are."""
 
 from __future__ import annotations
 
@@ -70,3 +70,54 @@ async def test_logging_out_closes_the_sockets_on_every_instance(cluster: Instanc
         await black.close()
         await white.close()
         await asyncio.sleep(0)
+
+
+async def _refused(sock) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a just-opened socket was refused for too many sockets (its first message, then close 4429)."""
+    first = await sock.next(timeout=10)
+    if first.get("code") != "too_many_sockets":
+        return False
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await sock.next(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+    return True
+
+
+async def test_socket_caps_hold_across_instances_and_a_killed_instances_sockets_stop_counting(
+    cluster: Instances,
+) -> None:
+    cluster.env.update({"TENGEN_SOCKETS_PER_USER": "3", "TENGEN_SOCKETS_PER_ADDRESS": "5",
+                        "TENGEN_SOCKET_SLOT_SECONDS": "2"})
+    a, b = cluster.start(2)
+    black, white = await Player(a.url).visit(), await Player(a.url).visit()
+    game_id = await start_game(black, white)
+    opened = []
+    try:
+        for url in (a.url, b.url, a.url):  # the user's cap: three, wherever they are
+            opened.append(await black.socket(game_id, base_url=url))
+            assert (await opened[-1].of_type("snapshot"))["game"]["id"] == game_id
+        for url in (a.url, b.url):
+            assert await _refused(await black.socket(game_id, base_url=url))
+        for url in (b.url, a.url):  # the address's cap (every socket here comes from 127.0.0.1): five
+            opened.append(await white.socket(game_id, base_url=url))
+            await opened[-1].of_type("snapshot")
+        for url in (a.url, b.url):
+            assert await _refused(await white.socket(game_id, base_url=url))
+        a.kill()  # its three sockets die with it, without giving their slots back
+        regained = 0
+        for _ in range(100):  # they lapse within TENGEN_SOCKET_SLOT_SECONDS of the last renewal
+            sock = await black.socket(game_id, base_url=b.url)
+            if not await _refused(sock):
+                opened.append(sock)
+                regained += 1
+                if regained == 2:
+                    break
+                continue
+            await asyncio.sleep(0.2)
+        assert regained == 2, "the killed instance's sockets still count"
+        assert await _refused(await black.socket(game_id, base_url=b.url))  # 1 on b before, 2 regained: full
+    finally:
+        for sock in opened:
+            await sock.close()
+        await black.close()
+        await white.close()

@@ -63,7 +63,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await refuse_token(websocket, exc)
         return
     sockets: SocketRegistry = websocket.app.state.sockets
-    ticket = sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close,
+    ticket = await sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close,
                            **socket_limits(websocket, user))
     if ticket is None:
         await refuse_socket(websocket, metrics)
@@ -78,7 +78,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         finally:
             filters.close(chat_filter)
     finally:
-        sockets.release(ticket)
+        await sockets.release(ticket)
 
 
 async def refuse_socket(websocket: WebSocket, metrics: Metrics) -> None:

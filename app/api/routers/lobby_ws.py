@@ -63,14 +63,14 @@ async def lobby_socket(websocket: WebSocket) -> None:
     sockets = websocket.app.state.sockets
     # Lobby sockets count towards the address (a bot's, with its token, towards its own cap instead).
     limits = socket_limits(websocket, user)
-    ticket = sockets.admit(user.id if user and limits else None, client_address(websocket), websocket.close, **limits)
+    ticket = await sockets.admit(user.id if user and limits else None, client_address(websocket), websocket.close, **limits)
     if ticket is None:
         await refuse_socket(websocket, websocket.app.state.metrics)
         return
     try:
         await _serve(websocket, user)
     finally:
-        sockets.release(ticket)
+        await sockets.release(ticket)
 
 
 async def _serve(websocket: WebSocket, user: User | None) -> None:

@@ -54,14 +54,14 @@ async def review_socket(websocket: WebSocket, review_id: str) -> None:
         await refuse_token(websocket, exc)
         return
     sockets: SocketRegistry = websocket.app.state.sockets
-    ticket = sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close)
+    ticket = await sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close)
     if ticket is None:
         await refuse_socket(websocket, metrics)
         return
     try:
         await _serve(websocket, review_id, user, metrics)
     finally:
-        sockets.release(ticket)
+        await sockets.release(ticket)
 
 
 async def _refuse(websocket: WebSocket, metrics: Metrics, close: int, *, code: str, message: str) -> None:
