@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import Forbidden
 from app.store.models import User
@@ -63,3 +63,9 @@ def is_new_account(standing: Standing | User, now: datetime, hours: float) -> bo
         return True
     since = standing.registered_at or standing.created_at
     return since > now - timedelta(hours=hours)
+
+
+async def chat_sanction(sessionmaker: async_sessionmaker[AsyncSession], user_id: int) -> Forbidden | None:
+    """Why this user may not chat now, read from the database (game and review chat alike), or None."""
+    async with sessionmaker() as session:
+        return sanction_refusal(await repo.standing(session, user_id), utcnow())

@@ -13,6 +13,7 @@ from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # 
 from tests.moderation.people import established, moderator, registered
 from tests.ratings.rated_play import profile, rated_game, wait_games
 from tests.support.players import GameSocket, start_game
+from tests.support.reviews import finished_game, make_review
 
 pytestmark = [STACKS, pytest.mark.timeout(180)]
 
@@ -49,9 +50,17 @@ async def test_warn_and_mute(server, database_url) -> None:  # type: ignore[no-u
     assert refused["t"] == "error" and refused["code"] == "chat_muted"
     assert (await b.act({"t": "play", "p": [2, 2]}))["t"] == "ack"  # a mute leaves play alone
 
+    # Review chat too.
+    review = await make_review(ana, await finished_game(ana, ana_partner := await registered(server.url)))
+    in_review = await bao.review(review["id"])
+    await in_review.of_type("snapshot")
+    refused = await in_review.act({"t": "chat", "text": "spam in a review"})
+    assert refused["t"] == "error" and refused["code"] == "chat_muted"
+
     lifted = await mod.http.post(f"/api/moderation/users/{bao.user['name']}/lift", json={"reason": "served"})
     assert lifted.status_code == 200
     assert (await b.act({"t": "chat", "channel": "players", "text": "sorry"}))["t"] == "ack"
+    await ana_partner.close()
     bad = await mod.http.post(f"/api/moderation/users/{bao.user['name']}/mute", json={"minutes": 0, "reason": "x"})
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request"
     own = await mod.http.post(f"/api/moderation/users/{mod.user['name']}/warn", json={"reason": "x"})

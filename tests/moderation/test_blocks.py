@@ -72,6 +72,10 @@ async def test_chat_between_blocked_players_is_hidden_both_ways(server, database
     replay = await ana.socket(game_id, v=1)
     assert await replay.event(2) == {"t": "hidden", "v": 2}
 
+    # The chat pages leave the other's lines out too.
+    paged = (await ana.http.get(f"/api/games/{game_id}/chat")).json()["chat"]
+    assert [line["text"] for line in paged] == ["nor this"]
+
     # Unblocked: chat flows again.
     assert (await ana.http.delete(f"/api/blocks/{bao.user['name']}")).status_code == 200
     said = await b.act({"t": "chat", "channel": "players", "text": "friends again"})

@@ -17,8 +17,7 @@ from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Connection
 from app.live.outcome import Outcome
 from app.live.room import Room
 from app.moderation.chat_filter import ChatFilter, ChatFilters
-from app.moderation.standing import is_new_account, restriction, sanction_refusal
-from app.store.repositories import moderation
+from app.moderation.standing import chat_sanction, is_new_account, restriction
 from app.store.types import utcnow
 from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
 from app.store.models import User
@@ -223,8 +222,7 @@ async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Cha
     lines = settings.new_account_chat_lines if new_account else settings.chat_lines
     refusal = await chat_refusal(state.limiter, lines, settings.chat_window, conn.user_id, game_id, message.text)
     if refusal is None:
-        async with state.sessionmaker() as session:
-            refusal = sanction_refusal(await moderation.standing(session, conn.user_id), utcnow())
+        refusal = await chat_sanction(state.sessionmaker, conn.user_id)
     if refusal is None:
         return None
     return Outcome.refused(message.id, refusal.code, refusal.message)

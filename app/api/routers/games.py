@@ -68,7 +68,9 @@ async def chat(
     finished = row.game.status == "finished"
     events = await games.chat_events(db, game_id, before, limit + 1)
     removed = await moderation.removed_chat(db, game_id)
+    blocked = frozenset() if user is None else await moderation.avoided(db, user.id)  # docs/moderation.md
     lines = [public(event.payload, event.v) for event in events[:limit] if event.v not in removed
+             and (event.payload.get("from") or {}).get("id") not in blocked
              and (finished or can_see(event.payload.get("visibility", "all"), seat))]
     more = len(events) > limit
     return {"chat": lines[::-1], "more": more, "next_before": events[limit - 1].v if more else None}

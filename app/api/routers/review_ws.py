@@ -15,6 +15,7 @@ from app.api.login_limits import client_address
 from app.api.routers.game_ws import refuse_socket, refuse_token
 from app.errors import ServiceError
 from app.limits.chat import chat_refusal
+from app.moderation.standing import chat_sanction
 from app.live.connection import CLOSE_FLOODING, FLOOD_LIMIT, FLOOD_WINDOW, Connection
 from app.live.review_room import ReviewRoom
 from app.live.sockets import SocketRegistry
@@ -134,6 +135,8 @@ async def _handle(room: ReviewRoom, conn: Connection, raw: str | bytes, state: A
         settings = state.settings
         refusal = await chat_refusal(state.limiter, settings.chat_lines, settings.chat_window, conn.user_id,
                                      room.channel, message.text)
+        if refusal is None:  # muted, suspended or banned (docs/moderation.md)
+            refusal = await chat_sanction(state.sessionmaker, conn.user_id)
         if refusal is not None:
             return encode(ErrorMessage(id=message.id, code=refusal.code, message=refusal.message)), False
     action = message.model_dump(exclude={"id"})
