@@ -444,6 +444,7 @@ class MoveEvent(_Event):
     prisoners: dict[str, int]
     to_move: Color
     clocks: Clocks
+    ko: WirePoint | None = None  # the point the side to move may not retake now
     periods_used: int | None = None
     sealed: bool | None = None
 
@@ -522,6 +523,7 @@ class UndoEvent(_Event):
     to_move: Color
     clocks: Clocks
     offers: dict[str, Any]
+    ko: WirePoint | None = None
 
 
 class SealedEvent(_Event):

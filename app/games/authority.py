@@ -267,13 +267,18 @@ class GameAuthority:
         self._lapse_offers()
         ev = self.event("move", now, color=actor, p=list(p), captured=[list(q) for q in captured],
                         move_number=len(self.game.moves), prisoners=dict(self.game.prisoners),
-                        to_move=self.game.to_move, clocks=self.clock.view(now))
+                        to_move=self.game.to_move, ko=self._ko(), clocks=self.clock.view(now))
         if charge is not None and charge["periods_used"]:
             ev["periods_used"] = charge["periods_used"]
         events = [ev]
         if self.game.no_result:
             events.append(self.finish(void("no_result"), now))
         return events
+
+    def _ko(self) -> list[int] | None:
+        """The point the side to move may not retake now (the engine's simple ko), as the wire writes it."""
+        ko = self.game.ko_point
+        return None if ko is None else list(ko)
 
     def place_pass(self, actor: str, now: float, charge: dict[str, Any] | None) -> list[Event]:
         """Pass after a charged turn; the second pass in a row starts the scoring phase."""

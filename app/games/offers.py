@@ -62,7 +62,8 @@ def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     return [auth.event(
         "undo", now, color=undone.color, p=None if undone.point is None else list(undone.point),
         by=actor, move_number=len(game.moves), board=game.board_rows(),
-        prisoners=dict(game.prisoners), to_move=game.to_move, clocks=auth.clock.view(now),
+        prisoners=dict(game.prisoners), to_move=game.to_move,
+        ko=None if game.ko_point is None else list(game.ko_point), clocks=auth.clock.view(now),
         offers=dict(auth.offers),
     )]
 

@@ -183,11 +183,10 @@ export function illegalReason(state, p) {
   const [x, y] = p;
   if (state.board[y][x]) return "occupied";
   if (state.legal) return state.legal.has(`${x},${y}`) ? null : "illegal_move";
-  const { grid, suicide } = placeStone(state.board, p, state.toMove);
+  const { suicide } = placeStone(state.board, p, state.toMove);
   if (suicide && !state.rules.multi_stone_suicide) return "suicide";
+  // The ko point is the server's (snapshot, move and undo events): never worked out here.
   if (state.ko && state.ko[0] === x && state.ko[1] === y) return "ko";
-  const pos = state.positions;
-  if (state.historyOk && pos.length >= 2 && sameGrid(grid, pos[pos.length - 2])) return "ko";
   return null;
 }
 
@@ -340,6 +339,7 @@ function applyOfferEvent(state, ev, receivedAt) {
     if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
     if (ev.to_move) state.toMove = ev.to_move;
     state.offers = ev.offers ? normalizeOffers(ev.offers) : {};
+    state.ko = ev.ko || null;
     state.legal = null;
     setClocks(state, ev, receivedAt);
     return "ok";

@@ -56,7 +56,7 @@ def test_moves_and_passes_make_events_with_clocks():
     ev = act(a, "B", "play", 5.0, p=[2, 3])
     assert ev == [{
         "t": "move", "color": "B", "p": [2, 3], "captured": [], "move_number": 1,
-        "prisoners": {"B": 0, "W": 0}, "to_move": "W", "visibility": "all", "server_time": 5.0,
+        "prisoners": {"B": 0, "W": 0}, "to_move": "W", "ko": None, "visibility": "all", "server_time": 5.0,
         "clocks": {
             "B": {"main": 595.0, "periods": None, "period_time": None, "period_left": None, "stones": None,
                   "running": False},
@@ -78,6 +78,19 @@ def test_captures_are_reported():
     play_all(a, KO_SETUP)
     ev = act(a, "B", "play", 20.0, p=[2, 1])
     assert ev[0]["captured"] == [[1, 1]] and ev[0]["prisoners"] == {"B": 1, "W": 0}
+
+
+def test_a_move_and_an_undo_say_where_the_ko_is():
+    a = make()
+    play_all(a, KO_SETUP)
+    before = act(a, "W", "pass", 19.0) if a.game.to_move == "W" else []
+    assert all(e.get("ko") is None for e in before if e["t"] == "move")
+    taking = act(a, "B", "play", 20.0, p=[2, 1])[0]
+    assert taking["ko"] == [1, 1]  # White may not retake at once
+    assert act(a, "W", "play", 21.0, p=[5, 5])[0]["ko"] is None
+    act(a, "W", "undo_request", 22.0)
+    undo = act(a, "B", "undo_accept", 23.0)[0]
+    assert undo["t"] == "undo" and undo["ko"] == [1, 1]
 
 
 def test_refusals_change_nothing():
