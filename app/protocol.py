@@ -382,12 +382,48 @@ class ClockTick(_ServerMessage):
     server_time: float
 
 
+class GameView(BaseModel):
+    """GAME: the whole game as a snapshot shows it to one viewer (docs/protocol.md §3); the authority's part
+    (``GameAuthority.snapshot``) and the room's (id, players, presence, chat, ...)."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    size: int
+    rules: dict[str, Any]
+    handicap: int
+    handicap_points: list[list[int]]  # where the server put the handicap stones: clients never place them
+    board: list[str]
+    moves: list[dict[str, Any]]
+    move_number: int
+    prisoners: dict[str, int]
+    to_move: Literal["B", "W"]
+    ko: list[int] | None
+    phase: Literal["playing", "scoring", "adjourned", "finished"]
+    offers: dict[str, Any]
+    scoring: dict[str, Any] | None
+    sealed: dict[str, Any] | None
+    clocks: dict[str, Any] | None
+    time_control: dict[str, Any]
+    result: dict[str, Any] | None
+    rematch: str | None
+    deadline: float | None
+    server_time: float
+    players: dict[str, Any]
+    presence: dict[str, bool]
+    spectators: int
+    chat: list[dict[str, Any]]
+    chat_more: bool
+    rated: bool
+    practice: bool
+    conditional: Any = None
+
+
 class Snapshot(_ServerMessage):
     t: Literal["snapshot"] = "snapshot"
     v: int
     resync: bool = False
     you: dict[str, Any]
-    game: dict[str, Any]
+    game: GameView
 
 
 class ReviewSnapshot(_ServerMessage):

@@ -161,3 +161,10 @@ def test_the_events_the_authority_builds_are_the_typed_events_every_viewer_recei
                 game_event_adapter.validate_python(message)
     assert seen >= {"move", "pass", "phase", "undo", "offer", "offer_declined", "sealed", "clock_restart",
                     "dead_stones", "score_accepted", "game_over", "rematch"}
+
+
+def test_the_frontend_tests_fixture_snapshot_is_a_snapshot_the_server_could_send():
+    from app.protocol import Snapshot
+    from tests.frontend.fixtures import SNAPSHOT
+
+    Snapshot.model_validate(SNAPSHOT)

@@ -101,6 +101,18 @@ SNAPSHOT: dict[str, Any] = {
         "time_control": {"kind": "byoyomi", "main": 600, "periods": 3, "period_time": 30},
         "result": None,
         "chat": [{"channel": "players", "from": {"id": 5, "name": "柯洁迷"}, "text": "gl hf", "at": 1732900000}],
+        # the rest of GAME (app/protocol.py, GameView; tests/test_protocol.py checks this fixture against it)
+        "handicap_points": [],
+        "move_number": 4,
+        "ko": None,
+        "scoring": None,
+        "sealed": None,
+        "rematch": None,
+        "deadline": None,
+        "server_time": 1732900000.0,
+        "chat_more": False,
+        "rated": False,
+        "practice": False,
     },
 }
 # Board rows from the moves above (x = column, y = row): B Q4, W D4, B Q16, W D16.

@@ -123,3 +123,18 @@ async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(db_se
     assert stored is not None and stored.status == "scoring"
     await again.close()
     await hub.close()
+
+
+async def test_the_snapshot_a_room_sends_is_the_typed_snapshot(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+    from app.protocol import Snapshot
+
+    room, hub = await _played_room(db_sessionmaker)
+    try:
+        for seat in ("B", "W", None):
+            conn = Connection(Collected().send, Collected().close, user_id=None, user_name=None, seat=seat)
+            for resync in (False, True):
+                sent = orjson.loads(orjson.dumps(room.snapshot_message(conn, resync=resync)))
+                assert Snapshot.model_validate(sent).game.move_number == len(MOVES)
+    finally:
+        await room.close()
+        await hub.close()
