@@ -113,6 +113,7 @@ class Settings(BaseSettings):
     review_max_nodes: int = 2000  # nodes in one review's game tree
     review_max_per_day: int = 30  # reviews one user may make in 24 hours
     untimed_abandon_days: float = 14.0  # an untimed game with no action for this long ends (void)
+    guests_per_address: int = 300  # new guests one client address may start per hour, across instances (0: no cap)
     guest_ttl_hours: float = 24.0  # a guest with no game, challenge or chat line is deleted after this
     housekeeping_seconds: float = 600.0  # how often unused guests and abandoned untimed games are looked for
     vacation_sweep_seconds: float = 60.0  # how often vacations that ran out are ended (docs/clocks.md)

@@ -13,7 +13,9 @@ from app.accounts import service as accounts
 from app.accounts import tokens
 from app.accounts.cookies import COOKIE_NAME, MAX_AGE, SessionSigner
 from app.bots.declaration import accepts_of
-from app.errors import ServiceError
+from app.api.login_limits import client_address
+from app.errors import RateLimited, ServiceError
+from app.limits.rules import Limiter, Rule
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.views import SpectatorCount
 from app.settings import Settings
@@ -131,9 +133,21 @@ class Visitor:
 
     async def user(self, *, commit: bool = True) -> User:
         if self._user is None:
+            await _check_guest_limit(self._request)
             self._user = await accounts.create_guest(self._db, commit=commit)
             set_session_cookie(self._request, self._response, self._user)
         return self._user
+
+
+GUEST_WINDOW = 3600  # seconds: TENGEN_GUESTS_PER_ADDRESS new guests per client address in this window
+
+
+async def _check_guest_limit(request: Request) -> None:
+    """New guests per client address, across instances: a stranger cannot fill the users table."""
+    limiter: Limiter = request.app.state.limiter
+    rule = Rule("guests-address", settings_of(request).guests_per_address, GUEST_WINDOW)
+    if not await limiter.allow(rule, client_address(request)):
+        raise RateLimited("Too many new guests from this address; sign in, or try again later.", GUEST_WINDOW)
 
 
 async def visitor(request: Request, response: Response, db: DB) -> Visitor:

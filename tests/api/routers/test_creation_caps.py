@@ -107,6 +107,21 @@ async def test_requests_that_need_no_guest_store_none(live_server: str, database
         await person.close()
 
 
+async def test_new_guests_are_capped_per_address(make_live_server, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    server = make_live_server(guests_per_address=2)
+    before = await _users(database_url)
+    answers = []
+    for _ in range(4):
+        async with httpx.AsyncClient(base_url=server.url) as stranger:
+            answers.append((await stranger.post("/api/guest")).status_code)
+    async with httpx.AsyncClient(base_url=server.url) as stranger:
+        refused = await stranger.post("/api/challenges", json={"board_size": 9})
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+        assert COOKIE_NAME not in stranger.cookies
+    assert answers == [200, 200, 429, 429]
+    assert await _users(database_url) == before + 2
+
+
 async def test_unused_guests_expire(make_live_server, database_url: str) -> None:  # type: ignore[no-untyped-def]
     server = make_live_server(guest_ttl_hours=1 / 3600, housekeeping_seconds=0.3)
     busy = Player(server.url)  # its first request makes its guest and a challenge at once
