@@ -97,6 +97,7 @@ async def register(
     key = name_key(username)
     if await users.name_taken(session, key):
         raise Conflict("username_taken", f"The username '{username}' is taken.")
+    await _release(session)
     password_hash = await pool.hash(password)
     try:
         if current is not None:
@@ -112,6 +113,13 @@ async def register(
     return user
 
 
+async def _release(session: AsyncSession) -> None:
+    """End the session's reading transaction before a password hash: the hash may wait its turn for seconds
+    (``PasswordPool``), and a flood of log-ins must not hold the database pool's connections meanwhile (the
+    objects read stay loaded; the next statement takes a connection again)."""
+    await session.commit()
+
+
 async def find_login(session: AsyncSession, username: str) -> User | None:
     """The account a log-in names (None: no such account), before any password is checked."""
     user = await users.get_by_name_key(session, name_key(username.strip()))
@@ -122,6 +130,7 @@ async def find_login(session: AsyncSession, username: str) -> User | None:
 
 async def login(session: AsyncSession, pool: PasswordPool, user: User | None, password: str) -> User:
     """Check ``password`` for ``user`` (from ``find_login``)."""
+    await _release(session)
     if user is None or not user.password_hash:
         await pool.burn_time(password)
         raise ServiceError("invalid_credentials", "Wrong username or password.", 401)

@@ -48,6 +48,32 @@ async def test_a_password_check_does_not_stall_the_instance(live_server: str, mo
         assert (await login).status_code == 401
 
 
+async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(live_server_handle, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A flood of log-ins queues at the hashing threads; meanwhile none of them holds a pooled connection, so
+    the rest of the instance (and its players) still gets the database."""
+    url = live_server_handle.url
+    await (await _register(url, "Honinbo")).aclose()
+    entered, release = threading.Event(), threading.Event()
+    real = passwords.verify_password
+
+    def slow_verify(password_hash: str, password: str) -> bool:
+        entered.set()
+        release.wait(60)
+        return real(password_hash, password)
+
+    monkeypatch.setattr(passwords, "verify_password", slow_verify)
+    pool = live_server_handle.app.state.engine.sync_engine.pool
+    async with httpx.AsyncClient(base_url=url, timeout=60) as attacker:
+        logins = [asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Honinbo", "password": f"wrong {n}"}))
+                  for n in range(3)]
+        while not entered.is_set():
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # the other two are queued behind the first
+        assert pool.checkedout() == 0
+        release.set()
+        assert [(await login).status_code for login in logins] == [401, 401, 401]
+
+
 async def test_wrong_passwords_are_limited_per_account(live_server: str) -> None:
     await (await _register(live_server, "Kitani")).aclose()
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as attacker:
