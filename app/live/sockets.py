@@ -42,6 +42,7 @@ class Ticket:
     address: str
     close: Closer
     counts_address: bool = True
+    counts_user: bool = True
     slot: str | None = None  # its member in the shared slots (None: not shared)
 
 
@@ -59,16 +60,17 @@ class SocketRegistry:
 
     async def admit(
         self, user_id: int | None, address: str, close: Closer, *, user_cap: int | None = None,
-        count_address: bool = True,
+        count_address: bool = True, count_user: bool = True,
     ) -> Ticket | None:
         """A ticket for one more socket, or None when the user or the address holds its cap already.
-        ``user_cap`` replaces ``per_user`` for this user; ``count_address=False`` leaves the address out."""
+        ``user_cap`` replaces ``per_user`` for this user; ``count_address=False`` leaves the address out;
+        ``count_user=False`` leaves the user's cap out, though the socket is still closed when the user logs out."""
         address_capped = count_address and self.per_address > 0
         if address_capped and self._by_address.get(address, 0) >= self.per_address:
             return None
         cap = self.per_user if user_cap is None else user_cap
-        user_capped = user_id is not None and cap > 0
-        if user_capped and len(self._by_user.get(user_id or 0, ())) >= cap:
+        user_capped = user_id is not None and count_user and cap > 0
+        if user_capped and self.count(user_id=user_id) >= cap:
             return None
         slot = None
         if self.slots is not None:
@@ -82,7 +84,7 @@ class SocketRegistry:
                 slot = ""
             if slot is None:
                 return None
-        ticket = Ticket(user_id, address, close, count_address, slot or None)
+        ticket = Ticket(user_id, address, close, count_address, count_user, slot or None)
         if count_address:
             self._by_address[address] = self._by_address.get(address, 0) + 1
         if user_id is not None:
@@ -110,7 +112,7 @@ class SocketRegistry:
 
     def count(self, *, user_id: int | None = None, address: str | None = None) -> int:
         if user_id is not None:
-            return len(self._by_user.get(user_id, ()))
+            return sum(1 for ticket in self._by_user.get(user_id, ()) if ticket.counts_user)
         return self._by_address.get(address or "", 0)
 
     async def close_user(self, user_id: int, code: int = CLOSE_LOGGED_OUT, reason: str = "logged out") -> int:

@@ -61,9 +61,10 @@ async def lobby_socket(websocket: WebSocket) -> None:
         await refuse_token(websocket, exc)
         return
     sockets = websocket.app.state.sockets
-    # Lobby sockets count towards the address (a bot's, with its token, towards its own cap instead).
-    limits = socket_limits(websocket, user)
-    ticket = await sockets.admit(user.id if user and limits else None, client_address(websocket), websocket.close, **limits)
+    # Lobby sockets count towards the address (a bot's, with its token, towards its own cap instead); every
+    # signed-in one is held under its user too, so that logging out closes it.
+    limits = socket_limits(websocket, user) or {"count_user": False}
+    ticket = await sockets.admit(user.id if user else None, client_address(websocket), websocket.close, **limits)
     if ticket is None:
         await refuse_socket(websocket, websocket.app.state.metrics)
         return

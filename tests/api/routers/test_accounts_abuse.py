@@ -138,6 +138,10 @@ async def test_logging_out_closes_the_users_sockets(live_server: str) -> None:
             while True:
                 await sock.next(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    with pytest.raises(websockets.ConnectionClosed) as lobby_closed:
+        while True:
+            await asyncio.wait_for(lobby.recv(), timeout=10)
+    assert lobby_closed.value.rcvd is not None and lobby_closed.value.rcvd.code == 4401
     # The old cookie no longer seats anyone: a new socket with it is a spectator, and cannot play.
     async with websockets.connect(live_server.replace("http://", "ws://") + f"/ws/games/{game_id}",
                                   additional_headers={"Cookie": cookie}) as ws:
