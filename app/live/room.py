@@ -6,9 +6,10 @@ then (4) acknowledging and (5) publishing them through the hub, in version order
 A lost race re-reads and decides again. Every instance holding sockets for the game subscribes to its hub
 channel and hands each event to its sockets as their seat may see it.
 
-One module over 400 lines: acting (the lock, the authority, the commit and its retries) and catching up with
-what other instances committed read and write the same version and state under one lock; the sockets and
-presence (audience.py), the way to the hub (outbox.py) and what a socket missed (catchup.py) live apart.
+Around the acting room, one module per concern: the game as this instance knows it and its catching up
+(game_state.py), the sockets and presence (audience.py), the way to the hub (outbox.py), what a socket missed
+(catchup.py) and what an action came to (outcome.py). One module over 400 lines all the same: acting (the lock,
+the authority's answer, the commit and its retries, the acknowledgement) is one sequence under one lock.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import SYSTEM, GameAuthority
-from app.games.config import GameConfig
 from app.games.errors import GameError, ProposalNeeded
 from app.games.visibility import can_see, public
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
 from app.live.audience import Audience
 from app.live.catchup import SocketCatchUp
+from app.live.game_state import GameState, game_config
 from app.live.connection import Connection, TokenBucket
 from app.live.envelope import unpack
 from app.live.outbox import Outbox
@@ -43,24 +44,17 @@ from app.protocol import ClockTick, encode
 from app.store.db import is_connection_lost
 from app.store.repositories import games as games_repo
 from app.store.ids import short_id
-from app.store.repositories.games import GameWithPlayers, NewEvent, VersionConflict
+from app.store.repositories.games import NewEvent, VersionConflict
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
-SEEN_IDS_LIMIT = 5000
-CARRIED_LIMIT = 5000  # events held for a gap to fill; beyond it the database is read instead
 # Refusals that re-read the database when the hub knows of nothing newer, per room: a few a second is far more
 # than play needs (one per move at most), and bounds what a flood of refused actions costs the game.
 REFUSAL_REREADS_PER_SECOND = 4.0
 REFUSAL_REREADS_BURST = 10.0
 SNAPSHOT_CHAT_LINES = 50  # chat lines a snapshot carries; older ones are paged over HTTP
-
-
-def game_config(row: GameWithPlayers) -> GameConfig:
-    """The configuration the game was created with, exactly as stored (see app/lobby/game_settings.py)."""
-    return GameConfig.from_dict(row.game.config)
 
 
 class Room:
@@ -88,23 +82,33 @@ class Room:
         self.clock = clock
         self.on_finished = on_finished
         self.lock = asyncio.Lock()
-        self.v = 0
-        self.authority: GameAuthority | None = None
+        self.state = GameState(game_id, sessionmaker, metrics, self._rebuilt)
         self.players: dict[str, dict[str, Any]] = {}
         self.user_seats: dict[int, str] = {}
-        self.chat: list[dict[str, Any]] = []
-        self.seen: dict[tuple[int | None, str], int] = {}
         self.audience = Audience(hub, self.channel, self._presence_seen)
         self.outbox = Outbox(hub, self.channel, game_id)
         self.catchup = SocketCatchUp(hub, self.channel, sessionmaker, game_id, self.outbox)
         self._unsubscribe: Callable[[], Any] | None = None
-        self._stale = False  # the hub may have dropped events: read the database before deciding anything
-        self._heard = 0  # the newest version the hub announced
-        self._carried: dict[int, dict[str, Any]] = {}  # committed elsewhere, as the hub carried them, by version
         self.practice = False  # one user on both sides: see _actors
         self.rated = False
-        self._broken = False  # a commit failed midway: rebuild from the database before deciding anything
         self._rereads = TokenBucket(rate=REFUSAL_REREADS_PER_SECOND, burst=REFUSAL_REREADS_BURST)
+
+    # The game as this instance knows it (app/live/game_state.py).
+    @property
+    def v(self) -> int:
+        return self.state.v
+
+    @property
+    def authority(self) -> GameAuthority | None:
+        return self.state.authority
+
+    @property
+    def chat(self) -> list[dict[str, Any]]:
+        return self.state.chat
+
+    @property
+    def seen(self) -> dict[tuple[int | None, str], int]:
+        return self.state.seen
 
     @property
     def connections(self) -> set[Connection]:
@@ -131,9 +135,9 @@ class Room:
             self.rated = bool(row.game.rated)
             self.practice = row.black.id == row.white.id
             created = row.game.started_at.timestamp()
-            self.authority = GameAuthority(game_config(row), created)
-            await self._absorb(session)
-            phase = self.authority.phase
+            authority = self.state.authority = GameAuthority(game_config(row), created)
+            await self.state.absorb(session)
+            phase = authority.phase
             if row.game.status != phase and "finished" not in (phase, row.game.status):
                 # Stored before every phase change was kept in the status (scoring, adjourned): put it right.
                 await games_repo.set_status(session, self.game_id, phase, self.v)
@@ -142,89 +146,20 @@ class Room:
         await self._update_deadline()
         return True
 
-    async def _absorb(self, session: AsyncSession) -> None:
-        """Apply the events committed after ``self.v`` (by this instance or any other)."""
-        for row in await games_repo.events_after(session, self.game_id, self.v):
-            self._absorb_one(row.v, row.payload)
-
-    def _absorb_one(self, v: int, payload: dict[str, Any]) -> None:
-        assert self.authority is not None
-        action = payload.get("_action")
-        if action is not None:
-            self.authority.apply(action["actor"], action["action"], action["now"], action.get("facts"))
-        self._keep_chat(payload, v)
-        cid = payload.get("_cid")
-        if cid is not None:
-            self.seen[(payload.get("_uid"), cid)] = payload.get("_ack", v)
-            if len(self.seen) > SEEN_IDS_LIMIT:
-                self.seen.pop(next(iter(self.seen)))
-        self.v = v
-
-    async def sync(self) -> None:
-        """Catch up with the database. Call with the lock held."""
-        self._count_read()
-        async with self.sessionmaker() as session:
-            await self._absorb(session)
-        self._stale = False
-        self._drop_carried()
-
-    def _absorb_carried(self) -> None:
-        """Apply the events other instances committed, as the hub carried them, while they follow on."""
-        while self._carried:
-            payload = self._carried.pop(self.v + 1, None)
-            if payload is None:
-                break
-            self._absorb_one(self.v + 1, payload)
-        self._drop_carried()
-
-    def _drop_carried(self) -> None:
-        for v in [v for v in self._carried if v <= self.v]:
-            del self._carried[v]
-
-    @property
-    def _behind(self) -> bool:
-        """Whether events committed elsewhere are known and not yet applied here."""
-        return self._stale or self._heard > self.v
-
-    async def _ensure_current(self) -> bool:
-        """Make the in-memory state match the database (raises when the database cannot be read).
-
-        Events the hub carried in order are applied as they are; only a gap (or a hub reset) costs a read of
-        the database. Returns whether the database was read.
-        """
-        if self._broken:
-            await self._rebuild()
-            return True
-        if self._carried:
-            self._absorb_carried()
-        if self._behind:
-            await self.sync()
-            return True
-        return False
-
-    def _count_read(self) -> None:
-        if self.metrics is not None:
-            self.metrics.catchup_reads.inc()
-
     # ------------------------------------------------------------------ hub delivery
 
     async def _on_hub(self, data: bytes) -> None:
         envelope = unpack(data)
         if envelope.vis == "presence":
             self.audience.apply(orjson.loads(envelope.visible))
-        if envelope.v is not None and envelope.v > self.v:
-            # Committed elsewhere: catch up before the next decision, from the carried payload when it has one.
-            self._heard = max(self._heard, envelope.v)
-            payload = envelope.committed_payload()
-            if payload is not None and len(self._carried) < CARRIED_LIMIT:
-                self._carried[envelope.v] = payload
+        if self.state.hear(envelope):
             asyncio.get_running_loop().create_task(self._catch_up())
         self.audience.deliver(envelope)
 
     async def _on_reset(self) -> None:
         # The hub may have dropped messages (a reconnect, a subscriber that fell behind): catch up, then hand
         # every socket the latest event. No later event may come to reveal the gap to them.
-        self._stale = True
+        self.state.stale = True
         await self._catch_up()
         await self._redeliver_latest()
 
@@ -248,9 +183,10 @@ class Room:
 
     async def _catch_up(self) -> None:
         async with self.lock:
-            if self._behind or self._broken or self._carried:
+            state = self.state
+            if state.behind or state.broken or state.carried:
                 try:
-                    if await self._ensure_current():
+                    if await state.ensure_current():
                         await self._update_deadline()  # the instance that committed may have died before it did
                 except Exception:  # still stale: the next action or event tries again
                     log.warning("game %s: catching up failed", self.game_id, exc_info=True)
@@ -269,7 +205,7 @@ class Room:
         self.audience.add(conn)
         conn.start(lambda after, upto: self.texts_since(conn.seat, after, upto))
         async with self.lock:
-            await self._ensure_current()
+            await self.state.ensure_current()
             logged = None
             if since_v is not None and 0 <= since_v <= self.v:
                 logged = await self.catchup.logged_since(conn.seat, since_v, self.v)
@@ -359,7 +295,7 @@ class Room:
         for _ in range(CONFLICT_RETRIES):
             async with self.lock:
                 try:
-                    await self._ensure_current()
+                    await self.state.ensure_current()
                 except Exception:  # the database is unreachable: refuse, the client retries
                     log.warning("game %s: cannot read the database", self.game_id, exc_info=True)
                     return self._unavailable(client_id)
@@ -383,7 +319,7 @@ class Room:
                         rechecked, known = True, self.v
                         try:
                             if await self._worth_rereading():
-                                await self.sync()
+                                await self.state.sync()
                         except Exception:  # a refusal not checked against the store may be wrong
                             log.warning("game %s: cannot re-read the database", self.game_id, exc_info=True)
                             return self._unavailable(client_id)
@@ -402,22 +338,22 @@ class Room:
                     events[0]["_ack"] = self.v + len(events)
                 # The authority has applied the action in memory: until the commit succeeds, that state is
                 # not the truth, so any failure below leaves the room to be rebuilt from the database.
-                self._broken = True
+                self.state.broken = True
                 try:
                     await self._commit(events)
                 except VersionConflict:
                     with contextlib.suppress(Exception):
-                        await self._rebuild()  # a lost race: re-read and decide again
+                        await self.state.rebuild()  # a lost race: re-read and decide again
                     continue
                 except Exception:  # not saved, or not known to be saved: never acknowledged
                     log.warning("game %s: commit failed", self.game_id, exc_info=True)
                     with contextlib.suppress(Exception):
-                        await self._rebuild()
+                        await self.state.rebuild()
                     return self._unavailable(client_id)
-                self._broken = False
+                self.state.broken = False
                 first = self.v + 1
                 for event in events:
-                    self._absorb_committed(event)
+                    self.state.absorb_committed(event)
                 self._record(action, events, first)
                 self._send_out(events, first)
                 if client_id is not None:
@@ -537,32 +473,9 @@ class Room:
             # Safe even if the first attempt did commit: the compare-and-set then refuses this one.
             await games_repo.append(self.sessionmaker, self.game_id, self.v, new)
 
-    def _absorb_committed(self, event: dict[str, Any]) -> None:
-        self.v += 1
-        self._keep_chat(event, self.v)
-
-    def _keep_chat(self, event: dict[str, Any], v: int) -> None:
-        """Keep a chat line for snapshots; drop the lines a moderator removed (``chat_removed``)."""
-        if event.get("t") == "chat":
-            self.chat.append({**event, "v": v})
-        elif event.get("t") == "chat_removed":
-            removed = set(event.get("lines") or ())
-            self.chat = [c for c in self.chat if c["v"] not in removed]
-
-    async def _rebuild(self) -> None:
-        """Forget the in-memory state and replay the database (after a lost race or a failed commit)."""
-        self._count_read()
-        async with self.sessionmaker() as session:
-            row = await games_repo.get_with_players(session, self.game_id)
-            assert row is not None
-            self.authority = GameAuthority(game_config(row), row.game.started_at.timestamp())
-            self.v = 0
-            self.chat = []
-            await self._absorb(session)
+    def _rebuilt(self) -> None:
+        """After the state was rebuilt from the database: the new authority learns who is present."""
         self._presence_seen(dict(self.presence))
-        self._stale = False
-        self._broken = False
-        self._drop_carried()
 
     def _send_out(self, events: list[dict[str, Any]], first_v: int) -> None:
         """Queue committed events for the hub with the clock deadline they leave (see app/live/outbox.py)."""
@@ -595,7 +508,7 @@ class Room:
         ``up_at``: when serving resumed; a game acted on since then already has running clocks.
         """
         async with self.lock:
-            await self.sync()
+            await self.state.sync()
             assert self.authority is not None
             if self.authority.phase == "finished":
                 return
