@@ -152,6 +152,7 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
     score: (g.scoring && g.scoring.score) || g.score || null,
     scoringDeadline: deadlineFrom(g.scoring && g.scoring.deadline, g.server_time, receivedAt),
     hiddenEvents: 0,
+    conditional: Array.isArray(g.conditional) ? g.conditional : null, // the viewer's own tree (§3.5); null: none sent
     rematch: g.rematch || null, // the id of the rematch game, once both players agreed to one
     legal: Array.isArray(g.legal) ? new Set(g.legal.map(([x, y]) => `${x},${y}`)) : null,
     ko: g.ko || null,

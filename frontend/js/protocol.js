@@ -307,6 +307,11 @@ export class GameSocket extends ReconnectingSocket {
     return this.send("seal", { p: p ? [p[0], p[1]] : null });
   }
 
+  /** Conditional moves for this game (docs/protocol.md §3.5): a tree of [their move, answer, next]; [] clears. */
+  conditional(tree) {
+    return this.send("conditional", { tree });
+  }
+
   action(t) {
     if (!CLIENT_ACTIONS.has(t)) return Promise.reject({ code: "unknown_action" });
     return this.send(t);

@@ -118,3 +118,83 @@ def test_your_turn_list_badge_and_correspondence_settings(browser, server) -> No
         assert ana.errors == [] and bao.errors == []
     finally:
         ana.close(), bao.close()
+
+
+def _tree(person: Person) -> list[str]:
+    """The stored conditional tree the card shows: each branch as "their,move>answer", nested ones after a /."""
+    return list(person.page.eval_on_selector_all(
+        "#conditional .cond-tree li",
+        """els => els.map(e => {
+            const up = [];
+            for (let p = e.parentElement.closest('li'); p; p = p.parentElement.closest('li')) {
+                up.unshift(p.dataset.theirs + '>' + p.dataset.mine);
+            }
+            return [...up, e.dataset.theirs + '>' + e.dataset.mine].join('/');
+        })""",
+    ))
+
+
+def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser, server) -> None:  # type: ignore[no-untyped-def]
+    ana, bao = Person(browser, server.url), Person(browser, server.url)
+    try:
+        _register(ana), _register(bao)
+        game = _game(ana, bao, 3)
+        for person in (ana, bao):
+            person.page.goto(f"{server.url}/#/game/{game}")
+            person.page.wait_for_selector(f"{person.board} .pt")
+        assert ana.page.is_hidden("#conditional #cond-edit")  # her turn: nothing to plan
+        ana.click_point(4, 4)
+        ana.wait_moves(1)
+
+        # Bao to move: Ana plans "if 2,2 then 6,6, then if 2,6 then 6,2" and "if 4,2 then 4,6" by clicking.
+        ana.page.click("#cond-edit")
+        for x, y in ((2, 2), (6, 6), (2, 6), (6, 2)):
+            ana.click_point(x, y)
+        ana.page.wait_for_function("() => document.querySelectorAll('svg.board .anno').length === 4")
+        assert ana.stones()[(2, 2)] != ana.stones()[(6, 6)]  # their move and her answer, in their colours
+        ana.page.click("#cond-add")
+        ana.click_point(4, 2)
+        ana.click_point(4, 6)
+        ana.page.click("#cond-save")  # the finished line is saved with the rest
+        ana.page.wait_for_selector("#cond-edit")
+        assert _tree(ana) == ["2,2>6,6", "2,2>6,6/2,6>6,2", "4,2>4,6"]
+        assert len(ana.stones()) == 1  # back to the game's own position
+        for code in LANGUAGES:  # the card speaks every language
+            ana.language(code)
+            assert "cond." not in ana.page.inner_text("#conditional"), code
+        ana.language("en")
+        ana.shot("game-conditional-moves-desktop.png", DESKTOP)
+
+        # The tree is the server's: a fresh page shows it; Bao's card holds only his own (empty) tree.
+        ana.page.reload()
+        ana.page.wait_for_selector("#conditional .cond-tree")
+        assert _tree(ana) == ["2,2>6,6", "2,2>6,6/2,6>6,2", "4,2>4,6"]
+        assert bao.page.is_visible("#conditional .cond-none") and bao.page.query_selector("#conditional .cond-tree") is None
+
+        # Bao plays the foreseen move: Ana's answer is on both boards at once, and the rest of the line stays.
+        bao.click_point(2, 2)
+        ana.wait_moves(3)
+        bao.wait_moves(3)
+        assert ana.stones()[(6, 6)] == ana.stones()[(4, 4)] and bao.stones()[(6, 6)] == bao.stones()[(4, 4)]
+        ana.page.wait_for_function("() => document.querySelectorAll('#conditional .cond-tree li').length === 1")
+        assert _tree(ana) == ["2,6>6,2"]
+
+        # A move she did not foresee drops the tree.
+        bao.click_point(3, 3)
+        ana.wait_moves(4)
+        ana.page.wait_for_selector("#conditional .cond-none")
+        ana.click_point(5, 5)
+        ana.wait_moves(5)
+
+        # A plan can be cleared again.
+        ana.page.click("#cond-edit")
+        ana.click_point(2, 6)
+        ana.click_point(6, 2)
+        ana.page.click("#cond-save")
+        ana.page.wait_for_selector("#cond-clear")
+        assert _tree(ana) == ["2,6>6,2"]
+        ana.page.click("#cond-clear")
+        ana.page.wait_for_selector("#conditional .cond-none")
+        assert ana.errors == [] and bao.errors == []
+    finally:
+        ana.close(), bao.close()

@@ -19,6 +19,7 @@ import { confirmDialog, errorToast, toast } from "../ui.js";
 import { notifyMove, notificationsAllowed, requestNotifications } from "../notify.js";
 import { gameSummary, nameWithRank, playerLink, resultText } from "./common.js";
 import { ReviewsCard } from "./reviews.js";
+import { ConditionalEditor } from "./conditional.js";
 import { reportDialog } from "../report.js";
 
 export function mount(container, gameId) {
@@ -94,6 +95,7 @@ export class GameView {
     this.analyse = h("a", { class: "btn small", href: `#/analysis/game/${this.gameId}`, dataset: { action: "analyse" }, i18n: "game.analyse", hidden: true });
     const chatHost = h("div", { class: "chat-host" });
     this.reviews = new ReviewsCard(this.gameId);
+    this.conditional = new ConditionalEditor({ send: (tree) => this.socket.conditional(tree), changed: () => this.render() });
     this.root = h(
       "div",
       { class: "game", dataset: { game: this.gameId } },
@@ -103,6 +105,7 @@ export class GameView {
         "aside",
         { class: "side" },
         h("div", { class: "card" }, this.status, this.offersBox, this.actions, this.scoring.el),
+        this.conditional.el,
         h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.moveList, h("div", { class: "row" }, this.analyse)),
         h("div", { class: "card" }, chatHost),
         h("div", { class: "card" }, this.settingsPanel(), h("div", { class: "row spread" }, this.spectators, this.sgf), this.info),
@@ -175,8 +178,8 @@ export class GameView {
       onPending: (p) => this.onPending(p),
       onIllegal: (p) => this.onIllegal(p),
       onInactive: () => this.onInactive(),
-      isLegal: (p) => this.state && isObviouslyLegal(this.state, p),
-      ghostColor: () => (this.state && myTurn(this.state) ? this.state.toMove : null),
+      isLegal: (p) => this.state && (this.conditional.editing || isObviouslyLegal(this.state, p)),
+      ghostColor: () => (this.conditional.editing ? this.conditional.nextColor(this.state) : this.state && myTurn(this.state) ? this.state.toMove : null),
       mode: "play",
     });
     this.board.setConfirmMode(this.settings.confirmMove);
@@ -249,6 +252,10 @@ export class GameView {
   onBoardPlay(p) {
     const s = this.state;
     if (!s || this.viewIndex !== null) return;
+    if (this.conditional.editing) {
+      this.conditional.click(p);
+      return;
+    }
     if (s.phase === "scoring") {
       this.socket.toggleDead(p).catch(errorToast);
       return;
@@ -363,6 +370,12 @@ export class GameView {
       this.board.setPosition(placeStone(s.board, this.optimistic, s.toMove).grid);
       this.board.setLastMove(this.optimistic);
       this.board.setInteractive(false);
+    }
+    this.conditional.render(s);
+    if (this.conditional.editing && live) this.conditional.drawOn(this.board, s);
+    else {
+      this.board.setConfirmMode(this.settings.confirmMove);
+      this.board.setAnnotations([]);
     }
     this.renderHistoryBar(index);
     this.renderCards();
