@@ -3,6 +3,7 @@ export default {
   "nav.home": "Tengen home",
   "nav.main": "Main",
   "nav.lobby": "Play",
+  "nav.your_turn_n": "Games waiting for your move: {n}",
   "nav.rules": "Rules",
   "nav.language": "Language",
   "nav.dark_mode": "Dark mode",

@@ -3,6 +3,7 @@ export default {
   "nav.home": "Inicio de Tengen",
   "nav.main": "Principal",
   "nav.lobby": "Jugar",
+  "nav.your_turn_n": "Partidas que esperan tu jugada: {n}",
   "nav.rules": "Reglas",
   "nav.language": "Idioma",
   "nav.dark_mode": "Modo oscuro",

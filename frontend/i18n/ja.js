@@ -3,6 +3,7 @@ export default {
   "nav.home": "天元ホーム",
   "nav.main": "メニュー",
   "nav.lobby": "対局",
+  "nav.your_turn_n": "あなたの手番の対局: {n}",
   "nav.rules": "ルール",
   "nav.language": "言語",
   "nav.dark_mode": "ダークモード",

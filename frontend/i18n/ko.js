@@ -3,6 +3,7 @@ export default {
   "nav.home": "텐겐 홈",
   "nav.main": "메뉴",
   "nav.lobby": "대국",
+  "nav.your_turn_n": "당신의 차례인 대국: {n}",
   "nav.rules": "규칙",
   "nav.language": "언어",
   "nav.dark_mode": "다크 모드",

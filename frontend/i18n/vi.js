@@ -3,6 +3,7 @@ export default {
   "nav.home": "Trang chủ Tengen",
   "nav.main": "Menu chính",
   "nav.lobby": "Chơi",
+  "nav.your_turn_n": "Ván đang chờ bạn đi: {n}",
   "nav.rules": "Luật chơi",
   "nav.language": "Ngôn ngữ",
   "nav.dark_mode": "Chế độ tối",

@@ -3,6 +3,7 @@ export default {
   "nav.home": "天元首页",
   "nav.main": "主菜单",
   "nav.lobby": "对弈",
+  "nav.your_turn_n": "等你落子的对局：{n}",
   "nav.rules": "规则",
   "nav.language": "语言",
   "nav.dark_mode": "深色模式",

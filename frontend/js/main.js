@@ -22,6 +22,7 @@ import * as reviews from "./pages/reviews.js";
 import * as moderation from "./pages/moderation.js";
 import { api } from "./api.js";
 import { onUserChange } from "./session.js";
+import { onTurns, waitingGames, watchTurns } from "./turns.js";
 
 const ROUTES = [
   [/^#?\/?$/, lobby],
@@ -66,6 +67,24 @@ function modLink() {
   return link;
 }
 
+/** The count of games waiting for the player's move, on every page (hidden at zero); a link to the lobby's list. */
+function turnBadge() {
+  const badge = h("a", { href: "#/", id: "turn-badge", class: "badge turn-badge", hidden: true });
+  const render = () => {
+    const n = waitingGames().length;
+    badge.textContent = String(n);
+    badge.dataset.i18nAria = "nav.your_turn_n";
+    badge.dataset.i18nTitle = "nav.your_turn_n";
+    badge.dataset.i18nParams = JSON.stringify({ n });
+    translateTree(badge);
+    badge.hidden = n === 0;
+  };
+  onTurns(render);
+  onLanguageChange(render);
+  render();
+  return badge;
+}
+
 function header() {
   const account = h("div", { class: "account" });
   const el = h(
@@ -76,6 +95,7 @@ function header() {
       "nav",
       { class: "nav", i18nAria: "nav.main" },
       h("a", { href: "#/", i18n: "nav.lobby" }),
+      turnBadge(),
       h("a", { href: "#/leaderboard", i18n: "nav.leaderboard" }),
       h("a", { href: "#/games", i18n: "nav.archive" }),
       h("a", { href: "#/rules", i18n: "nav.rules" }),
@@ -122,5 +142,8 @@ export function start() {
   window.addEventListener("hashchange", route);
   // Who we are (a visitor without a session is anonymous: a guest is started only by an action that needs
   // one, see session.js ensureUser) is known before the first page mounts.
-  loadMe().finally(route);
+  loadMe().finally(() => {
+    route();
+    watchTurns();
+  });
 }

@@ -198,3 +198,47 @@ def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser
         assert ana.errors == [] and bao.errors == []
     finally:
         ana.close(), bao.close()
+
+
+def _header_badge(person: Person, text: str) -> None:
+    """Waits for the header's count of games waiting for this person's move ("" when it is hidden at zero)."""
+    person.page.wait_for_function(
+        """text => { const b = document.querySelector('#turn-badge');
+                     return text === '' ? b.hidden : !b.hidden && b.textContent.trim() === text; }""",
+        arg=text,
+    )
+
+
+def test_the_header_counts_the_games_waiting_for_the_player_on_every_page(browser, server) -> None:  # type: ignore[no-untyped-def]
+    ana, bao = Person(browser, server.url), Person(browser, server.url)
+    try:
+        _register(ana), _register(bao)
+        ana.open("#/rules")
+        _header_badge(ana, "")
+        mine = _game(ana, bao, 3)  # Ana is Black: her move
+        _header_badge(ana, "1")  # the game's start reaches the rules page at once
+        theirs = _game(bao, ana, 3)
+        bao.page.goto(f"{server.url}/#/game/{theirs}")
+        bao.page.wait_for_selector(f"{bao.board} .pt")
+        bao.click_point(4, 4)
+        _header_badge(ana, "2")
+
+        # On the lobby the header and the "Your turn" card agree; on a game page the header follows her move.
+        ana.page.click("a.brand")
+        ana.page.wait_for_function("() => document.querySelector('#your-turn-badge').textContent.trim() === '2'")
+        _header_badge(ana, "2")
+        ana.page.click(f"#your-turn li.item[data-id='{mine}'] a.btn")
+        ana.page.wait_for_selector(f"{ana.board} .pt")
+        ana.click_point(2, 2)
+        _header_badge(ana, "1")
+        for code in LANGUAGES:
+            ana.language(code)
+            label = ana.page.get_attribute("#turn-badge", "aria-label") or ""
+            assert "1" in label and "nav." not in label, (code, label)
+        ana.language("en")
+        assert ana.page.get_attribute("#turn-badge", "aria-label") == "Games waiting for your move: 1"
+        ana.page.click("#turn-badge")  # the badge leads to the lobby's list
+        ana.page.wait_for_function("() => document.querySelector('#your-turn-badge').textContent.trim() === '1'")
+        assert ana.errors == [] and bao.errors == []
+    finally:
+        ana.close(), bao.close()

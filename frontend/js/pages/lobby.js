@@ -9,6 +9,7 @@ import { errorToast, toast } from "../ui.js";
 import { playNowCard } from "./playnow.js";
 import { computerCard } from "./computer.js";
 import { yourTurnCard } from "./your_turn.js";
+import { claimFeed, feedTurns } from "../turns.js";
 import { challengeColorText, creatorOf, gameSummary, playerLink, playersOf, shortResult } from "./common.js";
 
 const DEFAULT_KOMI = { chinese: 7.5, japanese: 6.5, korean: 6.5, aga: 7.5 };
@@ -211,6 +212,7 @@ export function mount(container) {
   });
   const computer = computerCard(withSession);
   const yourTurn = yourTurnCard();
+  const releaseFeed = claimFeed(); // this page's socket feeds the "your turn" store while it is shown
 
   const empty = (key) => h("li", { class: "empty muted", i18n: key });
 
@@ -350,7 +352,7 @@ export function mount(container) {
     onReconnected: refresh,
     onMessage: (msg) => {
       playNow.onMessage(msg);
-      yourTurn.onMessage(msg);
+      feedTurns(msg);
       if (msg.t === "snapshot") {
         model.challenges = listOf(msg, "challenges");
         model.live = listOf(msg, "games");
@@ -408,6 +410,7 @@ export function mount(container) {
     computer.destroy();
     yourTurn.destroy();
     socket.stop();
+    releaseFeed();
     offUser();
     offLang();
   };

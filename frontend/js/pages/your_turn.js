@@ -1,21 +1,18 @@
 // The lobby's "your turn" card: the player's games waiting for them, the nearest deadline first, and a badge
-// with their count. Filled by the lobby socket's snapshot (all the player's games in one message) and kept
-// live by its my_game messages; a game that becomes the player's turn while the tab is hidden is announced
-// with a browser notification when the player asked for them (the game page's setting).
+// with their count. Drawn from the store of ../turns.js, which the lobby socket's snapshot (all the player's
+// games in one message) fills and its my_game messages keep live; a game that becomes the player's turn while
+// the tab is hidden is announced with a browser notification when the player asked for them (the game page's
+// setting).
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { formatSeconds, describeTimeControl } from "../clock.js";
 import { notifyTurn } from "../notify.js";
 import { getSettings } from "../settings.js";
 import { currentUser } from "../session.js";
+import { isYourTurn, onTurns, waitingGames } from "../turns.js";
 import { playerLink } from "./common.js";
 
-function yours(game, user) {
-  return Boolean(user && game.to_move && game.players[game.to_move] && game.players[game.to_move].id === user.id);
-}
-
 export function yourTurnCard() {
-  const games = new Map(); // id -> MYGAME (docs/protocol.md §7)
   const list = h("ul", { class: "list", id: "your-turn" });
   const badge = h("span", { class: "badge", id: "your-turn-badge", "aria-live": "polite" }, "0");
   const element = h(
@@ -43,35 +40,29 @@ export function yourTurnCard() {
 
   function render() {
     const user = currentUser();
-    const waiting = [...games.values()]
-      .filter((g) => yours(g, user))
-      .sort((a, b) => (a.deadline ?? Infinity) - (b.deadline ?? Infinity));
+    const waiting = waitingGames();
     badge.textContent = String(waiting.length);
     badge.classList.toggle("zero", waiting.length === 0);
     replace(list, waiting.length ? waiting.map((g) => item(g, user)) : h("li", { class: "empty muted", i18n: "lobby.no_your_turn" }));
   }
 
-  function onMessage(msg) {
-    if (msg.t === "snapshot") {
-      games.clear();
-      for (const g of msg.my_games || []) games.set(g.id, g);
-      render();
-    } else if (msg.t === "my_game" && msg.game) {
-      const g = msg.game;
-      const before = games.get(g.id);
-      if (before && before.v > g.v) return;
-      if (g.status === "finished") games.delete(g.id);
-      else games.set(g.id, g);
+  const offTurns = onTurns((g, before) => {
+    if (g && isYourTurn(g) && !(before && isYourTurn(before)) && getSettings().notify) {
       const user = currentUser();
-      if (yours(g, user) && !(before && yours(before, user)) && getSettings().notify) {
-        const opponent = g.players.B.id === user.id ? g.players.W : g.players.B;
-        notifyTurn(g.id, opponent.name);
-      }
-      render();
+      const opponent = g.players.B.id === user.id ? g.players.W : g.players.B;
+      notifyTurn(g.id, opponent.name);
     }
-  }
+    render();
+  });
 
   const timer = setInterval(render, 30000);
   render();
-  return { element, onMessage, render, destroy: () => clearInterval(timer) };
+  return {
+    element,
+    render,
+    destroy: () => {
+      clearInterval(timer);
+      offTurns();
+    },
+  };
 }
