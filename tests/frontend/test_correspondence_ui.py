@@ -8,7 +8,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from tests.frontend.people import DESKTOP, LANGUAGES, Person
+from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person
+from tests.frontend.test_languages import OVERFLOWS
 
 DAY = 86400
 NOTIFICATIONS = """
@@ -151,6 +152,15 @@ def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser
         for x, y in ((2, 2), (6, 6), (2, 6), (6, 2)):
             ana.click_point(x, y)
         ana.page.wait_for_function("() => document.querySelectorAll('svg.board .anno').length === 4")
+        overflows = {}
+        for code in LANGUAGES:  # the editor fits in every language, on a desk and on a phone
+            ana.language(code)
+            for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                ana.page.set_viewport_size(viewport)
+                overflows[(code, name)] = ana.page.evaluate(OVERFLOWS)
+        assert {k: v for k, v in overflows.items() if v} == {}
+        ana.language("en")
+        ana.page.set_viewport_size(DESKTOP)
         assert ana.stones()[(2, 2)] != ana.stones()[(6, 6)]  # their move and her answer, in their colours
         ana.page.click("#cond-add")
         ana.click_point(4, 2)
@@ -225,20 +235,25 @@ def test_the_header_counts_the_games_waiting_for_the_player_on_every_page(browse
 
         # On the lobby the header and the "Your turn" card agree; on a game page the header follows her move.
         ana.page.click("a.brand")
-        ana.page.wait_for_function("() => document.querySelector('#your-turn-badge').textContent.trim() === '2'")
+        ana.page.wait_for_function("() => document.querySelector('#your-turn-badge')?.textContent.trim() === '2'")
         _header_badge(ana, "2")
         ana.page.click(f"#your-turn li.item[data-id='{mine}'] a.btn")
         ana.page.wait_for_selector(f"{ana.board} .pt")
         ana.click_point(2, 2)
         _header_badge(ana, "1")
+        overflows = {}
         for code in LANGUAGES:
             ana.language(code)
             label = ana.page.get_attribute("#turn-badge", "aria-label") or ""
             assert "1" in label and "nav." not in label, (code, label)
+            ana.page.set_viewport_size(PHONE)  # the header still fits a phone with the badge in it
+            overflows[code] = ana.page.evaluate(OVERFLOWS)
+            ana.page.set_viewport_size(DESKTOP)
+        assert {k: v for k, v in overflows.items() if v} == {}
         ana.language("en")
         assert ana.page.get_attribute("#turn-badge", "aria-label") == "Games waiting for your move: 1"
         ana.page.click("#turn-badge")  # the badge leads to the lobby's list
-        ana.page.wait_for_function("() => document.querySelector('#your-turn-badge').textContent.trim() === '1'")
+        ana.page.wait_for_function("() => document.querySelector('#your-turn-badge')?.textContent.trim() === '1'")
         assert ana.errors == [] and bao.errors == []
     finally:
         ana.close(), bao.close()
