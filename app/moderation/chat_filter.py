@@ -1,6 +1,6 @@
 """Chat between two people one of whom blocked the other is hidden both ways, on the socket itself.
 
-Every text a game socket sends goes through its viewer's ``ChatFilter``: a chat line from a hidden user
+Every text a game or review socket sends goes through its viewer's ``ChatFilter``: a chat line from a hidden user
 becomes ``{"t": "hidden", "v": N}`` (the version stays, so the stream keeps no gaps), and a snapshot's chat
 loses their lines. Only chat lines and snapshots of a viewer who blocks someone (or is blocked) are read; every
 other text passes untouched. ``ChatFilters`` holds the filters of this instance's sockets by user, so a block
@@ -40,9 +40,9 @@ class ChatFilter:
                 return orjson.dumps({"t": "hidden", "v": line.get("v")}).decode()
         elif text.startswith(_SNAPSHOT):
             message = orjson.loads(text)
-            game = message.get("game") or {}
-            if game.get("chat"):
-                game["chat"] = [line for line in game["chat"] if _author(line) not in self.hidden]
+            room = message.get("game") or message.get("review") or {}
+            if room.get("chat"):
+                room["chat"] = [line for line in room["chat"] if _author(line) not in self.hidden]
                 return orjson.dumps(message).decode()
         return text
 
@@ -54,7 +54,7 @@ class ChatFilter:
 
 
 class ChatFilters:
-    """The filters of this instance's game sockets, by user."""
+    """The filters of this instance's game and review sockets, by user."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self.sessionmaker = sessionmaker

@@ -8,6 +8,7 @@ import pytest
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import established, registered
 from tests.support.players import start_game
+from tests.support.reviews import finished_game, make_review
 
 pytestmark = [STACKS, pytest.mark.timeout(120)]
 
@@ -100,3 +101,27 @@ async def test_automatch_never_pairs_blocked_players(make_player) -> None:  # ty
     assert chen.user["id"] in players
     left = bao if ana.user["id"] in players else ana
     assert (await (await left.lobby()).of_type("snapshot"))["seek"] is not None
+
+
+async def test_chat_between_blocked_people_is_hidden_in_a_shared_review(server, database_url) -> None:  # type: ignore[no-untyped-def]
+    ana, bao, chen = [await registered(server.url) for _ in range(3)]
+    await established(database_url, ana, bao, chen)
+    review = await make_review(ana, await finished_game(ana, bao))
+    assert (await ana.http.post("/api/blocks", json={"name": bao.user["name"]})).status_code == 201
+    a, b, c = await ana.review(review["id"]), await bao.review(review["id"]), await chen.review(review["id"])
+    for sock in (a, b, c):
+        await sock.of_type("snapshot")
+    said = await b.act({"t": "chat", "text": "you cannot read this"})
+    assert said["t"] == "ack"
+    assert await a.event(said["v"]) == {"t": "hidden", "v": said["v"]}
+    assert (await c.event(said["v"]))["text"] == "you cannot read this"  # everyone else still reads it
+    said = await a.act({"t": "chat", "text": "nor this"})
+    assert await b.event(said["v"]) == {"t": "hidden", "v": said["v"]}
+
+    # A new socket's snapshot leaves the other's lines out; a third person's has both.
+    mine = await (await ana.review(review["id"])).of_type("snapshot")
+    assert [line["text"] for line in mine["review"]["chat"]] == ["nor this"]
+    theirs = await (await chen.review(review["id"])).of_type("snapshot")
+    assert [line["text"] for line in theirs["review"]["chat"]] == ["you cannot read this", "nor this"]
+    for person in (ana, bao, chen):
+        await person.close()

@@ -15,6 +15,7 @@ from app.api.login_limits import client_address
 from app.api.routers.game_ws import refuse_socket, refuse_token
 from app.errors import ServiceError
 from app.limits.chat import chat_refusal
+from app.moderation.chat_filter import ChatFilter, ChatFilters
 from app.moderation.standing import chat_sanction
 from app.live.connection import CLOSE_FLOODING, FLOOD_LIMIT, FLOOD_WINDOW, Connection
 from app.live.review_room import ReviewRoom
@@ -59,8 +60,13 @@ async def review_socket(websocket: WebSocket, review_id: str) -> None:
     if ticket is None:
         await refuse_socket(websocket, metrics)
         return
+    filters: ChatFilters = websocket.app.state.chat_filters
     try:
-        await _serve(websocket, review_id, user, metrics)
+        chat_filter = await filters.open(None if user is None else user.id)  # blocks hide chat both ways
+        try:
+            await _serve(websocket, review_id, user, metrics, chat_filter)
+        finally:
+            filters.close(chat_filter)
     finally:
         await sockets.release(ticket)
 
@@ -71,7 +77,8 @@ async def _refuse(websocket: WebSocket, metrics: Metrics, close: int, *, code: s
     await websocket.close(close, code)
 
 
-async def _serve(websocket: WebSocket, review_id: str, user: User | None, metrics: Metrics) -> None:
+async def _serve(websocket: WebSocket, review_id: str, user: User | None, metrics: Metrics,
+                 chat_filter: ChatFilter | None) -> None:
     room: ReviewRoom | None = None
     if 0 < len(review_id) <= 16:
         room = await websocket.app.state.review_rooms.open(review_id)
@@ -84,7 +91,8 @@ async def _serve(websocket: WebSocket, review_id: str, user: User | None, metric
         await _refuse(websocket, metrics, CLOSE_REVIEW_FULL, code="review_full",
                       message=f"this review already has {room.limits.participants} people in it")
         return
-    conn = Connection(websocket.send_text, websocket.close, user_id=user_id,
+    send = websocket.send_text if chat_filter is None else chat_filter.wrap(websocket.send_text)
+    conn = Connection(send, websocket.close, user_id=user_id,
                       user_name=None if user is None else user.name, seat=None)
     await room.attach(conn, _since(websocket.query_params.get("v")))
     metrics.connected_sockets.inc()
