@@ -68,8 +68,14 @@ async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(live_s
                   for n in range(3)]
         while not entered.is_set():
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0.2)  # the other two are queued behind the first
+        # The first is hashing and cannot end until released; the other two reach the queue behind it. Once
+        # all three wait for their hash, no connection may stay checked out (one held would stay until release).
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + 20
+        while pool.checkedout() and loop.time() < give_up:
+            await asyncio.sleep(0.05)
         assert pool.checkedout() == 0
+        assert not any(login.done() for login in logins)
         release.set()
         assert [(await login).status_code for login in logins] == [401, 401, 401]
 
