@@ -33,7 +33,7 @@ async def _cookieless_requests(base_url: str, game_id: str, player_name: str) ->
     """One cookieless request of every kind a stranger can send, each from a new client: what each answered."""
     ws_base = base_url.replace("http://", "ws://")
     answers: list[int | str] = []
-    async with httpx.AsyncClient(base_url=base_url) as http:
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as http:
         for method, path, body in [
             ("GET", "/api/me", None),
             ("GET", f"/api/players/{player_name}/handicap?size=19", None),
@@ -91,15 +91,15 @@ async def test_requests_that_need_no_guest_store_none(live_server: str, database
     expected = [200, 403, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 422, 422, 404, 401, 401, 200, 401,
                 "not_authenticated", "not_authenticated"]
     assert rounds == [expected] * 7
-    async with httpx.AsyncClient(base_url=live_server) as stranger:  # refused by the service, not the schema
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as stranger:  # refused by the service, not the schema
         rated = await stranger.post("/api/challenges", json={"board_size": 9, "rated": True})
         assert rated.status_code == 403 and COOKIE_NAME not in stranger.cookies
     assert await _users(database_url) == before
-    async with httpx.AsyncClient(base_url=live_server) as stranger:
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as stranger:
         me = await stranger.get("/api/me")
         assert me.json() == {"id": None, "name": None, "guest": True, "bot": False, "rank": None}
         assert COOKIE_NAME not in stranger.cookies
-    async with httpx.AsyncClient(base_url=live_server) as player:  # doing something that needs one does
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as player:  # doing something that needs one does
         assert (await player.post("/api/challenges", json={"board_size": 9})).status_code == 201
         assert COOKIE_NAME in player.cookies
     assert await _users(database_url) == before + 1
@@ -112,9 +112,9 @@ async def test_new_guests_are_capped_per_address(make_live_server, database_url:
     before = await _users(database_url)
     answers = []
     for _ in range(4):
-        async with httpx.AsyncClient(base_url=server.url) as stranger:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as stranger:
             answers.append((await stranger.post("/api/guest")).status_code)
-    async with httpx.AsyncClient(base_url=server.url) as stranger:
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as stranger:
         refused = await stranger.post("/api/challenges", json={"board_size": 9})
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
         assert COOKIE_NAME not in stranger.cookies
@@ -146,7 +146,7 @@ async def test_unused_guests_expire(make_live_server, database_url: str) -> None
 
 async def test_practice_games_are_capped(make_live_server) -> None:  # type: ignore[no-untyped-def]
     server = make_live_server(max_practice_games=2)
-    async with httpx.AsyncClient(base_url=server.url) as client:
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
         codes = [(await client.post("/api/practice", json={"size": 9})).status_code for _ in range(4)]
         refused = await client.post("/api/practice", json={"size": 9})
     assert codes == [201, 201, 409, 409]
