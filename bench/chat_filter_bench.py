@@ -20,7 +20,6 @@ import time
 import orjson
 
 from app.moderation.chat_filter import ChatFilter
-from app.protocol import Snapshot, encode
 
 
 def stream(moves: int, chat_every: int) -> list[str]:
@@ -37,7 +36,9 @@ def stream(moves: int, chat_every: int) -> list[str]:
     chat = [{"v": i, "channel": "players", "from": {"id": 7 + i % 3, "name": "someone"}, "text": "gl hf", "at": 1.0}
             for i in range(50)]
     board = [["." * 19] for _ in range(19)]
-    out.append(encode(Snapshot(v=v, you={"role": "spectator"}, game={"chat": chat, "board": board})).decode())
+    # The snapshot as the wire carries it ("t" first, docs/protocol.md §4.3), cut down to what the filter reads.
+    out.append(orjson.dumps({"t": "snapshot", "v": v, "you": {"role": "spectator"},
+                             "game": {"chat": chat, "board": board}}).decode())
     return out
 
 

@@ -6,6 +6,8 @@ import socket
 
 import httpx
 
+from app.limits.counters import make_counters
+from app.limits.rules import Limiter
 from app.main import create_app
 from app.store.db import create_engine, create_sessionmaker
 from tests.support.services import need_postgres
@@ -23,10 +25,12 @@ async def test_an_unreachable_database_answers_503_unavailable(settings):  # typ
         update={"database_url": f"postgresql+asyncpg://postgres@127.0.0.1:{_closed_port()}/nowhere"}
     )
     application = create_app(broken)
-    # The lifespan would fail on the same database, so the app gets its engine here, as the lifespan does.
+    # The lifespan would fail on the same database, so the app gets its engine (and the limiter a new guest
+    # is counted by) here, as the lifespan does.
     engine = create_engine(broken.effective_database_url)
     application.state.engine = engine
     application.state.sessionmaker = create_sessionmaker(engine)
+    application.state.limiter = Limiter(make_counters(None, broken.redis_prefix))
     transport = httpx.ASGITransport(app=application)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
         response = await client.post("/api/guest")
