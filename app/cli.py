@@ -38,20 +38,38 @@ def main(argv: list[str] | None = None) -> int:
 
     bot = sub.add_parser("bot", help="connect a GTP engine to a Tengen server as a bot account (docs/bots.md)")
     bot.add_argument("--gtp", required=True, help='the engine\'s command line, e.g. "gnugo --mode gtp --level 5"')
-    bot.add_argument("--token", default=os.environ.get("TENGEN_BOT_TOKEN"),
-                     help="the bot account's API token (default: $TENGEN_BOT_TOKEN)")
-    bot.add_argument("--server", default=os.environ.get("TENGEN_SERVER", "http://127.0.0.1:8000"),
-                     help="the server's base URL (default: $TENGEN_SERVER or http://127.0.0.1:8000)")
-    bot.add_argument("--max-games", type=int, default=None,
-                     help="play at most this many games at once (default: the bot's declared max_games)")
-    bot.add_argument("--margin", type=float, default=1.0,
-                     help="seconds kept back from every clock for the network and the bridge (default 1.0)")
-    bot.add_argument("--random-share", type=float, default=0.0,
-                     help="the share of moves (0 to 1) chosen at random among the legal ones: a weaker bot")
-    bot.add_argument("--scoring", choices=("engine", "accept"), default="engine",
-                     help="engine: mark what final_status_list dead says; accept: accept the server's proposal")
-    bot.add_argument("--untimed-limit", type=float, default=30.0,
-                     help="seconds the engine may think per move in an untimed game (default 30)")
+    bot.add_argument(
+        "--token", default=os.environ.get("TENGEN_BOT_TOKEN"), help="the bot account's API token (default: $TENGEN_BOT_TOKEN)"
+    )
+    bot.add_argument(
+        "--server",
+        default=os.environ.get("TENGEN_SERVER", "http://127.0.0.1:8000"),
+        help="the server's base URL (default: $TENGEN_SERVER or http://127.0.0.1:8000)",
+    )
+    bot.add_argument(
+        "--max-games", type=int, default=None, help="play at most this many games at once (default: the bot's declared max_games)"
+    )
+    bot.add_argument(
+        "--margin",
+        type=float,
+        default=1.0,
+        help="seconds kept back from every clock for the network and the bridge (default 1.0)",
+    )
+    bot.add_argument(
+        "--random-share",
+        type=float,
+        default=0.0,
+        help="the share of moves (0 to 1) chosen at random among the legal ones: a weaker bot",
+    )
+    bot.add_argument(
+        "--scoring",
+        choices=("engine", "accept"),
+        default="engine",
+        help="engine: mark what final_status_list dead says; accept: accept the server's proposal",
+    )
+    bot.add_argument(
+        "--untimed-limit", type=float, default=30.0, help="seconds the engine may think per move in an untimed game (default 30)"
+    )
     bot.add_argument("--log-level", default="info")
 
     args = parser.parse_args(argv)
@@ -66,8 +84,16 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("bot: --token (or TENGEN_BOT_TOKEN) is required")
         if not 0 <= args.random_share <= 1:
             parser.error("bot: --random-share is between 0 and 1")
-        return run_bridge(args.server, args.token, args.gtp, max_games=args.max_games, margin=args.margin,
-                          random_share=args.random_share, scoring=args.scoring, untimed_limit=args.untimed_limit)
+        return run_bridge(
+            args.server,
+            args.token,
+            args.gtp,
+            max_games=args.max_games,
+            margin=args.margin,
+            random_share=args.random_share,
+            scoring=args.scoring,
+            untimed_limit=args.untimed_limit,
+        )
     if args.command == "serve":
         from app.server import serve as run_server
 

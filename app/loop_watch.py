@@ -22,10 +22,14 @@ INTERVAL = 0.01
 
 
 class LoopWatch:
-    def __init__(self, observe: Callable[[float], None], interval: float = INTERVAL,
-                 clock: Callable[[], float] = time.perf_counter,
-                 observe_busy: Callable[[float], None] | None = None,
-                 cpu_clock: Callable[[], float] = time.thread_time) -> None:
+    def __init__(
+        self,
+        observe: Callable[[float], None],
+        interval: float = INTERVAL,
+        clock: Callable[[], float] = time.perf_counter,
+        observe_busy: Callable[[float], None] | None = None,
+        cpu_clock: Callable[[], float] = time.thread_time,
+    ) -> None:
         self.observe = observe
         self.observe_busy = observe_busy
         self.interval = interval

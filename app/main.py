@@ -18,8 +18,21 @@ from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
 from app.api.routers import (
-    accounts, bots, challenges, correspondence, email, game_ws, games, health, lobby_ws, moderation, players,
-    practice, review_ws, reviews, study,
+    accounts,
+    bots,
+    challenges,
+    correspondence,
+    email,
+    game_ws,
+    games,
+    health,
+    lobby_ws,
+    moderation,
+    players,
+    practice,
+    review_ws,
+    reviews,
+    study,
 )
 from app.automatch.service import Automatch
 from app.live.hub_factory import make_hub
@@ -65,9 +78,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Migrations are not run here: `tengen serve` (app.server) runs them before starting.
-        pool = {} if is_sqlite(settings.effective_database_url) else {
-            "pool_size": settings.db_pool_size, "max_overflow": settings.db_max_overflow
-        }
+        pool = (
+            {}
+            if is_sqlite(settings.effective_database_url)
+            else {"pool_size": settings.db_pool_size, "max_overflow": settings.db_max_overflow}
+        )
         engine = create_engine(settings.effective_database_url, **pool)
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
@@ -77,9 +92,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         await lobby.start()
         app.state.hub = hub
         app.state.lobby = lobby
-        app.state.limiter = Limiter(
-            make_counters(hub.redis if isinstance(hub, RedisHub) else None, settings.redis_prefix)
-        )
+        app.state.limiter = Limiter(make_counters(hub.redis if isinstance(hub, RedisHub) else None, settings.redis_prefix))
         stop_listening = await app.state.sockets.listen(hub)
         slots = None
         if isinstance(hub, RedisHub):  # the socket caps hold across every instance on this Redis
@@ -87,14 +100,17 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             app.state.sockets.share(slots)
             slots.start()
         automatch = Automatch(
-            make_seek_pool(hub), lobby, app.state.sessionmaker, metrics=app.state.metrics,
-            bot_offer_after=settings.automatch_bot_after, avoid=moderation_blocks.avoided,
+            make_seek_pool(hub),
+            lobby,
+            app.state.sessionmaker,
+            metrics=app.state.metrics,
+            bot_offer_after=settings.automatch_bot_after,
+            avoid=moderation_blocks.avoided,
             fair_play=app.state.fair_play,
         )
         app.state.automatch = automatch
         app.state.chat_filters = ChatFilters(app.state.sessionmaker)
-        stop_moderation = await moderation_notices.listen(hub, app.state.sockets, app.state.chat_filters,
-                                                          automatch.cancel)
+        stop_moderation = await moderation_notices.listen(hub, app.state.sockets, app.state.chat_filters, automatch.cancel)
 
         ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)
         app.state.ratings = ratings
@@ -108,8 +124,13 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
         turns = TurnFeed(lobby)
         rooms = RoomManager(
-            hub, app.state.sessionmaker, clock=clock, on_finished=finished, metrics=app.state.metrics,
-            on_rematch=rematch, on_committed=turns.committed,
+            hub,
+            app.state.sessionmaker,
+            clock=clock,
+            on_finished=finished,
+            metrics=app.state.metrics,
+            on_rematch=rematch,
+            on_committed=turns.committed,
         )
         app.state.rooms = rooms
         review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, clock=clock)
@@ -130,8 +151,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         await rooms.start()
         await review_rooms.start()
         housekeeping = Housekeeping(
-            app.state.sessionmaker, rooms, guest_ttl_hours=settings.guest_ttl_hours,
-            untimed_abandon_days=settings.untimed_abandon_days, interval=settings.housekeeping_seconds,
+            app.state.sessionmaker,
+            rooms,
+            guest_ttl_hours=settings.guest_ttl_hours,
+            untimed_abandon_days=settings.untimed_abandon_days,
+            interval=settings.housekeeping_seconds,
         )
         housekeeping.start()
         vacations = VacationSweeper(app.state.sessionmaker, rooms, settings.vacation_sweep_seconds)
@@ -162,8 +186,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
     docs = settings.docs_enabled
     app = FastAPI(
-        title="Tengen", version=package.__version__, lifespan=lifespan,
-        docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
+        title="Tengen",
+        version=package.__version__,
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
         openapi_url="/openapi.json" if docs else None,
     )
     app.state.settings = settings
@@ -185,8 +212,9 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
     install_error_handlers(app)
     app.add_middleware(OriginCheckMiddleware, allowed_origins=settings.allowed_origins)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes,
-                       larger={"/api/study/": settings.study_max_body_bytes})
+    app.add_middleware(
+        BodyLimitMiddleware, max_bytes=settings.max_body_bytes, larger={"/api/study/": settings.study_max_body_bytes}
+    )
     app.add_middleware(SecurityHeadersMiddleware)
 
     app.include_router(health.router)

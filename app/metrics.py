@@ -16,8 +16,7 @@ MOVE_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 MOVE_EVENTS = ("move", "pass")
 # How late the event loop's 10 ms heartbeat woke up (``app/loop_watch.py``): fine steps around the 25 ms that
 # a stall must stay under, then coarse ones.
-LOOP_LAG_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5,
-                    1.0, 2.5)
+LOOP_LAG_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5)
 # How long automatch seekers waited for their pair: from instant to the widest gap (80 s) and beyond.
 WAIT_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0, 320.0)
 
@@ -35,26 +34,31 @@ class Metrics:
             "tengen_connected_sockets", "Game WebSockets connected to this instance.", registry=self.registry
         )
         self.live_games = Gauge(
-            "tengen_live_games", "Rooms on this instance whose game is in progress (not finished).",
+            "tengen_live_games",
+            "Rooms on this instance whose game is in progress (not finished).",
             registry=self.registry,
         )
         self.moves_applied = Counter(
             "tengen_moves_applied", "Moves and passes committed by this instance.", registry=self.registry
         )
         self.move_latency = Histogram(
-            "tengen_move_latency_seconds", "Server time from receiving a move to sending its ack.",
-            buckets=MOVE_LATENCY_BUCKETS, registry=self.registry,
+            "tengen_move_latency_seconds",
+            "Server time from receiving a move to sending its ack.",
+            buckets=MOVE_LATENCY_BUCKETS,
+            registry=self.registry,
         )
         self.loop_lag = Histogram(
             "tengen_event_loop_lag_seconds",
             "How late a heartbeat on the event loop woke up: the loop ran nothing else for that long (a stall).",
-            buckets=LOOP_LAG_BUCKETS, registry=self.registry,
+            buckets=LOOP_LAG_BUCKETS,
+            registry=self.registry,
         )
         self.loop_busy_lag = Histogram(
             "tengen_event_loop_busy_lag_seconds",
             "The heartbeat's lateness, capped at the CPU time the loop's thread used meanwhile: stalls of the "
             "server's own making, without the time it waited for a core.",
-            buckets=LOOP_LAG_BUCKETS, registry=self.registry,
+            buckets=LOOP_LAG_BUCKETS,
+            registry=self.registry,
         )
         self.catchup_reads = Counter(
             "tengen_room_catchup_reads",
@@ -63,15 +67,18 @@ class Metrics:
             registry=self.registry,
         )
         self.automatch_seekers = Gauge(
-            "tengen_automatch_seekers", "Automatch seeks placed on this instance and still waiting.",
+            "tengen_automatch_seekers",
+            "Automatch seeks placed on this instance and still waiting.",
             registry=self.registry,
         )
         self.automatch_pairs = Counter(
             "tengen_automatch_pairs", "Automatch pairs this instance turned into games.", registry=self.registry
         )
         self.automatch_wait = Histogram(
-            "tengen_automatch_wait_seconds", "How long each player of a pair made here had waited for it.",
-            buckets=WAIT_BUCKETS, registry=self.registry,
+            "tengen_automatch_wait_seconds",
+            "How long each player of a pair made here had waited for it.",
+            buckets=WAIT_BUCKETS,
+            registry=self.registry,
         )
         self.automatch_replaced = Counter(
             "tengen_automatch_replaced",
@@ -80,7 +87,9 @@ class Metrics:
             registry=self.registry,
         )
         self.errors = Counter(
-            "tengen_errors", "Errors answered to clients (WebSocket and HTTP), by error code.", ["code"],
+            "tengen_errors",
+            "Errors answered to clients (WebSocket and HTTP), by error code.",
+            ["code"],
             registry=self.registry,
         )
 

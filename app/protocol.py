@@ -166,12 +166,34 @@ class Pong(_ClientMessage):
 
 
 _CLIENT_MODELS = (
-    Play, Pass, Resign, Chat, Ping, Abort,
-    UndoRequest, UndoAccept, UndoDecline,
-    DrawOffer, DrawAccept, DrawDecline,
-    ToggleDead, AcceptScore, ResumePlay,
-    AdjournOffer, AdjournAccept, AdjournDecline, Seal, ResumeOffer, ResumeAccept, ResumeDecline,
-    ClaimVictory, RematchOffer, RematchAccept, RematchDecline, Pong, Conditional,
+    Play,
+    Pass,
+    Resign,
+    Chat,
+    Ping,
+    Abort,
+    UndoRequest,
+    UndoAccept,
+    UndoDecline,
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+    ToggleDead,
+    AcceptScore,
+    ResumePlay,
+    AdjournOffer,
+    AdjournAccept,
+    AdjournDecline,
+    Seal,
+    ResumeOffer,
+    ResumeAccept,
+    ResumeDecline,
+    ClaimVictory,
+    RematchOffer,
+    RematchAccept,
+    RematchDecline,
+    Pong,
+    Conditional,
 )
 ClientMessage = Annotated[Union[_CLIENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
 CLIENT_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _CLIENT_MODELS)
@@ -232,8 +254,7 @@ def client_id_of(raw: str | bytes) -> str | None:
 def _parse(raw: str | bytes, adapter: TypeAdapter[Any], types: frozenset[str]) -> Any:
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes, got {size}",
-                            client_id_of(raw))
+        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes, got {size}", client_id_of(raw))
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -317,8 +338,18 @@ class ReviewChat(_ClientMessage):
     text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
 
 
-_REVIEW_MODELS = (ReviewGoto, ReviewPlay, ReviewComment, ReviewMark, ReviewRemoveBranch, HandControl, TakeControl,
-                  ReviewChat, Ping, Pong)
+_REVIEW_MODELS = (
+    ReviewGoto,
+    ReviewPlay,
+    ReviewComment,
+    ReviewMark,
+    ReviewRemoveBranch,
+    HandControl,
+    TakeControl,
+    ReviewChat,
+    Ping,
+    Pong,
+)
 ReviewMessage = Annotated[Union[_REVIEW_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
 REVIEW_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _REVIEW_MODELS)
 # What only the one leading may do (the rest: control, chat, pings).
@@ -624,9 +655,26 @@ class HiddenEvent(_Event):
     t: Literal["hidden"]
 
 
-GAME_EVENT_MODELS = (MoveEvent, PassEvent, PhaseEvent, DeadStonesEvent, ScoreAcceptedEvent, GameOverEvent, OfferEvent,
-                     OfferDeclinedEvent, UndoEvent, SealedEvent, RematchEvent, PeriodUsedEvent, ClockRestartEvent,
-                     VacationEvent, ConditionalEvent, ChatEvent, ChatRemovedEvent, HiddenEvent)
+GAME_EVENT_MODELS = (
+    MoveEvent,
+    PassEvent,
+    PhaseEvent,
+    DeadStonesEvent,
+    ScoreAcceptedEvent,
+    GameOverEvent,
+    OfferEvent,
+    OfferDeclinedEvent,
+    UndoEvent,
+    SealedEvent,
+    RematchEvent,
+    PeriodUsedEvent,
+    ClockRestartEvent,
+    VacationEvent,
+    ConditionalEvent,
+    ChatEvent,
+    ChatRemovedEvent,
+    HiddenEvent,
+)
 GameEventMessage = Annotated[Union[GAME_EVENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
 game_event_adapter: TypeAdapter[Any] = TypeAdapter(GameEventMessage)
 

@@ -152,8 +152,15 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def send_text_now(self, text: str) -> bool:
         """Write ``text`` as one frame to the transport now, if the socket is open and takes it; else False."""
-        if (not self.handshake_complete or self.close_sent or self.disconnected or not self.writable.is_set()
-                or self.conn.state is not State.OPEN or self.conn.extensions or self.transport.is_closing()):
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or not self.writable.is_set()
+            or self.conn.state is not State.OPEN
+            or self.conn.extensions
+            or self.transport.is_closing()
+        ):
             return False
         self.transport.write(_frame(text))
         return True

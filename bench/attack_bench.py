@@ -52,7 +52,14 @@ import websockets  # noqa: E402 - imported after sys.path names the repository
 
 from cpu_groups import Favoured  # noqa: E402 - imported after sys.path names the repository
 from room_bench import (  # noqa: E402 - imported after sys.path names the repository
-    ADMIN_DSN, Backends, Server, TengenGames, free_port, ms, start_tengen, wait_listening,
+    ADMIN_DSN,
+    Backends,
+    Server,
+    TengenGames,
+    free_port,
+    ms,
+    start_tengen,
+    wait_listening,
 )
 from ws_clients import percentile  # noqa: E402 - imported after sys.path names the repository
 
@@ -158,11 +165,24 @@ async def attack(base: str, game_ids: list[str], seconds: float, args: argparse.
 # ---------------------------------------------------------------- the run
 
 
-def start_attacker(base: str, game_ids: list[str], seconds: float, args: argparse.Namespace,
-                   log: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, __file__, "--attacker", base, "--seconds", str(seconds),
-               "--login-workers", str(args.login_workers), "--refusers", str(args.refusers),
-               "--lobby-sockets", str(args.lobby_sockets), *game_ids]
+def start_attacker(
+    base: str, game_ids: list[str], seconds: float, args: argparse.Namespace, log: Path
+) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable,
+        __file__,
+        "--attacker",
+        base,
+        "--seconds",
+        str(seconds),
+        "--login-workers",
+        str(args.login_workers),
+        "--refusers",
+        str(args.refusers),
+        "--lobby-sockets",
+        str(args.lobby_sockets),
+        *game_ids,
+    ]
     return subprocess.Popen(command, cwd=ROOT, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
@@ -184,10 +204,13 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
             base = f"http://127.0.0.1:{port}"
             async with httpx.AsyncClient(base_url=base) as victim:
                 (await victim.post("/api/auth/register", json={"username": "victim", "password": PASSWORD})).raise_for_status()
-            print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; games={args.games} "
-                  f"spectators={args.spectators} moves={args.moves} interval={args.interval}s rounds={args.rounds} "
-                  f"hub={'redis' if args.redis else 'memory'}; attackers: {args.login_workers} log-in clients, "
-                  f"{args.refusers} refused-action/chat sockets, {args.lobby_sockets} lobby sockets", flush=True)
+            print(
+                f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; games={args.games} "
+                f"spectators={args.spectators} moves={args.moves} interval={args.interval}s rounds={args.rounds} "
+                f"hub={'redis' if args.redis else 'memory'}; attackers: {args.login_workers} log-in clients, "
+                f"{args.refusers} refused-action/chat sockets, {args.lobby_sockets} lobby sockets",
+                flush=True,
+            )
             games = TengenGames(base, args, rng)
             await games.open()
             quiet: list[float] = []

@@ -52,8 +52,9 @@ class Seeker:
     async def connect(self) -> None:
         (await self.http.post("/api/guest")).raise_for_status()
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
-        self.ws = await websockets.connect(self.url.replace("http://", "ws://") + "/ws/lobby",
-                                           additional_headers={"Cookie": cookie})
+        self.ws = await websockets.connect(
+            self.url.replace("http://", "ws://") + "/ws/lobby", additional_headers={"Cookie": cookie}
+        )
 
     async def until(self, kind: str, client_id: str | None = None) -> dict:
         async def scan() -> dict:
@@ -115,8 +116,7 @@ async def run(urls: list[str], trials: int) -> dict[str, list[float]]:
 
 def _line(name: str, values: list[float]) -> str:
     ms = [v * 1000 for v in values]
-    return (f"{name} n={len(ms)} p50_ms={percentile(ms, 50):.1f} p99_ms={percentile(ms, 99):.1f} "
-            f"max_ms={max(ms):.1f}")
+    return f"{name} n={len(ms)} p50_ms={percentile(ms, 50):.1f} p99_ms={percentile(ms, 99):.1f} max_ms={max(ms):.1f}"
 
 
 def main() -> int:
@@ -128,8 +128,10 @@ def main() -> int:
     pg_admin(f'CREATE DATABASE "{name}"')
     database_url = POSTGRES_URL.rpartition("/")[0] + "/" + name
     load = os.getloadavg()[0]
-    print(f"cpus={os.cpu_count()} trials={opts.trials} load_average_1min={load:.2f} (servers, clients, PostgreSQL "
-          f"and Redis share these cores)")
+    print(
+        f"cpus={os.cpu_count()} trials={opts.trials} load_average_1min={load:.2f} (servers, clients, PostgreSQL "
+        f"and Redis share these cores)"
+    )
     try:
         with tempfile.TemporaryDirectory() as workdir:
             group = Instances(database_url, REDIS_URL, prefix, Path(workdir), secret_key=uuid.uuid4().hex)

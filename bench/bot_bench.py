@@ -51,8 +51,9 @@ async def one_game(url: str, ws_url: str, bot: str, opts: argparse.Namespace, se
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         await http.post("/api/guest")
         tc = {"kind": "byoyomi", "main": opts.main, "periods": 3, "period_time": opts.period}
-        game_id = await challenge_bot(http, bot, timeout=120, board_size=9, time_control=tc,
-                                      color="black" if seed % 2 else "white")
+        game_id = await challenge_bot(
+            http, bot, timeout=120, board_size=9, time_control=tc, color="black" if seed % 2 else "white"
+        )
         cookie = "; ".join(f"{name}={value}" for name, value in http.cookies.items())
         return await Opponent(ws_url, cookie, game_id, moves=opts.moves, think=opts.think, seed=seed).play(3600)
 
@@ -60,13 +61,14 @@ async def one_game(url: str, ws_url: str, bot: str, opts: argparse.Namespace, se
 def summary(name: str, outcomes: list[Outcome], seconds: float) -> dict[str, float]:
     times = sorted(t for o in outcomes for t in o.response_times)
     reasons = Counter((o.result or {}).get("reason", "unfinished") for o in outcomes)
-    lost_on_time = sum(1 for o in outcomes if o.result and o.result["reason"] == "timeout"
-                       and o.result["winner"] != o.bot_color)
+    lost_on_time = sum(1 for o in outcomes if o.result and o.result["reason"] == "timeout" and o.result["winner"] != o.bot_color)
     p50 = statistics.median(times) if times else float("nan")
     p95 = times[int(0.95 * (len(times) - 1))] if times else float("nan")
     worst = times[-1] if times else float("nan")
-    print(f"{name}: games={len(outcomes)} endings={dict(reasons)} bot_lost_on_time={lost_on_time} "
-          f"bot_moves={len(times)} response_s p50={p50:.2f} p95={p95:.2f} max={worst:.2f} wall_s={seconds:.0f}")
+    print(
+        f"{name}: games={len(outcomes)} endings={dict(reasons)} bot_lost_on_time={lost_on_time} "
+        f"bot_moves={len(times)} response_s p50={p50:.2f} p95={p95:.2f} max={worst:.2f} wall_s={seconds:.0f}"
+    )
     return {"p50": p50, "p95": p95, "max": worst, "lost": lost_on_time}
 
 
@@ -82,8 +84,10 @@ async def run(opts: argparse.Namespace, workdir: Path) -> int:
         started = time.monotonic()
         load = await asyncio.gather(*(one_game(server.url, server.ws_url, bot, opts, n + 1) for n in range(opts.games)))
         load_figures = summary("load", list(load), time.monotonic() - started)
-        print(f"ratios load/base: p50={load_figures['p50'] / base_figures['p50']:.2f} "
-              f"p95={load_figures['p95'] / base_figures['p95']:.2f} max={load_figures['max'] / base_figures['max']:.2f}")
+        print(
+            f"ratios load/base: p50={load_figures['p50'] / base_figures['p50']:.2f} "
+            f"p95={load_figures['p95'] / base_figures['p95']:.2f} max={load_figures['max'] / base_figures['max']:.2f}"
+        )
         code = bridge.terminate()
         print(f"bridge exit code after SIGTERM: {code}")
         return 0 if load_figures["lost"] == 0 and base_figures["lost"] == 0 else 1

@@ -27,18 +27,43 @@ def stream(moves: int, chat_every: int) -> list[str]:
     v = 0
     for n in range(moves):
         v += 1
-        out.append(orjson.dumps({"t": "move", "v": v, "color": "BW"[n % 2], "p": [n % 19, n // 19], "captured": [],
-                                 "move_number": n + 1, "to_move": "WB"[n % 2], "server_time": 1.0e9 + n}).decode())
+        out.append(
+            orjson.dumps(
+                {
+                    "t": "move",
+                    "v": v,
+                    "color": "BW"[n % 2],
+                    "p": [n % 19, n // 19],
+                    "captured": [],
+                    "move_number": n + 1,
+                    "to_move": "WB"[n % 2],
+                    "server_time": 1.0e9 + n,
+                }
+            ).decode()
+        )
         if n % chat_every == 0:
             v += 1
-            out.append(orjson.dumps({"t": "chat", "v": v, "channel": "players", "at": 1.0e9 + n, "text": "nice move",
-                                     "from": {"id": 7 + n % 3, "name": "someone", "rank": "3k"}}).decode())
-    chat = [{"v": i, "channel": "players", "from": {"id": 7 + i % 3, "name": "someone"}, "text": "gl hf", "at": 1.0}
-            for i in range(50)]
+            out.append(
+                orjson.dumps(
+                    {
+                        "t": "chat",
+                        "v": v,
+                        "channel": "players",
+                        "at": 1.0e9 + n,
+                        "text": "nice move",
+                        "from": {"id": 7 + n % 3, "name": "someone", "rank": "3k"},
+                    }
+                ).decode()
+            )
+    chat = [
+        {"v": i, "channel": "players", "from": {"id": 7 + i % 3, "name": "someone"}, "text": "gl hf", "at": 1.0}
+        for i in range(50)
+    ]
     board = [["." * 19] for _ in range(19)]
     # The snapshot as the wire carries it ("t" first, docs/protocol.md §4.3), cut down to what the filter reads.
-    out.append(orjson.dumps({"t": "snapshot", "v": v, "you": {"role": "spectator"},
-                             "game": {"chat": chat, "board": board}}).decode())
+    out.append(
+        orjson.dumps({"t": "snapshot", "v": v, "you": {"role": "spectator"}, "game": {"chat": chat, "board": board}}).decode()
+    )
     return out
 
 
@@ -65,8 +90,11 @@ async def main() -> None:
             sent.clear()
 
     results = {}
-    for label, send in (("unfiltered", plain), ("no_blocks", ChatFilter(1, frozenset()).wrap(plain)),
-                        ("with_blocks", ChatFilter(1, frozenset({7})).wrap(plain))):
+    for label, send in (
+        ("unfiltered", plain),
+        ("no_blocks", ChatFilter(1, frozenset()).wrap(plain)),
+        ("with_blocks", ChatFilter(1, frozenset({7})).wrap(plain)),
+    ):
         await run(texts, send, max(1, args.rounds // 10))  # warm up
         results[label] = await run(texts, send, args.rounds)
         print(f"{label}: {results[label] * 1e6:.2f} us per message ({len(texts)} messages x {args.rounds} rounds)")

@@ -34,8 +34,7 @@ class Throttling:
     throttled_s: float
 
     def since(self, before: Throttling) -> Throttling:
-        return Throttling(self.periods - before.periods, self.throttled - before.throttled,
-                          self.throttled_s - before.throttled_s)
+        return Throttling(self.periods - before.periods, self.throttled - before.throttled, self.throttled_s - before.throttled_s)
 
     @property
     def share(self) -> float:
@@ -152,8 +151,7 @@ def find() -> Controller:
     if v2 is not None:
         candidates.append(Controller(v2, 2))
     if not candidates:
-        raise NoCpuController(
-            f"no CPU controller: neither {v1}/cpu.cfs_quota_us (cgroup v1) nor a cgroup2 mount offering 'cpu'")
+        raise NoCpuController(f"no CPU controller: neither {v1}/cpu.cfs_quota_us (cgroup v1) nor a cgroup2 mount offering 'cpu'")
     reasons = []
     for controller in candidates:
         try:
@@ -197,8 +195,10 @@ class Favoured:
         group = controller.group(f"tengen-{label}-{uuid.uuid4().hex[:12]}", 100_000)
         group.weigh(FAVOURED_SHARES / 1024)
         group.add(os.getpid())
-        print(f"cpu group: {group.path} (weight {FAVOURED_SHARES / 1024:g}x the default, no quota; "
-              f"{controller.describe()})", flush=True)
+        print(
+            f"cpu group: {group.path} (weight {FAVOURED_SHARES / 1024:g}x the default, no quota; {controller.describe()})",
+            flush=True,
+        )
         return cls(group)
 
     def add(self, pids: list[int]) -> None:

@@ -44,7 +44,9 @@ async def persist_echo(port: int, dsn: str) -> None:
             v += 1
             await pool.execute(
                 f"INSERT INTO {TABLE} (game_id, v, payload) VALUES ($1, $2, $3::jsonb)",
-                game_id, v, raw if isinstance(raw, str) else raw.decode(),
+                game_id,
+                v,
+                raw if isinstance(raw, str) else raw.decode(),
             )
             await ws.send(orjson.dumps({"t": "ack", "id": message.get("id"), "v": v}).decode())
 

@@ -74,9 +74,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
         upgrade_to_head(url)
-        settings = Settings(env="test", data_dir=Path(tmp) / "data", database_url=url,
-                            secret_key="bench-" + uuid.uuid4().hex, frontend_dir=Path(tmp) / "none",
-                            max_open_challenges=1000)
+        settings = Settings(
+            env="test",
+            data_dir=Path(tmp) / "data",
+            database_url=url,
+            secret_key="bench-" + uuid.uuid4().hex,
+            frontend_dir=Path(tmp) / "none",
+            max_open_challenges=1000,
+        )
         server = LiveServer(settings)
         server.start()
         try:

@@ -34,9 +34,17 @@ async def queue(url: str, count: int, tag: str) -> None:
     try:
         async with create_sessionmaker(engine)() as session:
             for i in range(count):
-                await mail_repo.queue(session, key=f"bench:{tag}:{i}", user_id=None, to_addr=f"p{i}@example.org",
-                                      to_key=f"p{i}@example.org", kind="notice", subject=f"bench {i}",
-                                      body="Your turn.\n" * 10, now=time.time())
+                await mail_repo.queue(
+                    session,
+                    key=f"bench:{tag}:{i}",
+                    user_id=None,
+                    to_addr=f"p{i}@example.org",
+                    to_key=f"p{i}@example.org",
+                    kind="notice",
+                    subject=f"bench {i}",
+                    body="Your turn.\n" * 10,
+                    now=time.time(),
+                )
             await session.commit()
     finally:
         await engine.dispose()
@@ -77,8 +85,15 @@ def main() -> int:
             url = args.database or f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
             if not args.database:
                 upgrade_to_head(url)
-            settings = Settings(env="test", data_dir=tmp, database_url=url, secret_key="bench-" + "x1y2z3" * 8,
-                                mail_smtp_host="127.0.0.1", mail_smtp_port=sink.port, mail_smtp_security="none")
+            settings = Settings(
+                env="test",
+                data_dir=tmp,
+                database_url=url,
+                secret_key="bench-" + "x1y2z3" * 8,
+                mail_smtp_host="127.0.0.1",
+                mail_smtp_port=sink.port,
+                mail_smtp_security="none",
+            )
             asyncio.run(queue(url, args.messages, "one"))
             one_time, one_sent = asyncio.run(deliver(url, settings, 1))
             asyncio.run(queue(url, args.messages, "two"))

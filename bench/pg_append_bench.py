@@ -45,10 +45,18 @@ CONNECTIONS_PER_PROC = 16
 def move_event(v: int) -> dict:
     """Move ``v`` of a game as the room commits it (the protocol's ``move``, with a Fischer clock)."""
     color = "B" if v % 2 else "W"
-    return {"t": "move", "v": v, "color": color, "p": [(v * 7) % SIZE, (v * 11) % SIZE], "captured": [],
-            "move_number": v, "prisoners": {"B": 0, "W": 0}, "to_move": "W" if color == "B" else "B",
-            "clocks": {"B": {"main": 300.0, "running": color == "W"}, "W": {"main": 300.0, "running": color == "B"}},
-            "server_time": time.time()}
+    return {
+        "t": "move",
+        "v": v,
+        "color": color,
+        "p": [(v * 7) % SIZE, (v * 11) % SIZE],
+        "captured": [],
+        "move_number": v,
+        "prisoners": {"B": 0, "W": 0},
+        "to_move": "W" if color == "B" else "B",
+        "clocks": {"B": {"main": 300.0, "running": color == "W"}, "W": {"main": 300.0, "running": color == "B"}},
+        "server_time": time.time(),
+    }
 
 
 async def _create_games(url: str, count: int) -> list[str]:
@@ -59,9 +67,17 @@ async def _create_games(url: str, count: int) -> list[str]:
             white = await users_repo.add_guest(session, "bench-w", f"bench-w-{uuid.uuid4().hex}")
             ids = []
             for _ in range(count):
-                game = await create_game(session, board_size=SIZE, rules="chinese", komi=None, handicap=0,
-                                         time_control={"kind": "fischer", "main": 300, "increment": 5},
-                                         rated=False, black_id=black.id, white_id=white.id)
+                game = await create_game(
+                    session,
+                    board_size=SIZE,
+                    rules="chinese",
+                    komi=None,
+                    handicap=0,
+                    time_control={"kind": "fischer", "main": 300, "increment": 5},
+                    rated=False,
+                    black_id=black.id,
+                    white_id=white.id,
+                )
                 ids.append(game.id)
             await session.commit()
             return ids
@@ -84,8 +100,8 @@ async def _append(url: str, game_ids: list[str], ready, go) -> dict:  # type: ig
         event = move_event(versions[game_id] + 1)
         sent = time.time()
         versions[game_id] = await games_repo.append(
-            sessionmaker, game_id, versions[game_id],
-            [games_repo.NewEvent(type="move", payload=event, **rows_for(event))])
+            sessionmaker, game_id, versions[game_id], [games_repo.NewEvent(type="move", payload=event, **rows_for(event))]
+        )
         return sent
 
     try:
@@ -141,8 +157,15 @@ def run_step(url: str, database: str, game_ids: list[str], procs: int, seconds: 
     latencies = sorted(x for o in outcomes for x in o["latencies"])
     rate = len(latencies) / seconds
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")  # noqa: E731 - two one-line helpers for the report
-    return {"rate": rate, "p50": p(0.5), "p99": p(0.99), "postgres": cpu["postgres"], "clients": cpu["clients"],
-            "other": cpu["other"], "machine": cpu["machine"]}
+    return {
+        "rate": rate,
+        "p50": p(0.5),
+        "p99": p(0.99),
+        "postgres": cpu["postgres"],
+        "clients": cpu["clients"],
+        "other": cpu["other"],
+        "machine": cpu["machine"],
+    }
 
 
 def main() -> int:
@@ -157,8 +180,10 @@ def main() -> int:
     name = f"tengen_bench_{uuid.uuid4().hex}"
     pg_admin(f'CREATE DATABASE "{name}"')
     url = POSTGRES_URL.rpartition("/")[0] + "/" + name
-    print(f"cpus={os.cpu_count()} steps={steps} seconds={opts.seconds} client_procs={opts.client_procs} "
-          f"load_average={os.getloadavg()[0]:.2f} (PostgreSQL, the clients and everything else share these cores)")
+    print(
+        f"cpus={os.cpu_count()} steps={steps} seconds={opts.seconds} client_procs={opts.client_procs} "
+        f"load_average={os.getloadavg()[0]:.2f} (PostgreSQL, the clients and everything else share these cores)"
+    )
     figures = []
     try:
         upgrade_to_head(url)
@@ -166,13 +191,16 @@ def main() -> int:
             game_ids = asyncio.run(_create_games(url, in_flight))
             f = run_step(url, name, game_ids, min(opts.client_procs, in_flight), opts.seconds, opts.warmup)
             figures.append(f)
+
             def per(cores: float, f: dict = f) -> float:
                 return 1000 * cores / f["rate"] if f["rate"] else float("nan")
 
-            print(f"in_flight={in_flight} appends_per_s={f['rate']:.0f} p50_ms={f['p50']:.2f} p99_ms={f['p99']:.2f} "
-                  f"cpu_cores postgres={f['postgres']:.2f} clients={f['clients']:.2f} other={f['other']:.2f} "
-                  f"machine={f['machine']:.2f}/{os.cpu_count()} cpu_ms_per_append postgres={per(f['postgres']):.3f} "
-                  f"clients={per(f['clients']):.3f}")
+            print(
+                f"in_flight={in_flight} appends_per_s={f['rate']:.0f} p50_ms={f['p50']:.2f} p99_ms={f['p99']:.2f} "
+                f"cpu_cores postgres={f['postgres']:.2f} clients={f['clients']:.2f} other={f['other']:.2f} "
+                f"machine={f['machine']:.2f}/{os.cpu_count()} cpu_ms_per_append postgres={per(f['postgres']):.3f} "
+                f"clients={per(f['clients']):.3f}"
+            )
     finally:
         pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     busiest = max(figures, key=lambda f: f["rate"])

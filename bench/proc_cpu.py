@@ -25,9 +25,13 @@ def processes() -> dict[int, tuple[str, str, float, int]]:
         except OSError:
             continue
         close = stat.rindex(")")
-        fields = stat[close + 2:].split()
-        out[int(entry)] = (stat[stat.index("(") + 1:close], cmdline, (int(fields[11]) + int(fields[12])) / TICKS,
-                           int(fields[1]))
+        fields = stat[close + 2 :].split()
+        out[int(entry)] = (
+            stat[stat.index("(") + 1 : close],
+            cmdline,
+            (int(fields[11]) + int(fields[12])) / TICKS,
+            int(fields[1]),
+        )
     return out
 
 
@@ -35,7 +39,7 @@ def cpu_seconds(pid: int) -> float:
     """CPU seconds one process (all its threads) has used so far."""
     with open(f"/proc/{pid}/stat") as f:
         stat = f.read()
-    fields = stat[stat.rindex(")") + 2:].split()
+    fields = stat[stat.rindex(")") + 2 :].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
@@ -63,8 +67,9 @@ def snapshot() -> tuple[dict[int, tuple[str, str, float, int]], float]:
     return processes(), machine_busy()
 
 
-def cpu_split(before: tuple, after: tuple, servers: list[int], database: str, clients_cpu: float,
-              seconds: float, nginx: int | None = None) -> dict[str, object]:
+def cpu_split(
+    before: tuple, after: tuple, servers: list[int], database: str, clients_cpu: float, seconds: float, nginx: int | None = None
+) -> dict[str, object]:
     """Cores used over the window: each server, the clients, PostgreSQL for this database, Redis, nginx (the
     master ``nginx`` and its workers, when there is one), and the rest of the machine."""
     (procs0, busy0), (procs1, busy1) = before, after
@@ -80,6 +85,12 @@ def cpu_split(before: tuple, after: tuple, servers: list[int], database: str, cl
     per_server = [used(pid) / seconds for pid in servers]
     machine = (busy1 - busy0) / seconds
     ours = sum(per_server) + (clients_cpu + postgres + redis + proxy) / seconds
-    return {"servers": per_server, "clients": clients_cpu / seconds, "postgres": postgres / seconds,
-            "redis": redis / seconds, "nginx": proxy / seconds, "other": max(0.0, machine - ours),
-            "machine": machine}
+    return {
+        "servers": per_server,
+        "clients": clients_cpu / seconds,
+        "postgres": postgres / seconds,
+        "redis": redis / seconds,
+        "nginx": proxy / seconds,
+        "other": max(0.0, machine - ours),
+        "machine": machine,
+    }

@@ -41,8 +41,7 @@ async def run(url: str, players: int, games: int, seed: int) -> tuple[float, flo
         for _ in range(games):
             black, white = rng.sample(ids, 2)
             handicap = rng.choice([0, 0, 0, 2, 3])
-            specs.append((black, white, rng.choice(RESULTS), rng.choice([9, 13, 19]), handicap,
-                          0.5 if handicap else 7.5))
+            specs.append((black, white, rng.choice(RESULTS), rng.choice([9, 13, 19]), handicap, 0.5 if handicap else 7.5))
         for black, white, result, size, handicap, komi in specs:
             await finished_game(sessionmaker, black, white, result, size=size, handicap=handicap, komi=komi)
 
@@ -55,8 +54,10 @@ async def run(url: str, players: int, games: int, seed: int) -> tuple[float, flo
         rebuild = replayed / (time.perf_counter() - started)
 
         figures: dict[tuple[int, str], Rating] = {}
-        facts = [GameFacts(str(n), b, w, size, h, k, black_score(result) or 0.0, None)  # type: ignore[arg-type]
-                 for n, (b, w, result, size, h, k) in enumerate(specs)]
+        facts = [
+            GameFacts(str(n), b, w, size, h, k, black_score(result) or 0.0, None)  # type: ignore[arg-type]
+            for n, (b, w, result, size, h, k) in enumerate(specs)
+        ]
         for f in facts:
             for uid in (f.black_id, f.white_id):
                 for cat in categories_for(f.size):

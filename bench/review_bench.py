@@ -113,8 +113,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
         upgrade_to_head(url)
-        settings = Settings(env="test", data_dir=Path(tmp) / "data", database_url=url, secret_key="bench-" + "x" * 40,
-                            frontend_dir=Path(tmp) / "none", sockets_per_address=0, review_max_participants=1000)
+        settings = Settings(
+            env="test",
+            data_dir=Path(tmp) / "data",
+            database_url=url,
+            secret_key="bench-" + "x" * 40,
+            frontend_dir=Path(tmp) / "none",
+            sockets_per_address=0,
+            review_max_participants=1000,
+        )
         server = LiveServer(settings)
         server.start()
         try:
@@ -125,8 +132,10 @@ def main() -> None:
     for name, times in (("review", review), ("game", game)):
         print(f"{name}_p50_ms={statistics.median(times) * 1000:.1f}")
         print(f"{name}_p90_ms={_p(times, 0.9) * 1000:.1f}")
-    print(f"ratio review/game p50={statistics.median(review) / statistics.median(game):.2f} "
-          f"p90={_p(review, 0.9) / _p(game, 0.9):.2f}")
+    print(
+        f"ratio review/game p50={statistics.median(review) / statistics.median(game):.2f} "
+        f"p90={_p(review, 0.9) / _p(game, 0.9):.2f}"
+    )
 
 
 if __name__ == "__main__":

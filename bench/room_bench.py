@@ -115,13 +115,18 @@ def start_tengen(database: str, port: int, data_dir: Path, **extra: str) -> Serv
         TENGEN_REDIS_URL="",
         TENGEN_SOCKETS_PER_ADDRESS="0",  # every listener of the bench comes from one address
         # The side load's log-ins all come from one address and one account, two a second.
-        TENGEN_LOGIN_LIMIT_ACCOUNT="1000000", TENGEN_LOGIN_LIMIT_ADDRESS="1000000", TENGEN_LOGIN_LIMIT_GLOBAL="1000000",
+        TENGEN_LOGIN_LIMIT_ACCOUNT="1000000",
+        TENGEN_LOGIN_LIMIT_ADDRESS="1000000",
+        TENGEN_LOGIN_LIMIT_GLOBAL="1000000",
     )
     env.update(extra)
     log = data_dir / "tengen.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env,
-        stdout=log.open("wb"), stderr=subprocess.STDOUT,
+        [sys.executable, "-m", "app.cli", "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
     )
     return Server(process, log)
 
@@ -198,8 +203,11 @@ def choose_move(game: Game, rng: random.Random) -> tuple[int, int] | None:
     empty = [(x, y) for x in range(game.size) for y in range(game.size) if game.stone_at((x, y)) is None]
     rng.shuffle(empty)
     for x, y in empty:
-        around = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                  if 0 <= x + dx < game.size and 0 <= y + dy < game.size]
+        around = [
+            (x + dx, y + dy)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if 0 <= x + dx < game.size and 0 <= y + dy < game.size
+        ]
         if all(game.stone_at(p) == colour for p in around):
             continue
         if game.is_legal(colour, (x, y)):
@@ -289,18 +297,21 @@ class TengenGames:
 
     async def open(self) -> None:
         self.bots = [await Bot(self.base).visit() for _ in range(2 * self.args.games)]
-        self.tables = [Table(self.base, self.bots[2 * i], self.bots[2 * i + 1], self.args.spectators)
-                       for i in range(self.args.games)]
+        self.tables = [
+            Table(self.base, self.bots[2 * i], self.bots[2 * i + 1], self.args.spectators) for i in range(self.args.games)
+        ]
         for table in self.tables:
             await table.open()
         await settle([p for t in self.tables for p in (*t.spectators, *t.sockets.values())], quiet=0.5)
 
     async def round(self, moves: int) -> None:
         interval = self.args.interval
-        results = await asyncio.gather(*(
-            paced(moves, interval, interval * i / len(self.tables), lambda t=t, r=r: t.move(r))
-            for i, (t, r) in enumerate(zip(self.tables, self.rngs))
-        ))
+        results = await asyncio.gather(
+            *(
+                paced(moves, interval, interval * i / len(self.tables), lambda t=t, r=r: t.move(r))
+                for i, (t, r) in enumerate(zip(self.tables, self.rngs))
+            )
+        )
         self.rtts.extend(r for rs in results for r in rs)
         await asyncio.sleep(0.5)
 
@@ -336,10 +347,9 @@ class PersistFloor:
     async def round(self, moves: int) -> None:
         interval = self.args.interval
         pairs = [(self.players[2 * i], self.players[2 * i + 1]) for i in range(self.args.games)]
-        results = await asyncio.gather(*(
-            paced(moves, interval, interval * i / len(pairs), lambda p=p: self._step(p))
-            for i, p in enumerate(pairs)
-        ))
+        results = await asyncio.gather(
+            *(paced(moves, interval, interval * i / len(pairs), lambda p=p: self._step(p)) for i, p in enumerate(pairs))
+        )
         self.rtts.extend(r for rs in results for r in rs)
         await asyncio.sleep(0.5)
 
@@ -357,8 +367,9 @@ class Costs:
     delivery: float
 
 
-async def run_fanout(base: str, pid: int, floor_port: int, floor_pid: int, args: argparse.Namespace,
-                     rng: random.Random, backends: Backends) -> tuple[list[float], list[float], float, float, Costs]:
+async def run_fanout(
+    base: str, pid: int, floor_port: int, floor_pid: int, args: argparse.Namespace, rng: random.Random, backends: Backends
+) -> tuple[list[float], list[float], float, float, Costs]:
     """One Tengen game and the broadcast floor, each with ``--fanout-listeners`` listeners, moves alternating.
 
     Also the memory per idle socket of both servers: RSS growth while the listeners connect, per listener;
@@ -444,7 +455,11 @@ def longest_stall_ms(before: dict[float, float], after: dict[float, float]) -> f
 
 
 async def run_round_trips(
-    base: str, persist_port: int, args: argparse.Namespace, rng: random.Random, backends: Backends,
+    base: str,
+    persist_port: int,
+    args: argparse.Namespace,
+    rng: random.Random,
+    backends: Backends,
 ) -> tuple[list[float], list[float], list[float], float, dict[str, int]]:
     """Tengen's games and the persist-echo floor in alternating rounds, so both see the same machine load.
 
@@ -455,8 +470,7 @@ async def run_round_trips(
     games, floor = TengenGames(base, args, rng), PersistFloor(persist_port, args)
     await games.open()
     await floor.open()
-    side = SideLoad(base, random.Random(rng.random()), lambda: Bot(base).visit(), start_game, choose_move,
-                    lambda: Game(BOARD))
+    side = SideLoad(base, random.Random(rng.random()), lambda: Bot(base).visit(), start_game, choose_move, lambda: Game(BOARD))
     lag_before = await asyncio.to_thread(loop_lag, base)  # busy: the stalls of the server's own making
     await side.start()
     done = 0
@@ -499,14 +513,17 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
             for server, p in zip(servers, (port, persist_port, broadcast_port)):
                 await wait_listening(server, p)
             base = f"http://127.0.0.1:{port}"
-            print(f"machine: {os.cpu_count()} cores; games={args.games} spectators={args.spectators} "
-                  f"moves={args.moves} interval={args.interval}s fanout_listeners={args.fanout_listeners} "
-                  f"fanout_moves={args.fanout_moves}", flush=True)
+            print(
+                f"machine: {os.cpu_count()} cores; games={args.games} spectators={args.spectators} "
+                f"moves={args.moves} interval={args.interval}s fanout_listeners={args.fanout_listeners} "
+                f"fanout_moves={args.fanout_moves}",
+                flush=True,
+            )
             try:
                 fanout, floor_fanout, tengen_mem, floor_mem, costs = await run_fanout(
-                    base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng, backends)
-                rtts, delivered, floor_rtts, stall_ms, side = await run_round_trips(
-                    base, persist_port, args, rng, backends)
+                    base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng, backends
+                )
+                rtts, delivered, floor_rtts, stall_ms, side = await run_round_trips(base, persist_port, args, rng, backends)
             except Exception:
                 print(tengen.tail(), file=sys.stderr)
                 raise
@@ -516,18 +533,26 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
             print(f"tengen move -> last of {args.spectators} spectators, same games: {ms(delivered)}")
             print(f"tengen move -> last of {args.fanout_listeners} spectators: {ms(fanout)}")
             print(f"floor  broadcast() -> last of {args.fanout_listeners} listeners: {ms(floor_fanout)}")
-            print(f"tengen memory per idle socket: {tengen_mem / 1024:.1f} KB "
-                  f"(bare websockets server: {floor_mem / 1024:.1f} KB)")
-            print(f"tengen cpu per idle socket: {costs.idle_socket * 1e6:.1f} us/s; per delivery of a move to "
-                  f"one of {args.fanout_listeners} spectators: {costs.delivery * 1e6:.1f} us")
-            print(f"side load during the round trips: {side['scored_games']} 19x19 games scored "
-                  f"({side['scoring_failures']} failed), {side['logins']} log-ins ({side['logins_refused']} refused); "
-                  f"longest event-loop stall (10 ms heartbeat, bucket bound): {stall_ms:.0f} ms of the server's own "
-                  f"work, {side['late_ms']} ms counting the time it waited for a core")
+            print(
+                f"tengen memory per idle socket: {tengen_mem / 1024:.1f} KB (bare websockets server: {floor_mem / 1024:.1f} KB)"
+            )
+            print(
+                f"tengen cpu per idle socket: {costs.idle_socket * 1e6:.1f} us/s; per delivery of a move to "
+                f"one of {args.fanout_listeners} spectators: {costs.delivery * 1e6:.1f} us"
+            )
+            print(
+                f"side load during the round trips: {side['scored_games']} 19x19 games scored "
+                f"({side['scoring_failures']} failed), {side['logins']} log-ins ({side['logins_refused']} refused); "
+                f"longest event-loop stall (10 ms heartbeat, bucket bound): {stall_ms:.0f} ms of the server's own "
+                f"work, {side['late_ms']} ms counting the time it waited for a core"
+            )
             rtt_ratio = percentile(rtts, 50) / percentile(floor_rtts, 50)
             fanout_ratio = percentile(fanout, 50) / percentile(floor_fanout, 50)
-            print(f"rtt_ratio={rtt_ratio:.2f} fanout_ratio={fanout_ratio:.2f} idle_kb={tengen_mem / 1024:.1f} "
-                  f"stall_ms={stall_ms:.0f}", flush=True)
+            print(
+                f"rtt_ratio={rtt_ratio:.2f} fanout_ratio={fanout_ratio:.2f} idle_kb={tengen_mem / 1024:.1f} "
+                f"stall_ms={stall_ms:.0f}",
+                flush=True,
+            )
     finally:
         for server in servers:
             server.stop()
@@ -544,12 +569,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=20, help="moves per game (default 20)")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between two moves of a game")
     parser.add_argument("--fanout-listeners", type=int, default=1000, help="spectators of the fan-out game")
-    parser.add_argument("--fanout-moves", type=int, default=100,
-                        help="moves timed in the fan-out game (default 100: the median of 30 moved by 10%% between runs)")
-    parser.add_argument("--rounds", type=int, default=4,
-                        help="alternating rounds of Tengen and persist-echo moves (default 4)")
-    parser.add_argument("--idle-seconds", type=float, default=5.0,
-                        help="seconds the fan-out game's sockets sit idle while the server's CPU is read")
+    parser.add_argument(
+        "--fanout-moves",
+        type=int,
+        default=100,
+        help="moves timed in the fan-out game (default 100: the median of 30 moved by 10%% between runs)",
+    )
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of Tengen and persist-echo moves (default 4)")
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=5.0,
+        help="seconds the fan-out game's sockets sit idle while the server's CPU is read",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, 5 moves")
     args = parser.parse_args(argv)

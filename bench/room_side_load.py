@@ -22,10 +22,18 @@ from ws_clients import Probe
 
 
 class SideLoad:
-    def __init__(self, base: str, rng: random.Random, new_bot: Callable[[], Awaitable[Any]],
-                 start_game: Callable[[Any, Any], Awaitable[str]], choose_move: Callable[[Any, random.Random], Any],
-                 new_board: Callable[[], Any], moves_per_game: int = 120, move_interval: float = 0.05,
-                 login_interval: float = 0.5) -> None:
+    def __init__(
+        self,
+        base: str,
+        rng: random.Random,
+        new_bot: Callable[[], Awaitable[Any]],
+        start_game: Callable[[Any, Any], Awaitable[str]],
+        choose_move: Callable[[Any, random.Random], Any],
+        new_board: Callable[[], Any],
+        moves_per_game: int = 120,
+        move_interval: float = 0.05,
+        login_interval: float = 0.5,
+    ) -> None:
         self.base = base
         self.rng = rng
         self.new_bot, self.start_game, self.choose_move, self.new_board = new_bot, start_game, choose_move, new_board

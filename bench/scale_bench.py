@@ -78,8 +78,14 @@ class Phase:
 
 
 def phases(quota: float) -> list[Phase]:
-    return [Phase("base", 1, "game", None), Phase("q1", 1, "game", quota), Phase("q2", 2, "game", quota),
-            Phase("q4", 4, "game", quota), Phase("s2", 2, "spread", quota), Phase("s4", 4, "spread", quota)]
+    return [
+        Phase("base", 1, "game", None),
+        Phase("q1", 1, "game", quota),
+        Phase("q2", 2, "game", quota),
+        Phase("q4", 4, "game", quota),
+        Phase("s2", 2, "spread", quota),
+        Phase("s4", 4, "spread", quota),
+    ]
 
 
 def _metric(url: str, name: str) -> float:
@@ -98,8 +104,9 @@ class Rig:
     """Four instances started once for the whole run, each in a CPU group of its own (no quota until a phase
     sets one); the clients' group; with ``--via-nginx``, one nginx in front of the first 1, 2 and 4."""
 
-    def __init__(self, group: Instances, controller: cpu_groups.Controller, opts: argparse.Namespace,
-                 workdir: Path, tag: str) -> None:
+    def __init__(
+        self, group: Instances, controller: cpu_groups.Controller, opts: argparse.Namespace, workdir: Path, tag: str
+    ) -> None:
         self.instances = group.start(4, timeout=START_TIMEOUT)
         self.limits: list[cpu_groups.CpuGroup] = []
         self.nginx: dict[int, object] = {}
@@ -115,8 +122,7 @@ class Rig:
             from tests.support.nginx import Nginx
 
             for count in (1, 2, 4):
-                proxy = Nginx([i.url.removeprefix("http://") for i in self.instances[:count]],
-                              workdir / f"nginx-{count}")
+                proxy = Nginx([i.url.removeprefix("http://") for i in self.instances[:count]], workdir / f"nginx-{count}")
                 proxy.wait_ready()
                 self.nginx[count] = proxy
                 for pid, row in proc_cpu.processes().items():  # the master and its workers, with the clients
@@ -134,8 +140,8 @@ class Rig:
 
 def run_window(phase: Phase, rig: Rig, opts: argparse.Namespace, database: str) -> dict:
     """One measured window of ``phase``: fresh games on its instances, set up unthrottled, then the quota."""
-    started = rig.instances[:phase.instances]
-    limits = rig.limits[:phase.instances]
+    started = rig.instances[: phase.instances]
+    limits = rig.limits[: phase.instances]
     servers = [i.process.pid for i in started]
     proxy = rig.nginx.get(phase.instances) if phase.placement == "game" else None
     urls = [proxy.url] if proxy is not None else [i.url for i in started]  # type: ignore[attr-defined]
@@ -145,9 +151,10 @@ def run_window(phase: Phase, rig: Rig, opts: argparse.Namespace, database: str) 
     ctx = multiprocessing.get_context("spawn")
     ready, results = ctx.Queue(), ctx.Queue()
     gos = [ctx.Queue() for _ in shares]
-    clients = [ctx.Process(target=scale_clients.client_process,
-                           args=((urls, share, phase.placement), ready, go, results))
-               for share, go in zip(shares, gos)]
+    clients = [
+        ctx.Process(target=scale_clients.client_process, args=((urls, share, phase.placement), ready, go, results))
+        for share, go in zip(shares, gos)
+    ]
     try:
         for process in clients:
             process.start()
@@ -174,18 +181,32 @@ def run_window(phase: Phase, rig: Rig, opts: argparse.Namespace, database: str) 
     for process in clients:
         process.join(30)
     reads = [_metric(i.url, "tengen_room_catchup_reads_total") - r for i, r in zip(started, reads_before)]
-    acked = sorted([measure_from] + [a for result in outcomes for a in result["acked_at"]]
-                   + [measure_from + opts.seconds])
-    cpu = proc_cpu.cpu_split(before, after, servers, database, sum(r["cpu"] for r in outcomes), opts.seconds,
-                             proxy.process.pid if proxy is not None else None)  # type: ignore[attr-defined]
-    return {"rtts": [r for result in outcomes for r in result["rtts"]], "games": games,
-            # the longest stretch of the window in which no move at all was acknowledged
-            "longest_gap_ms": max(b - a for a, b in zip(acked, acked[1:])) * 1000,
-            "errors": sum(r["errors"] for r in outcomes), "timeouts": sum(r["timeouts"] for r in outcomes),
-            "paced": sum(r["paced"] for r in outcomes), "setup_s": setup_s,
-            "codes": {c: sum(r["codes"].get(c, 0) for r in outcomes) for r in outcomes for c in r["codes"]},
-            "server_waits": waits, "catchup_reads": reads, "throttled": throttled, "cpu": cpu,
-            "via": "nginx" if proxy is not None else "direct"}
+    acked = sorted([measure_from] + [a for result in outcomes for a in result["acked_at"]] + [measure_from + opts.seconds])
+    cpu = proc_cpu.cpu_split(
+        before,
+        after,
+        servers,
+        database,
+        sum(r["cpu"] for r in outcomes),
+        opts.seconds,
+        proxy.process.pid if proxy is not None else None,
+    )  # type: ignore[attr-defined]
+    return {
+        "rtts": [r for result in outcomes for r in result["rtts"]],
+        "games": games,
+        # the longest stretch of the window in which no move at all was acknowledged
+        "longest_gap_ms": max(b - a for a, b in zip(acked, acked[1:])) * 1000,
+        "errors": sum(r["errors"] for r in outcomes),
+        "timeouts": sum(r["timeouts"] for r in outcomes),
+        "paced": sum(r["paced"] for r in outcomes),
+        "setup_s": setup_s,
+        "codes": {c: sum(r["codes"].get(c, 0) for r in outcomes) for r in outcomes for c in r["codes"]},
+        "server_waits": waits,
+        "catchup_reads": reads,
+        "throttled": throttled,
+        "cpu": cpu,
+        "via": "nginx" if proxy is not None else "direct",
+    }
 
 
 def combine(windows: list[dict], seconds: float) -> dict:
@@ -197,24 +218,39 @@ def combine(windows: list[dict], seconds: float) -> dict:
     first = windows[0]
     cpu = {k: mean([w["cpu"][k] for w in windows]) for k in first["cpu"] if k != "servers"}
     cpu["servers"] = [mean([w["cpu"]["servers"][i] for w in windows]) for i in range(len(first["cpu"]["servers"]))]
-    throttled = [cpu_groups.Throttling(sum(w["throttled"][i].periods for w in windows),
-                                       sum(w["throttled"][i].throttled for w in windows),
-                                       sum(w["throttled"][i].throttled_s for w in windows))
-                 for i in range(len(first["throttled"]))]
+    throttled = [
+        cpu_groups.Throttling(
+            sum(w["throttled"][i].periods for w in windows),
+            sum(w["throttled"][i].throttled for w in windows),
+            sum(w["throttled"][i].throttled_s for w in windows),
+        )
+        for i in range(len(first["throttled"]))
+    ]
     codes: dict[str, int] = {}
     for w in windows:
         for code, count in w["codes"].items():
             codes[code] = codes.get(code, 0) + count
-    return {"moves_per_s": len(rtts) / (seconds * n), "p50_ms": p(0.50), "p99_ms": p(0.99), "max_ms": p(1.0),
-            "moves": len(rtts), "games": first["games"], "rounds": n,
-            "rates": [len(w["rtts"]) / seconds for w in windows],
-            "longest_gap_ms": max(w["longest_gap_ms"] for w in windows),
-            "errors": sum(w["errors"] for w in windows), "timeouts": sum(w["timeouts"] for w in windows),
-            "paced": sum(w["paced"] for w in windows), "setup_s": max(w["setup_s"] for w in windows),
-            "codes": codes, "cpu": cpu, "throttled": throttled,
-            "server_waits": [mean([w["server_waits"][i] for w in windows]) for i in range(len(first["server_waits"]))],
-            "catchup_reads": [sum(w["catchup_reads"][i] for w in windows) for i in range(len(first["catchup_reads"]))],
-            "via": first["via"]}
+    return {
+        "moves_per_s": len(rtts) / (seconds * n),
+        "p50_ms": p(0.50),
+        "p99_ms": p(0.99),
+        "max_ms": p(1.0),
+        "moves": len(rtts),
+        "games": first["games"],
+        "rounds": n,
+        "rates": [len(w["rtts"]) / seconds for w in windows],
+        "longest_gap_ms": max(w["longest_gap_ms"] for w in windows),
+        "errors": sum(w["errors"] for w in windows),
+        "timeouts": sum(w["timeouts"] for w in windows),
+        "paced": sum(w["paced"] for w in windows),
+        "setup_s": max(w["setup_s"] for w in windows),
+        "codes": codes,
+        "cpu": cpu,
+        "throttled": throttled,
+        "server_waits": [mean([w["server_waits"][i] for w in windows]) for i in range(len(first["server_waits"]))],
+        "catchup_reads": [sum(w["catchup_reads"][i] for w in windows) for i in range(len(first["catchup_reads"]))],
+        "via": first["via"],
+    }
 
 
 def server_ms_per_move(f: dict) -> float:
@@ -225,28 +261,37 @@ def report(phase: Phase, f: dict, opts: argparse.Namespace) -> None:
     cpu = f["cpu"]
     quota = "none" if phase.quota is None else f"{phase.quota:.2f}"
     rates = ",".join(f"{r:.0f}" for r in f["rates"])
-    print(f"phase={phase.name} instances={phase.instances} placement={phase.placement} via={f['via']} "
-          f"quota={quota} games={f['games']} moves_per_s={f['moves_per_s']:.1f} rounds=[{rates}] "
-          f"p50_ms={f['p50_ms']:.1f} "
-          f"p99_ms={f['p99_ms']:.1f} max_ms={f['max_ms']:.1f} longest_gap_ms={f['longest_gap_ms']:.1f} "
-          f"moves={f['moves']} errors={f['errors']} timeouts={f['timeouts']} paced={f['paced']} "
-          f"setup_s={f['setup_s']:.1f}" + "".join(f" error_{code}={n}" for code, n in sorted(f["codes"].items())))
+    print(
+        f"phase={phase.name} instances={phase.instances} placement={phase.placement} via={f['via']} "
+        f"quota={quota} games={f['games']} moves_per_s={f['moves_per_s']:.1f} rounds=[{rates}] "
+        f"p50_ms={f['p50_ms']:.1f} "
+        f"p99_ms={f['p99_ms']:.1f} max_ms={f['max_ms']:.1f} longest_gap_ms={f['longest_gap_ms']:.1f} "
+        f"moves={f['moves']} errors={f['errors']} timeouts={f['timeouts']} paced={f['paced']} "
+        f"setup_s={f['setup_s']:.1f}" + "".join(f" error_{code}={n}" for code, n in sorted(f["codes"].items()))
+    )
     servers = ",".join(f"{c:.3f}" for c in cpu["servers"])
-    print(f"  cpu_cores servers=[{servers}] clients={cpu['clients']:.2f} postgres={cpu['postgres']:.2f} "
-          f"redis={cpu['redis']:.2f} nginx={cpu['nginx']:.2f} other={cpu['other']:.2f} "
-          f"machine={cpu['machine']:.2f}/{os.cpu_count()}")
+    print(
+        f"  cpu_cores servers=[{servers}] clients={cpu['clients']:.2f} postgres={cpu['postgres']:.2f} "
+        f"redis={cpu['redis']:.2f} nginx={cpu['nginx']:.2f} other={cpu['other']:.2f} "
+        f"machine={cpu['machine']:.2f}/{os.cpu_count()}"
+    )
     throttled = ",".join(f"{t.share:.2f}" for t in f["throttled"])
-    used = ("-" if phase.quota is None
-            else ",".join(f"{c / phase.quota:.2f}" for c in cpu["servers"]))
+    used = "-" if phase.quota is None else ",".join(f"{c / phase.quota:.2f}" for c in cpu["servers"])
     waits = ",".join(f"{w:.2f}" for w in f["server_waits"])
     reads = ",".join(f"{r:.0f}" for r in f["catchup_reads"])
-    print(f"  throttled=[{throttled}] (share of {opts.period_ms} ms periods each instance ran out of quota) "
-          f"quota_used=[{used}] server_runqueue_wait=[{waits}] room_catchup_reads=[{reads}]")
-    per_move = {k: 1000 * cpu[k] / f["moves_per_s"] if f["moves_per_s"] else float("nan")
-                for k in ("clients", "postgres", "redis", "nginx")}
+    print(
+        f"  throttled=[{throttled}] (share of {opts.period_ms} ms periods each instance ran out of quota) "
+        f"quota_used=[{used}] server_runqueue_wait=[{waits}] room_catchup_reads=[{reads}]"
+    )
+    per_move = {
+        k: 1000 * cpu[k] / f["moves_per_s"] if f["moves_per_s"] else float("nan")
+        for k in ("clients", "postgres", "redis", "nginx")
+    }
     core_rate = f["moves_per_s"] / sum(cpu["servers"]) if sum(cpu["servers"]) else float("nan")
-    print(f"  moves_per_server_core_s={core_rate:.0f} cpu_ms_per_move servers={server_ms_per_move(f):.3f} "
-          + " ".join(f"{k}={v:.3f}" for k, v in per_move.items()))
+    print(
+        f"  moves_per_server_core_s={core_rate:.0f} cpu_ms_per_move servers={server_ms_per_move(f):.3f} "
+        + " ".join(f"{k}={v:.3f}" for k, v in per_move.items())
+    )
 
 
 def main() -> int:
@@ -258,29 +303,35 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of all phases, one after another")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds at the quota before measuring")
     parser.add_argument("--client-procs", type=int, default=2, help="client processes")
-    parser.add_argument("--weight", type=float, default=4.0,
-                        help="CPU weight of each instance's group and of the clients' group, in multiples of the "
-                             "default (so that a quota'd instance gets its quota on a busy machine)")
-    parser.add_argument("--via-nginx", action="store_true",
-                        help="nginx (deploy/nginx.conf) in front of the instances in the base and game phases")
+    parser.add_argument(
+        "--weight",
+        type=float,
+        default=4.0,
+        help="CPU weight of each instance's group and of the clients' group, in multiples of the "
+        "default (so that a quota'd instance gets its quota on a busy machine)",
+    )
+    parser.add_argument(
+        "--via-nginx", action="store_true", help="nginx (deploy/nginx.conf) in front of the instances in the base and game phases"
+    )
     opts = parser.parse_args()
 
     try:
         controller = cpu_groups.find()
     except cpu_groups.NoCpuController as error:
-        print(f"scale_bench needs a writable CPU controller to hold each instance to a quota: {error}",
-              file=sys.stderr)
+        print(f"scale_bench needs a writable CPU controller to hold each instance to a quota: {error}", file=sys.stderr)
         return 2
     name = f"tengen_bench_{uuid.uuid4().hex}"
     prefix = f"tengen-bench-{uuid.uuid4().hex}:"
     tag = uuid.uuid4().hex[:8]  # this run's control groups are tengen-bench-<tag>-*
     pg_admin(f'CREATE DATABASE "{name}"')
     database_url = POSTGRES_URL.rpartition("/")[0] + "/" + name
-    print(f"cpus={os.cpu_count()} {controller.describe()} groups=tengen-bench-{tag}-* "
-          f"quota={opts.quota} period_ms={opts.period_ms} "
-          f"weight={opts.weight} games_per_instance={opts.games_per_instance} seconds={opts.seconds} "
-          f"rounds={opts.rounds} client_procs={opts.client_procs} "
-          f"via_nginx={opts.via_nginx} load_average={os.getloadavg()[0]:.2f}")
+    print(
+        f"cpus={os.cpu_count()} {controller.describe()} groups=tengen-bench-{tag}-* "
+        f"quota={opts.quota} period_ms={opts.period_ms} "
+        f"weight={opts.weight} games_per_instance={opts.games_per_instance} seconds={opts.seconds} "
+        f"rounds={opts.rounds} client_procs={opts.client_procs} "
+        f"via_nginx={opts.via_nginx} load_average={os.getloadavg()[0]:.2f}"
+    )
     figures: dict[str, dict] = {}
     windows: dict[str, list[dict]] = {phase.name: [] for phase in phases(opts.quota)}
     try:
@@ -312,11 +363,15 @@ def main() -> int:
         return a / b if b else math.nan
 
     eff = ratio(server_ms_per_move(figures["q1"]), server_ms_per_move(figures["base"]))
-    print(f"server_cpu_ms_per_move base={server_ms_per_move(figures['base']):.3f} "
-          f"q1={server_ms_per_move(figures['q1']):.3f} q4={server_ms_per_move(figures['q4']):.3f} "
-          f"s4={server_ms_per_move(figures['s4']):.3f}; spread2={ratio(rate['s2'], rate['q1']):.2f}")
-    print(f"scale2={ratio(rate['q2'], rate['q1']):.2f} scale4={ratio(rate['q4'], rate['q1']):.2f} "
-          f"spread4={ratio(rate['s4'], rate['q1']):.2f} eff={eff:.2f}")
+    print(
+        f"server_cpu_ms_per_move base={server_ms_per_move(figures['base']):.3f} "
+        f"q1={server_ms_per_move(figures['q1']):.3f} q4={server_ms_per_move(figures['q4']):.3f} "
+        f"s4={server_ms_per_move(figures['s4']):.3f}; spread2={ratio(rate['s2'], rate['q1']):.2f}"
+    )
+    print(
+        f"scale2={ratio(rate['q2'], rate['q1']):.2f} scale4={ratio(rate['q4'], rate['q1']):.2f} "
+        f"spread4={ratio(rate['s4'], rate['q1']):.2f} eff={eff:.2f}"
+    )
     return 0
 
 

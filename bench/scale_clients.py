@@ -113,8 +113,9 @@ async def _user(url: str) -> httpx.AsyncClient:
 async def _seat(client: httpx.AsyncClient, url: str, game_id: str) -> Seat:
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     ws_url = url.replace("http://", "ws://") + f"/ws/games/{game_id}"
-    seat = Seat(await websockets.connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22,
-                                         open_timeout=SETUP_TIMEOUT))
+    seat = Seat(
+        await websockets.connect(ws_url, additional_headers={"Cookie": cookie}, max_size=2**22, open_timeout=SETUP_TIMEOUT)
+    )
     await asyncio.wait_for(seat.snapshot, SETUP_TIMEOUT)
     return seat
 
@@ -127,8 +128,7 @@ async def run_clients(urls: list[str], games: list[int], placement: str, ready, 
     """
     begun = time.time()
     window = {"from": float("inf"), "end": float("inf")}
-    out: dict = {"rtts": [], "acked_at": [], "errors": 0, "timeouts": 0, "paced": 0, "cpu": 0.0, "codes": {},
-                 "setup_s": 0.0}
+    out: dict = {"rtts": [], "acked_at": [], "errors": 0, "timeouts": 0, "paced": 0, "cpu": 0.0, "codes": {}, "setup_s": 0.0}
     cpu_marks: list[float] = []
     set_up = 0
     all_set_up = asyncio.Event()
@@ -197,4 +197,3 @@ async def run_clients(urls: list[str], games: list[int], placement: str, ready, 
 
 def client_process(args: tuple, ready, go, results) -> None:  # type: ignore[no-untyped-def]
     results.put(asyncio.run(run_clients(*args, ready, go)))
-

@@ -57,8 +57,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
         upgrade_to_head(url)
-        settings = Settings(env="test", data_dir=Path(tmp) / "data", database_url=url, secret_key="bench-" + "x" * 40,
-                            frontend_dir=Path(tmp) / "none", study_requests=0, study_estimates=0)
+        settings = Settings(
+            env="test",
+            data_dir=Path(tmp) / "data",
+            database_url=url,
+            secret_key="bench-" + "x" * 40,
+            frontend_dir=Path(tmp) / "none",
+            study_requests=0,
+            study_estimates=0,
+        )
         server = LiveServer(settings)
         server.start()
         try:
@@ -87,8 +94,10 @@ def main() -> None:
     print(f"local_positions_per_s={local_positions:.1f}")
     print(f"served_estimates_per_s={served_estimates:.2f}")
     print(f"local_estimates_per_s={local_estimates:.2f}")
-    print(f"ratio position served/local={served_positions / local_positions:.2f} "
-          f"estimate served/local={served_estimates / local_estimates:.2f}")
+    print(
+        f"ratio position served/local={served_positions / local_positions:.2f} "
+        f"estimate served/local={served_estimates / local_estimates:.2f}"
+    )
 
 
 if __name__ == "__main__":

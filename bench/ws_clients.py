@@ -32,8 +32,7 @@ class Probe:
     @classmethod
     async def open(cls, url: str, cookie: str | None = None) -> "Probe":
         headers = {"Cookie": cookie} if cookie else None
-        connection = await connect(url, additional_headers=headers, max_size=2**22, ping_interval=None,
-                                   open_timeout=60)
+        connection = await connect(url, additional_headers=headers, max_size=2**22, ping_interval=None, open_timeout=60)
         return cls(connection)
 
     async def _read(self) -> None:

@@ -22,8 +22,10 @@ from tests.support.instances import serving
 def root_logging() -> Iterator[logging.Logger]:
     """Restore the root and uvicorn loggers as they were after the test reconfigures them."""
     names = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "app.live.room")
-    saved = [(logging.getLogger(n), list(logging.getLogger(n).handlers), logging.getLogger(n).level,
-              logging.getLogger(n).propagate) for n in names]
+    saved = [
+        (logging.getLogger(n), list(logging.getLogger(n).handlers), logging.getLogger(n).level, logging.getLogger(n).propagate)
+        for n in names
+    ]
     yield logging.getLogger()
     for logger, handlers, level, propagate in saved:
         logger.handlers[:] = handlers
@@ -42,6 +44,7 @@ def test_json_lines_take_the_game_id_from_the_context_and_keep_extra_fields() ->
     logger.setLevel(logging.INFO)
     logger.propagate = False
     try:
+
         async def in_a_game() -> None:
             bind_game("g-ctx")
             logger.info("inside %s", "the socket task", extra={"v": 3})
@@ -125,5 +128,4 @@ def test_serve_writes_json_lines_with_the_access_log(tmp_path) -> None:  # type:
     output = run.log_text()
     records = [orjson.loads(line) for line in output.splitlines() if line.strip()]  # every line is JSON
     assert any(r["logger"].startswith("alembic") and "Running upgrade" in r["message"] for r in records)
-    assert any(r["logger"] == "uvicorn.access" and r.get("path") == "/healthz" and r.get("status") == 200
-               for r in records)
+    assert any(r["logger"] == "uvicorn.access" and r.get("path") == "/healthz" and r.get("status") == 200 for r in records)

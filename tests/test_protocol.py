@@ -70,8 +70,9 @@ def test_any_whole_numbers_make_a_point_the_game_judges(point):  # type: ignore[
     assert parse_client_message(orjson.dumps({"t": "toggle_dead", "id": "q", "p": point})).p == tuple(point)
 
 
-@pytest.mark.parametrize(("raw", "client_id"), [('{"t":"x","id":"a7"}', "a7"), ('{"id":5}', None), ("{", None),
-                                                 ("[1]", None), ('{"id":""}', None)])
+@pytest.mark.parametrize(
+    ("raw", "client_id"), [('{"t":"x","id":"a7"}', "a7"), ('{"id":5}', None), ("{", None), ("[1]", None), ('{"id":""}', None)]
+)
 def test_the_id_of_a_refused_frame_is_read_where_it_can_be(raw, client_id):  # type: ignore[no-untyped-def]
     assert client_id_of(raw) == client_id
 
@@ -139,17 +140,26 @@ def test_the_events_the_authority_builds_are_the_typed_events_every_viewer_recei
 
     auth = GameAuthority({"size": 9, "time_control": {"kind": "fischer", "main": 600, "increment": 5}}, 0.0)
     steps = [
-        ("B", {"t": "play", "p": [2, 2]}, {}), ("W", {"t": "play", "p": [6, 6]}, {}),
-        ("W", {"t": "undo_request"}, {}), ("B", {"t": "undo_accept"}, {}),
+        ("B", {"t": "play", "p": [2, 2]}, {}),
+        ("W", {"t": "play", "p": [6, 6]}, {}),
+        ("W", {"t": "undo_request"}, {}),
+        ("B", {"t": "undo_accept"}, {}),
         ("W", {"t": "play", "p": [6, 6]}, {}),
         (SYSTEM, {"t": "server_restart", "down_from": 5.0}, {}),
-        ("B", {"t": "draw_offer"}, {}), ("W", {"t": "draw_decline"}, {}),
-        ("B", {"t": "adjourn_offer"}, {}), ("W", {"t": "adjourn_accept"}, {}),
-        ("B", {"t": "seal", "p": [3, 3]}, {}), ("W", {"t": "resume_offer"}, {}), ("B", {"t": "resume_accept"}, {}),
-        ("W", {"t": "pass"}, {}), ("B", {"t": "pass"}, {"dead": []}),
+        ("B", {"t": "draw_offer"}, {}),
+        ("W", {"t": "draw_decline"}, {}),
+        ("B", {"t": "adjourn_offer"}, {}),
+        ("W", {"t": "adjourn_accept"}, {}),
+        ("B", {"t": "seal", "p": [3, 3]}, {}),
+        ("W", {"t": "resume_offer"}, {}),
+        ("B", {"t": "resume_accept"}, {}),
+        ("W", {"t": "pass"}, {}),
+        ("B", {"t": "pass"}, {"dead": []}),
         ("W", {"t": "toggle_dead", "p": [2, 2]}, {}),
-        ("B", {"t": "accept_score"}, {}), ("W", {"t": "accept_score"}, {}),
-        ("B", {"t": "rematch_offer"}, {"game_id": "g2"}), ("W", {"t": "rematch_accept"}, {"game_id": "g2"}),
+        ("B", {"t": "accept_score"}, {}),
+        ("W", {"t": "accept_score"}, {}),
+        ("B", {"t": "rematch_offer"}, {"game_id": "g2"}),
+        ("W", {"t": "rematch_accept"}, {"game_id": "g2"}),
     ]
     seen = set()
     v = 0
@@ -159,8 +169,20 @@ def test_the_events_the_authority_builds_are_the_typed_events_every_viewer_recei
             seen.add(event["t"])
             for message in (public(event, v), redacted(event, v)):
                 game_event_adapter.validate_python(message)
-    assert seen >= {"move", "pass", "phase", "undo", "offer", "offer_declined", "sealed", "clock_restart",
-                    "dead_stones", "score_accepted", "game_over", "rematch"}
+    assert seen >= {
+        "move",
+        "pass",
+        "phase",
+        "undo",
+        "offer",
+        "offer_declined",
+        "sealed",
+        "clock_restart",
+        "dead_stones",
+        "score_accepted",
+        "game_over",
+        "rematch",
+    }
 
 
 def test_the_frontend_tests_fixture_snapshot_is_a_snapshot_the_server_could_send():

@@ -36,9 +36,11 @@ def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untype
 
 def test_serving_tunes_the_garbage_collector() -> None:
     """What is built before serving is frozen out of full collections; young objects get a larger budget."""
-    code = ("import gc; from app.server import tune_gc, GC_YOUNG_THRESHOLD; import app.main; "
-            "before = gc.get_freeze_count(); tune_gc(); "
-            "print(before, gc.get_freeze_count(), gc.get_threshold()[0] == GC_YOUNG_THRESHOLD)")
+    code = (
+        "import gc; from app.server import tune_gc, GC_YOUNG_THRESHOLD; import app.main; "
+        "before = gc.get_freeze_count(); tune_gc(); "
+        "print(before, gc.get_freeze_count(), gc.get_threshold()[0] == GC_YOUNG_THRESHOLD)"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     before, after, threshold_set = done.stdout.split()

@@ -55,8 +55,7 @@ async def test_an_open_socket_holds_no_queue_event_or_handshake(live_server_hand
         while (answer := json.loads(await ws.recv()))["t"] != "pong":
             pass
         assert answer["id"] == "p1"
-        protocols = [p for p in live_server_handle.server.server_state.connections
-                     if isinstance(p, LeanWebSocketProtocol)]
+        protocols = [p for p in live_server_handle.server.server_state.connections if isinstance(p, LeanWebSocketProtocol)]
         assert len(protocols) == 1
         held = protocols[0]
         assert isinstance(held.queue, _Inbox) and isinstance(held.writable, _Flag)

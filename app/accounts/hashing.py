@@ -36,8 +36,7 @@ def _lower_priority() -> None:
 class PasswordPool:
     def __init__(self, threads: int = 2, queue: int = 32) -> None:
         self.threads = max(1, threads)
-        self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="tengen-argon2",
-                                            initializer=_lower_priority)
+        self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="tengen-argon2", initializer=_lower_priority)
         self._slots = self.threads + max(0, queue)
         self._busy = 0
 

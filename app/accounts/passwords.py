@@ -13,8 +13,21 @@ MIN_LENGTH = 8
 MAX_LENGTH = 1024
 _COMMON = frozenset(
     {
-        "password", "password1", "12345678", "123456789", "1234567890", "87654321", "qwertyui",
-        "qwerty123", "11111111", "iloveyou", "abcdefgh", "abcd1234", "baduk123", "weiqi123", "letmein1",
+        "password",
+        "password1",
+        "12345678",
+        "123456789",
+        "1234567890",
+        "87654321",
+        "qwertyui",
+        "qwerty123",
+        "11111111",
+        "iloveyou",
+        "abcdefgh",
+        "abcd1234",
+        "baduk123",
+        "weiqi123",
+        "letmein1",
     }
 )
 

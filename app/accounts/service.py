@@ -83,7 +83,11 @@ def check_strength(strength: str | None) -> str | None:
 
 
 async def register(
-    session: AsyncSession, pool: PasswordPool, current: User | None, username: str, password: str,
+    session: AsyncSession,
+    pool: PasswordPool,
+    current: User | None,
+    username: str,
+    password: str,
     strength: str | None = None,
 ) -> User:
     """Create an account. A guest registering keeps its row (and so its games) but not its session: the

@@ -52,5 +52,10 @@ class Vacation:
         return Vacation(banked=self.balance(end), banked_at=end, since=None)
 
     def view(self, now: float) -> dict:
-        return {"on": self.on, "seconds_left": round(self.balance(now), 3), "ends_at": self.ends_at(),
-                "accrual_rate": VACATION_ACCRUAL_RATE, "cap_seconds": CAP}
+        return {
+            "on": self.on,
+            "seconds_left": round(self.balance(now), 3),
+            "ends_at": self.ends_at(),
+            "accrual_rate": VACATION_ACCRUAL_RATE,
+            "cap_seconds": CAP,
+        }

@@ -73,8 +73,12 @@ class BodyLimitMiddleware:
             await self._refuse(send, cap)
 
     async def _refuse(self, send: Send, cap: int) -> None:
-        body = orjson.dumps({"error": {"code": "too_large",
-                                       "message": f"Request bodies are limited to {cap} bytes."}})
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        body = orjson.dumps({"error": {"code": "too_large", "message": f"Request bodies are limited to {cap} bytes."}})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

@@ -63,7 +63,9 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
     """The database could not be reached or refused a connection: retryable, and said so."""
     return error_response(
-        503, _counted(request, "unavailable"), "The service cannot reach its database right now; try again shortly.",
+        503,
+        _counted(request, "unavailable"),
+        "The service cannot reach its database right now; try again shortly.",
         headers={"Retry-After": "2"},
     )
 

@@ -28,8 +28,10 @@ async def check_password_limits(connection: HTTPConnection, account: str | None)
     settings: Settings = connection.app.state.settings
     limiter: Limiter = connection.app.state.limiter
     window = settings.login_limit_window
-    checks = [(Rule("login-global", settings.login_limit_global, 60), "all", 60),
-              (Rule("login-address", settings.login_limit_address, window), client_address(connection), window)]
+    checks = [
+        (Rule("login-global", settings.login_limit_global, 60), "all", 60),
+        (Rule("login-address", settings.login_limit_address, window), client_address(connection), window),
+    ]
     if account is not None:
         checks.append((Rule("login-account", settings.login_limit_account, window), account, window))
     for rule, key, retry in checks:

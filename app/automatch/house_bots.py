@@ -44,13 +44,20 @@ async def bot_offer(
         for size in seeker.prefs.sizes:
             fitting = None
             for speed in seeker.prefs.speeds:
-                prefs = SeekPreferences(sizes=[size], speeds=[speed], rules=rules, rated=seeker.prefs.rated,
-                                        handicap=seeker.prefs.handicap)
-                as_seeker = Seeker(seek_id=f"bot-{bot.id}", user_id=bot.id, rating=rating, prefs=prefs, since=now,
-                                   name=bot.name)
+                prefs = SeekPreferences(
+                    sizes=[size], speeds=[speed], rules=rules, rated=seeker.prefs.rated, handicap=seeker.prefs.handicap
+                )
+                as_seeker = Seeker(seek_id=f"bot-{bot.id}", user_id=bot.id, rating=rating, prefs=prefs, since=now, name=bot.name)
                 agreed = terms(seeker, as_seeker)
-                reason = refusal(accepts, board_size=size, time_control=agreed.time_control, rules=rules,
-                                 rated=agreed.rated, handicap=agreed.handicap, active_games=active)
+                reason = refusal(
+                    accepts,
+                    board_size=size,
+                    time_control=agreed.time_control,
+                    rules=rules,
+                    rated=agreed.rated,
+                    handicap=agreed.handicap,
+                    active_games=active,
+                )
                 if reason is None:
                     fitting = (as_seeker, agreed)
                     break

@@ -17,7 +17,10 @@ def paired_message(row: GameWithPlayers, agreed: PairTerms | None, ranks: Ranks 
     """``paired`` for the game in ``row`` (``agreed``: the terms, when a pairing made it; ``ranks`` shown beside
     the names)."""
     message: dict[str, Any] = {
-        "t": "paired", "game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, ranks=ranks)
+        "t": "paired",
+        "game_id": row.game.id,
+        "url": game_url(row.game.id),
+        "game": game_summary(row, ranks=ranks),
     }
     if agreed is not None:
         message["speed"] = agreed.speed

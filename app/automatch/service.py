@@ -374,8 +374,16 @@ class Automatch:
             await self.pool.withdraw(user_id, seek.data)
         except Exception:  # the sweep finds it: the pairing refuses a player already in a game
             log.warning("could not withdraw the seek of user %s who started a game", user_id, exc_info=True)
-        await self._tell(user_id, {"t": "paired", "game_id": started.get("game_id"), "url": started.get("url"),
-                                   "game": started.get("game"), "seeks": [seek.seeker.seek_id]})
+        await self._tell(
+            user_id,
+            {
+                "t": "paired",
+                "game_id": started.get("game_id"),
+                "url": started.get("url"),
+                "game": started.get("game"),
+                "seeks": [seek.seeker.seek_id],
+            },
+        )
 
     # -- the sweep -----------------------------------------------------------------------------------------
 
@@ -444,7 +452,8 @@ class Automatch:
         for seek_id in [k for k in self._bot_checked if k not in live]:
             del self._bot_checked[seek_id]
         due = [
-            seek for seek in self._local.values()
+            seek
+            for seek in self._local.values()
             if now - seek.seeker.since >= self.bot_offer_after
             and now - self._bot_checked.get(seek.seeker.seek_id, -BOT_RETRY) >= BOT_RETRY
         ]

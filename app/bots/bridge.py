@@ -39,8 +39,18 @@ class BridgeError(Exception):
 
 
 class Bridge:
-    def __init__(self, server: str, token: str, engine: str, *, max_games: int | None = None, margin: float = 1.0,
-                 random_share: float = 0.0, scoring: str = "engine", untimed_limit: float = 30.0) -> None:
+    def __init__(
+        self,
+        server: str,
+        token: str,
+        engine: str,
+        *,
+        max_games: int | None = None,
+        margin: float = 1.0,
+        random_share: float = 0.0,
+        scoring: str = "engine",
+        untimed_limit: float = 30.0,
+    ) -> None:
         self.server = server.rstrip("/")
         self.ws_url = "ws" + self.server[4:] if self.server.startswith("http") else self.server
         self.token = token
@@ -110,9 +120,15 @@ class Bridge:
             raise BridgeError(f"{self.me.get('name')} is not a bot account: register one with POST /api/bots")
         self.accepts = BotAccepts.model_validate(self.me.get("accepts") or {})
         self._options = PlayerOptions(
-            engine=self.engine, ws_url=self.ws_url, token=self.token, user_id=int(self.me["id"]),
-            margin=self.margin, untimed_limit=self.untimed_limit, random_share=self.random_share,
-            scoring=self.scoring, rematch=self._may_rematch,
+            engine=self.engine,
+            ws_url=self.ws_url,
+            token=self.token,
+            user_id=int(self.me["id"]),
+            margin=self.margin,
+            untimed_limit=self.untimed_limit,
+            random_share=self.random_share,
+            scoring=self.scoring,
+            rematch=self._may_rematch,
         )
 
     async def _connect_loop(self) -> None:
@@ -161,8 +177,12 @@ class Bridge:
         if (challenge.get("opponent") or {}).get("id") != self.me.get("id") or challenge.get("status") != "open":
             return
         reason = refusal(
-            self.accepts, board_size=challenge["board_size"], time_control=challenge["time_control"],
-            rules=challenge["rules"], rated=challenge["rated"], handicap=challenge["handicap"],
+            self.accepts,
+            board_size=challenge["board_size"],
+            time_control=challenge["time_control"],
+            rules=challenge["rules"],
+            rated=challenge["rated"],
+            handicap=challenge["handicap"],
             active_games=self.active,
         )
         if reason is None and self.active >= self.max_games:

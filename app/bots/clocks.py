@@ -40,8 +40,9 @@ class Budget:
     deadline: float  # seconds the bridge waits for the engine's answer
 
 
-def budget(time_control: dict[str, Any], clock: dict[str, Any] | None, color: str, elapsed: float,
-           margin: float, untimed_limit: float) -> Budget:
+def budget(
+    time_control: dict[str, Any], clock: dict[str, Any] | None, color: str, elapsed: float, margin: float, untimed_limit: float
+) -> Budget:
     """The ``time_left`` to send and the bridge's own deadline, from the player's CLOCKS entry as the server
     last reported it and the seconds ``elapsed`` since (the clock has been running for us since then)."""
     kind = time_control.get("kind")

@@ -81,8 +81,14 @@ def _seconds_per_move(tc: dict[str, Any], size: int) -> float | None:
 
 
 def refusal(
-    accepts: BotAccepts, *, board_size: int, time_control: dict[str, Any], rules: str, rated: bool,
-    handicap: int, active_games: int,
+    accepts: BotAccepts,
+    *,
+    board_size: int,
+    time_control: dict[str, Any],
+    rules: str,
+    rated: bool,
+    handicap: int,
+    active_games: int,
 ) -> str | None:
     """Why the bot refuses such a game, in words for people; None when it fits."""
     if board_size not in accepts.board_sizes:

@@ -89,8 +89,14 @@ async def prepare(settings: Settings) -> list[tuple[HouseBot, str]]:
                     await users.set_bot_accepts(session, user.id, accepts)
                 await tokens_repo.revoke_all_of(session, user.id)
                 token = tokens.PREFIX + tokens.new_secret()
-                await tokens_repo.add(session, user_id=user.id, name="house bridge", prefix=token[:10],
-                                      digest=tokens.digest(token), scopes=["play", "read"])
+                await tokens_repo.add(
+                    session,
+                    user_id=user.id,
+                    name="house bridge",
+                    prefix=token[:10],
+                    digest=tokens.digest(token),
+                    scopes=["play", "read"],
+                )
                 out.append((bot, token))
             await session.commit()
     finally:
@@ -119,8 +125,16 @@ class HouseBots:
 
     def _spawn(self, bot: HouseBot, token: str) -> None:
         command = [
-            sys.executable, "-m", "app.cli", "bot", "--gtp", f"{self.gnugo} --mode gtp --level {bot.level}",
-            "--server", self.server_url, "--random-share", str(bot.random_share),
+            sys.executable,
+            "-m",
+            "app.cli",
+            "bot",
+            "--gtp",
+            f"{self.gnugo} --mode gtp --level {bot.level}",
+            "--server",
+            self.server_url,
+            "--random-share",
+            str(bot.random_share),
         ]
         env = {**os.environ, "TENGEN_BOT_TOKEN": token, PARENT_PID_VARIABLE: str(os.getpid())}
         with open(self.log_dir / f"{bot.name}.log", "ab") as out:
@@ -135,8 +149,10 @@ class HouseBots:
                 if process.returncode == REFUSED:
                     # Its token was refused (another instance started house bots on the same database and
                     # replaced it): starting it again cannot help.
-                    log.error("house bot %s: the server refused its token; not restarting it (house bots on "
-                              "more than one instance?)", bot.name)
+                    log.error(
+                        "house bot %s: the server refused its token; not restarting it (house bots on more than one instance?)",
+                        bot.name,
+                    )
                     self.processes.pop(bot.name, None)
                     continue
                 log.warning("house bot %s exited (%s); starting it again", bot.name, process.returncode)

@@ -100,8 +100,13 @@ class GamePlayer:
                 if self.position.loaded:
                     url += f"?v={self.position.v}"
                 try:
-                    async with connect(url, additional_headers={"Authorization": f"Bearer {self.options.token}"},
-                                       open_timeout=10, ping_interval=20, max_size=2**22) as ws:
+                    async with connect(
+                        url,
+                        additional_headers={"Authorization": f"Bearer {self.options.token}"},
+                        open_timeout=10,
+                        ping_interval=20,
+                        max_size=2**22,
+                    ) as ws:
                         self._ws = ws
                         backoff.reset()
                         await self._read(ws)
@@ -167,8 +172,13 @@ class GamePlayer:
             if kind == "snapshot":
                 self.position.snapshot(message, self.options.user_id)
                 self.engine_moves = None if self.engine_moves != self.position.moves else self.engine_moves
-                self.logline("snapshot at v%d: %d moves, %s, playing %s", self.position.v,
-                             len(self.position.moves), self.position.phase, self.position.me)
+                self.logline(
+                    "snapshot at v%d: %d moves, %s, playing %s",
+                    self.position.v,
+                    len(self.position.moves),
+                    self.position.phase,
+                    self.position.me,
+                )
             else:
                 try:
                     changed = self.position.apply(message)
@@ -305,8 +315,9 @@ class GamePlayer:
             # Counted from when the server started the clock, not from when its message reached us.
             elapsed = max(elapsed, time.time() - (pos.clocks_server_time + self._skew))
         margin = self.options.margin + min(self._overhead, MAX_OVERHEAD)
-        plan = clocks.budget(pos.time_control, (pos.clocks or {}).get(pos.me), pos.me, elapsed, margin,
-                             self.options.untimed_limit)
+        plan = clocks.budget(
+            pos.time_control, (pos.clocks or {}).get(pos.me), pos.me, elapsed, margin, self.options.untimed_limit
+        )
         if plan.time_left:
             await engine.send(plan.time_left, timeout=5)
         colour = "black" if pos.me == "B" else "white"
@@ -392,7 +403,7 @@ class GamePlayer:
                 vertices = " ".join(to_gtp(p, pos.size) for p in pos.handicap_points)
                 await engine.send(f"set_free_handicap {vertices}", timeout=10)
             held = []
-        for colour, point in pos.moves[len(held):]:
+        for colour, point in pos.moves[len(held) :]:
             vertex = "pass" if point is None else to_gtp(point, pos.size)
             try:
                 await engine.send(f"play {'black' if colour == 'B' else 'white'} {vertex}", timeout=10)

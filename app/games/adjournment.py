@@ -23,8 +23,17 @@ def adjourn_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     take_offer(auth, "adjourn", actor)
     auth.phase = "adjourned"
     auth.sealed = None
-    return [auth.event("phase", now, phase="adjourned", sealer=auth.game.to_move, by=actor,
-                       clocks=auth.clock.view(now), offers=dict(auth.offers))]
+    return [
+        auth.event(
+            "phase",
+            now,
+            phase="adjourned",
+            sealer=auth.game.to_move,
+            by=actor,
+            clocks=auth.clock.view(now),
+            offers=dict(auth.offers),
+        )
+    ]
 
 
 def adjourn_offer(auth: GameAuthority, actor: str, now: float) -> list[Event]:
@@ -49,8 +58,17 @@ def seal(auth: GameAuthority, actor: str, p: Point | None, now: float, lag: floa
     auth.clock.pause(now, "adjourned")
     auth.sealed = {"color": actor, "p": p, "charge": charge}
     public = {"t": "sealed", "color": actor, "clocks": auth.clock.view(now), "server_time": now}
-    return [auth.event("sealed", now, color=actor, p=None if p is None else list(p),
-                       clocks=auth.clock.view(now), visibility=actor, others=public)]
+    return [
+        auth.event(
+            "sealed",
+            now,
+            color=actor,
+            p=None if p is None else list(p),
+            clocks=auth.clock.view(now),
+            visibility=actor,
+            others=public,
+        )
+    ]
 
 
 def resume_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
@@ -60,8 +78,7 @@ def resume_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     auth.sealed = None
     auth.phase = "playing"
     auth.clock.resume(now, "adjourned")
-    events = [auth.event("phase", now, phase="playing", by=actor, offers=dict(auth.offers),
-                         clocks=auth.clock.view(now))]
+    events = [auth.event("phase", now, phase="playing", by=actor, offers=dict(auth.offers), clocks=auth.clock.view(now))]
     color, p = sealed["color"], sealed["p"]
     if p is None:
         events += auth.place_pass(color, now, sealed["charge"])

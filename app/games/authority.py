@@ -76,8 +76,7 @@ class GameAuthority:
         cfg = self.config
         self.created_at = float(now)
         try:
-            self.game = Game(cfg.size, cfg.rules, handicap=cfg.handicap,
-                             handicap_points=list(cfg.handicap_points) or None)
+            self.game = Game(cfg.size, cfg.rules, handicap=cfg.handicap, handicap_points=list(cfg.handicap_points) or None)
         except ValueError as exc:
             raise GameError("invalid_config", str(exc)) from None
         self.clock = GameClock(cfg.time_control, cfg.lag, cfg.weekend_zones())
@@ -265,9 +264,18 @@ class GameAuthority:
         """Play a checked and charged move (also a sealed one as play resumes)."""
         captured = self.game.play(actor, p)
         self._lapse_offers()
-        ev = self.event("move", now, color=actor, p=list(p), captured=[list(q) for q in captured],
-                        move_number=len(self.game.moves), prisoners=dict(self.game.prisoners),
-                        to_move=self.game.to_move, ko=self._ko(), clocks=self.clock.view(now))
+        ev = self.event(
+            "move",
+            now,
+            color=actor,
+            p=list(p),
+            captured=[list(q) for q in captured],
+            move_number=len(self.game.moves),
+            prisoners=dict(self.game.prisoners),
+            to_move=self.game.to_move,
+            ko=self._ko(),
+            clocks=self.clock.view(now),
+        )
         if charge is not None and charge["periods_used"]:
             ev["periods_used"] = charge["periods_used"]
         events = [ev]
@@ -284,8 +292,9 @@ class GameAuthority:
         """Pass after a charged turn; the second pass in a row starts the scoring phase."""
         self.game.pass_turn(actor)
         self._lapse_offers()
-        ev = self.event("pass", now, color=actor, move_number=len(self.game.moves), to_move=self.game.to_move,
-                        clocks=self.clock.view(now))
+        ev = self.event(
+            "pass", now, color=actor, move_number=len(self.game.moves), to_move=self.game.to_move, clocks=self.clock.view(now)
+        )
         if charge is not None and charge["periods_used"]:
             ev["periods_used"] = charge["periods_used"]
         events = [ev]
@@ -302,8 +311,7 @@ class GameAuthority:
         if self.phase == "finished":
             return GameError("game_over", f"the game is over ({self._result_text()})")
         allowed = " or ".join(PHASES_FOR[kind])
-        return GameError("wrong_phase", f"'{kind}' is only possible while the game is {allowed}, "
-                                        f"not {self.phase}")
+        return GameError("wrong_phase", f"'{kind}' is only possible while the game is {allowed}, not {self.phase}")
 
     def _save(self) -> dict[str, Any]:
         """What :meth:`_restore` needs to undo a refused action (the engine keeps its own checkpoint)."""
@@ -344,8 +352,11 @@ class GameAuthority:
                 if ev["t"] == "flag":
                     events.append(self.finish(correspondence.timeout(self, ev["color"]), now))
                 else:
-                    events.append(self.event("period_used", now, color=ev["color"],
-                                             periods_left=ev["periods_left"], clocks=self.clock.view(now)))
+                    events.append(
+                        self.event(
+                            "period_used", now, color=ev["color"], periods_left=ev["periods_left"], clocks=self.clock.view(now)
+                        )
+                    )
         elif self.phase == "scoring" and self.scoring_deadline is not None and now >= self.scoring_deadline:
             score = self.game.score(self.dead)
             events.append(self.finish(by_score(score), now, auto_accepted=True))
@@ -402,8 +413,7 @@ def _claim(auth: GameAuthority, actor: str, now: float, absent_since: float | No
         raise GameError("opponent_present", "your opponent is connected")
     if now - absent_since < auth.config.abandon_grace:
         wait = auth.config.abandon_grace - (now - absent_since)
-        raise GameError("too_early_to_claim",
-                        f"your opponent may still come back: you can claim in {wait:.0f} s")
+        raise GameError("too_early_to_claim", f"your opponent may still come back: you can claim in {wait:.0f} s")
     return [auth.finish(win(actor, "abandonment"), now, by=actor, absent=opp)]
 
 
@@ -435,8 +445,10 @@ Simple = Callable[[GameAuthority, str, float], list[Event]]
 
 def _simple(kind: str, handler: Simple) -> Handler:
     """A handler for an action with no fields of its own."""
+
     def run(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
         return {"t": kind}, handler(auth, actor, now)
+
     return run
 
 
@@ -456,14 +468,12 @@ def _do_seal(auth: GameAuthority, actor: str, action: Action, now: float, facts:
     return parsed, adjournment.seal(auth, actor, sealed_at, now, number(facts.get("lag"), "lag"))
 
 
-def _do_toggle_dead(auth: GameAuthority, actor: str, action: Action, now: float,
-                    facts: Facts) -> tuple[Action, list[Event]]:
+def _do_toggle_dead(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
     p = point(action.get("p"))
     return {"t": "toggle_dead", "p": list(p)}, scoring_phase.toggle_dead(auth, actor, p, now)
 
 
-def _do_server_restart(auth: GameAuthority, actor: str, action: Action, now: float,
-                       facts: Facts) -> tuple[Action, list[Event]]:
+def _do_server_restart(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
     down_from = number(action.get("down_from"), "down_from")
     if down_from is None:
         raise GameError("bad_request", "'down_from' is required")
@@ -476,11 +486,10 @@ def _do_claim(auth: GameAuthority, actor: str, action: Action, now: float, facts
     return {"t": "claim_victory"}, _claim(auth, actor, now, number(facts["absent_since"], "absent_since"))
 
 
-def _do_abandoned(auth: GameAuthority, actor: str, action: Action, now: float,
-                  facts: Facts) -> tuple[Action, list[Event]]:
+def _do_abandoned(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
     color = action.get("color")
     if color not in (None, "B", "W"):
-        raise GameError("bad_request", "'color' must be \"B\" or \"W\"")
+        raise GameError("bad_request", '\'color\' must be "B" or "W"')
     parsed: Action = {"t": "abandoned"} if color is None else {"t": "abandoned", "color": color}
     return parsed, _abandoned(auth, actor, now, color)
 
@@ -489,6 +498,7 @@ def _rematch(kind: str) -> Handler:
     def run(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
         game_id = facts.get("game_id")
         return {"t": kind}, offers.rematch(auth, kind, actor, now, game_id if isinstance(game_id, str) else None)
+
     return run
 
 

@@ -101,8 +101,12 @@ class Charge:
 class GameClock:
     """Both players' clocks. ``turn`` is the colour whose clock runs (when not paused)."""
 
-    def __init__(self, time_control: TimeControl | dict[str, Any] | None, lag: LagPolicy | None = None,
-                 weekends: dict[str, str | None] | None = None) -> None:
+    def __init__(
+        self,
+        time_control: TimeControl | dict[str, Any] | None,
+        lag: LagPolicy | None = None,
+        weekends: dict[str, str | None] | None = None,
+    ) -> None:
         self.tc = parse_time_control(time_control)
         self.lag = lag or LagPolicy()
         # Per colour, the time zone whose weekends that player's clock skips (None: weekends count).

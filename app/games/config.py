@@ -89,8 +89,18 @@ def _rules(value: Any) -> RuleSet:
 def parse_config(data: dict[str, Any] | None) -> GameConfig:
     """Validate a game configuration; raises ``GameError('invalid_config' | 'invalid_time_control')``."""
     data = dict(data or {})
-    known = {"size", "rules", "handicap", "handicap_points", "time_control", "lag", "scoring_timeout",
-             "abandon_grace", "weekends", "away"}
+    known = {
+        "size",
+        "rules",
+        "handicap",
+        "handicap_points",
+        "time_control",
+        "lag",
+        "scoring_timeout",
+        "abandon_grace",
+        "weekends",
+        "away",
+    }
     extra = sorted(set(data) - known)
     if extra:
         raise _bad(f"unknown game setting(s): {', '.join(extra)}")

@@ -59,15 +59,13 @@ def answer(auth: GameAuthority, mover: str, played: Point | None, now: float) ->
     return events + [_tree_event(auth, owner, now)] + answer(auth, owner, reply, now)
 
 
-def do_conditional(auth: GameAuthority, actor: str, action: Action, now: float,
-                   facts: Facts) -> tuple[Action, list[Event]]:
+def do_conditional(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
     tree = parse_tree(action.get("tree"), auth.game.size)
     auth.conditional[actor] = tree
     return {"t": "conditional", "tree": to_wire(tree)}, [_tree_event(auth, actor, now)]
 
 
-def do_vacation(auth: GameAuthority, actor: str, action: Action, now: float,
-                facts: Facts) -> tuple[Action, list[Event]]:
+def do_vacation(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
     color, on = action.get("color"), action.get("on")
     if color not in ("B", "W") or not isinstance(on, bool):
         raise GameError("bad_request", "'vacation' takes a colour and on: true or false")

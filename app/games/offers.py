@@ -59,13 +59,22 @@ def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     auth.clock = GameClock.from_dict(auth.clock_history.pop(), now)
     for color in ("B", "W"):
         auth.clock.set_away(color, color in away, now)
-    return [auth.event(
-        "undo", now, color=undone.color, p=None if undone.point is None else list(undone.point),
-        by=actor, move_number=len(game.moves), board=game.board_rows(),
-        prisoners=dict(game.prisoners), to_move=game.to_move,
-        ko=None if game.ko_point is None else list(game.ko_point), clocks=auth.clock.view(now),
-        offers=dict(auth.offers),
-    )]
+    return [
+        auth.event(
+            "undo",
+            now,
+            color=undone.color,
+            p=None if undone.point is None else list(undone.point),
+            by=actor,
+            move_number=len(game.moves),
+            board=game.board_rows(),
+            prisoners=dict(game.prisoners),
+            to_move=game.to_move,
+            ko=None if game.ko_point is None else list(game.ko_point),
+            clocks=auth.clock.view(now),
+            offers=dict(auth.offers),
+        )
+    ]
 
 
 def undo_decline(auth: GameAuthority, actor: str, now: float) -> list[Event]:

@@ -34,13 +34,11 @@ class Result:
     score: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason, "margin": self.margin, "text": self.text,
-                "score": self.score}
+        return {"winner": self.winner, "reason": self.reason, "margin": self.margin, "text": self.text, "score": self.score}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Result":
-        return cls(winner=d["winner"], reason=d["reason"], text=d["text"], margin=d.get("margin"),
-                   score=d.get("score"))
+        return cls(winner=d["winner"], reason=d["reason"], text=d["text"], margin=d.get("margin"), score=d.get("score"))
 
 
 def win(winner: str, reason: str) -> Result:
@@ -50,8 +48,7 @@ def win(winner: str, reason: str) -> Result:
 
 def by_score(score: Score) -> Result:
     """From the rules engine's :class:`Score`."""
-    return Result(winner=score.winner, reason="score", text=score.result_text(), margin=score.margin,
-                  score=score.to_dict())
+    return Result(winner=score.winner, reason="score", text=score.result_text(), margin=score.margin, score=score.to_dict())
 
 
 def drawn() -> Result:

@@ -65,8 +65,17 @@ def toggle_dead(auth: GameAuthority, actor: str, p: Point, now: float) -> list[E
         now_dead = True
     auth.accepted = {"B": False, "W": False}
     auth.scoring_deadline = now + auth.config.scoring_timeout
-    return [auth.event("dead_stones", now, by=actor, p=list(p), chain=sorted([list(q) for q in chain]),
-                       marked_dead=now_dead, **score_fields(auth))]
+    return [
+        auth.event(
+            "dead_stones",
+            now,
+            by=actor,
+            p=list(p),
+            chain=sorted([list(q) for q in chain]),
+            marked_dead=now_dead,
+            **score_fields(auth),
+        )
+    ]
 
 
 def accept_score(auth: GameAuthority, actor: str, now: float) -> list[Event]:
@@ -74,8 +83,7 @@ def accept_score(auth: GameAuthority, actor: str, now: float) -> list[Event]:
         raise GameError("already_accepted", "you have already accepted these marks")
     auth.accepted[actor] = True
     auth.scoring_deadline = now + auth.config.scoring_timeout
-    events = [auth.event("score_accepted", now, color=actor, accepted=dict(auth.accepted),
-                         deadline=auth.scoring_deadline)]
+    events = [auth.event("score_accepted", now, color=actor, accepted=dict(auth.accepted), deadline=auth.scoring_deadline)]
     if all(auth.accepted.values()):
         events.append(auth.finish(by_score(auth.game.score(auth.dead)), now))
     return events
@@ -88,5 +96,4 @@ def resume_play(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     auth.scoring_deadline = None
     auth.resume_mark = len(auth.game.moves)
     auth.clock.resume(now, "scoring")
-    return [auth.event("phase", now, phase="playing", by=actor, to_move=auth.game.to_move,
-                       clocks=auth.clock.view(now))]
+    return [auth.event("phase", now, phase="playing", by=actor, to_move=auth.game.to_move, clocks=auth.clock.view(now))]

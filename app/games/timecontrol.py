@@ -143,8 +143,9 @@ def _count(data: dict[str, Any], key: str) -> int:
 
 def _long_enough(seconds: float, key: str, correspondence: bool) -> None:
     if correspondence and seconds < MIN_CORRESPONDENCE_SECONDS:
-        raise TimeControlError(f"a correspondence game needs '{key}' of at least {int(MIN_CORRESPONDENCE_SECONDS)} "
-                               "seconds (a day)")
+        raise TimeControlError(
+            f"a correspondence game needs '{key}' of at least {int(MIN_CORRESPONDENCE_SECONDS)} seconds (a day)"
+        )
 
 
 def parse_time_control(data: object) -> TimeControl:

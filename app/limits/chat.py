@@ -7,8 +7,7 @@ from app.errors import ServiceError
 from app.limits.rules import Limiter, Rule
 
 
-async def chat_refusal(limiter: Limiter, lines: int, window: int, user_id: int, room: str, text: str
-                       ) -> ServiceError | None:
+async def chat_refusal(limiter: Limiter, lines: int, window: int, user_id: int, room: str, text: str) -> ServiceError | None:
     """None when the line may be said, else the refusal (its code and message). Counts the line either way."""
     if not await limiter.allow(Rule("chat", lines, window), user_id):
         return ServiceError("chat_rate_limited", "you are chatting too fast; wait a few seconds", 429)

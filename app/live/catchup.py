@@ -24,8 +24,9 @@ Texts = list[tuple[int, str]]
 
 
 class SocketCatchUp:
-    def __init__(self, hub: Hub, channel: str, sessionmaker: async_sessionmaker[AsyncSession], game_id: str,
-                 outbox: Outbox) -> None:
+    def __init__(
+        self, hub: Hub, channel: str, sessionmaker: async_sessionmaker[AsyncSession], game_id: str, outbox: Outbox
+    ) -> None:
         self.hub = hub
         self.channel = channel
         self.sessionmaker = sessionmaker

@@ -85,8 +85,24 @@ class Connection:
     one (``app/ws_protocol.py``), sends a text at once if the socket can take it and says whether it did: a
     message for a socket with nothing queued then goes out with no queue, writer or coroutine at all."""
 
-    __slots__ = ("id", "user_id", "user_name", "seat", "_send", "_send_now", "_close", "_queue", "last_v",
-                 "messages", "refused", "_pings", "_lag", "fill_gap", "_writer", "closed")
+    __slots__ = (
+        "id",
+        "user_id",
+        "user_name",
+        "seat",
+        "_send",
+        "_send_now",
+        "_close",
+        "_queue",
+        "last_v",
+        "messages",
+        "refused",
+        "_pings",
+        "_lag",
+        "fill_gap",
+        "_writer",
+        "closed",
+    )
 
     def __init__(
         self,

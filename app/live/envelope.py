@@ -61,5 +61,4 @@ def pack(
 def unpack(data: bytes) -> Envelope:
     header, visible, others = data.split(b"\n", 2)
     head = orjson.loads(header)
-    return Envelope(v=head["v"], vis=head["vis"], visible=visible.decode(), others=others.decode(),
-                    private=head.get("x"))
+    return Envelope(v=head["v"], vis=head["vis"], visible=visible.decode(), others=others.decode(), private=head.get("x"))

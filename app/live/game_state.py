@@ -30,8 +30,13 @@ def game_config(row: GameWithPlayers) -> GameConfig:
 
 
 class GameState:
-    def __init__(self, game_id: str, sessionmaker: async_sessionmaker[AsyncSession], metrics: Metrics | None,
-                 on_rebuilt: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        metrics: Metrics | None,
+        on_rebuilt: Callable[[], None],
+    ) -> None:
         self.game_id = game_id
         self.on_rebuilt = on_rebuilt  # after a rebuild: the room tells the new authority who is present
         self.sessionmaker = sessionmaker

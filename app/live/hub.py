@@ -108,9 +108,7 @@ class Hub(ABC):
         """The newest version logged for ``channel`` (None: nothing logged, expired or lost)."""
 
     @abstractmethod
-    async def subscribe(
-        self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None
-    ) -> Unsubscribe:
+    async def subscribe(self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None) -> Unsubscribe:
         """Deliver every message published on ``channel`` from now on to ``callback``, in publish order.
 
         When this returns, the subscription is live on every instance: a message published afterwards

@@ -53,9 +53,7 @@ class MemoryHub(Hub):
         log = self._logs.get(channel)
         return None if log is None else log.head
 
-    async def subscribe(
-        self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None
-    ) -> Unsubscribe:
+    async def subscribe(self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None) -> Unsubscribe:
         subscriber = self._fanout.add(channel, callback, on_reset)
 
         async def unsubscribe() -> None:

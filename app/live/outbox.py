@@ -88,5 +88,6 @@ class Outbox:
             visibility = event.get("visibility", "all")
             others = b"" if visibility == "all" else orjson.dumps(redacted(event, v))
             private = {k: val for k, val in event.items() if k.startswith("_") or k == "others"}
-            await self.hub.publish(self.channel, pack(orjson.dumps(public(event, v)), v=v, vis=visibility,
-                                                      others=others, private=private), v=v)
+            await self.hub.publish(
+                self.channel, pack(orjson.dumps(public(event, v)), v=v, vis=visibility, others=others, private=private), v=v
+            )

@@ -33,8 +33,9 @@ class DeadStoneProposer:
     ``compute`` must be a module-level function (it is sent to a worker process by reference).
     """
 
-    def __init__(self, budget: float = BUDGET_SECONDS, workers: int = WORKERS,
-                 compute: Callable[[Any], list[list[int]]] = proposal_points) -> None:
+    def __init__(
+        self, budget: float = BUDGET_SECONDS, workers: int = WORKERS, compute: Callable[[Any], list[list[int]]] = proposal_points
+    ) -> None:
         self.budget = budget
         self.workers = workers
         self.compute = compute

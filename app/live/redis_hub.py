@@ -279,9 +279,7 @@ class RedisHub(Hub):
         head = await self.redis.get(self._key("head", channel))
         return None if head is None else int(head)
 
-    async def subscribe(
-        self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None
-    ) -> Unsubscribe:
+    async def subscribe(self, channel: str, callback: MessageCallback, on_reset: ResetCallback | None = None) -> Unsubscribe:
         subscriber = self._fanout.add(channel, callback, on_reset)
         waiting: asyncio.Future[None] | None = None
         async with self._sub_lock:
@@ -411,12 +409,15 @@ class RedisHub(Hub):
     # -- clock deadlines ---------------------------------------------------------------------------------
 
     async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
-        await self._set_deadline_script(keys=[self._deadlines_key, self._deadline_versions_key],
-                                        args=[str(game_id), repr(float(at)), "" if v is None else int(v)])
+        await self._set_deadline_script(
+            keys=[self._deadlines_key, self._deadline_versions_key],
+            args=[str(game_id), repr(float(at)), "" if v is None else int(v)],
+        )
 
     async def clear_deadline(self, game_id: str, v: int | None = None) -> None:
-        await self._set_deadline_script(keys=[self._deadlines_key, self._deadline_versions_key],
-                                        args=[str(game_id), "", "" if v is None else int(v)])
+        await self._set_deadline_script(
+            keys=[self._deadlines_key, self._deadline_versions_key], args=[str(game_id), "", "" if v is None else int(v)]
+        )
 
     async def get_deadline(self, game_id: str) -> float | None:
         return await self.redis.zscore(self._deadlines_key, str(game_id))

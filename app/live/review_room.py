@@ -237,8 +237,9 @@ class ReviewRoom:
         the people of an instance that died leave the list once their presence expires)."""
         users, anonymous = await self.present()
         await self._learn_names(users)
-        message = Participants(participants=[{"id": uid, "name": self._names.get(uid, "?")} for uid in users],
-                               anonymous=anonymous).model_dump()
+        message = Participants(
+            participants=[{"id": uid, "name": self._names.get(uid, "?")} for uid in users], anonymous=anonymous
+        ).model_dump()
         if message == self.participants:
             return
         if publish:
@@ -266,8 +267,11 @@ class ReviewRoom:
         if self._view is None or self._view[0] != self.v:
             self._view = (self.v, await asyncio.to_thread(snapshot_view, self.state))
         return ReviewSnapshot(
-            v=self.v, resync=resync, you={"user": user, "role": self._role(conn.user_id)},
-            review=self._view[1], participants=self.participants["participants"],
+            v=self.v,
+            resync=resync,
+            you={"user": user, "role": self._role(conn.user_id)},
+            review=self._view[1],
+            participants=self.participants["participants"],
             anonymous=self.participants["anonymous"],
         )
 
@@ -334,8 +338,9 @@ class ReviewRoom:
 
     @staticmethod
     def _unavailable(client_id: str | None) -> bytes:
-        return encode(ErrorMessage(id=client_id, code="unavailable",
-                                   message="the review could not be saved right now; try again"))
+        return encode(
+            ErrorMessage(id=client_id, code="unavailable", message="the review could not be saved right now; try again")
+        )
 
     async def close(self) -> None:
         if self._participants_task is not None:

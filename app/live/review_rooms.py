@@ -22,8 +22,9 @@ IDLE_ROOM_SECONDS = 60.0
 
 
 class ReviewRooms:
-    def __init__(self, hub: Hub, sessionmaker: async_sessionmaker[AsyncSession], limits: ReviewLimits,
-                 clock: Clock = time.time) -> None:
+    def __init__(
+        self, hub: Hub, sessionmaker: async_sessionmaker[AsyncSession], limits: ReviewLimits, clock: Clock = time.time
+    ) -> None:
         self.hub = hub
         self.sessionmaker = sessionmaker
         self.limits = limits

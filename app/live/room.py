@@ -375,11 +375,20 @@ class Room:
         if self.metrics is not None:
             self.metrics.events_committed(events)
         if log.isEnabledFor(logging.INFO):
-            log.info("applied %s", action["t"], extra={"game_id": self.game_id, "action": action["t"], "v": first_v,
-                                                      "events": [event.get("t") for event in events]})
+            log.info(
+                "applied %s",
+                action["t"],
+                extra={
+                    "game_id": self.game_id,
+                    "action": action["t"],
+                    "v": first_v,
+                    "events": [event.get("t") for event in events],
+                },
+            )
 
-    async def _apply_proposing(self, actor: str | None, action: dict[str, Any], now: float,
-                               facts: dict[str, Any] | None) -> list[dict[str, Any]]:
+    async def _apply_proposing(
+        self, actor: str | None, action: dict[str, Any], now: float, facts: dict[str, Any] | None
+    ) -> list[dict[str, Any]]:
         """``_apply``; when the action starts scoring, the dead-stone proposal is computed off the event loop
         (only this game waits for it, under its lock) and the action is applied again carrying it as the fact
         ``dead``, which is stored with the action so that a replay never computes it again."""
@@ -447,8 +456,11 @@ class Room:
             "t": "chat",
             "channel": channel,
             # A player's line carries their rank, as the board's player cards show it.
-            "from": {"id": conn.user_id, "name": conn.user_name,
-                     "rank": self.players[conn.seat].get("rank") if conn.seat in self.players else None},
+            "from": {
+                "id": conn.user_id,
+                "name": conn.user_name,
+                "rank": self.players[conn.seat].get("rank") if conn.seat in self.players else None,
+            },
             "text": action["text"],
             "at": now,
             "visibility": visibility,

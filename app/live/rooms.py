@@ -109,8 +109,17 @@ class RoomManager:
             async with opening.lock:
                 room = self.rooms.get(game_id)
                 if room is None:
-                    room = Room(game_id, self.hub, self.sessionmaker, self.clock, self.on_finished, self.metrics,
-                                on_rematch=self.on_rematch, proposer=self.proposer, on_committed=self.on_committed)
+                    room = Room(
+                        game_id,
+                        self.hub,
+                        self.sessionmaker,
+                        self.clock,
+                        self.on_finished,
+                        self.metrics,
+                        on_rematch=self.on_rematch,
+                        proposer=self.proposer,
+                        on_committed=self.on_committed,
+                    )
                     if not await room.load():
                         await room.close()
                         return None

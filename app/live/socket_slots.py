@@ -45,8 +45,7 @@ return 0
 class SharedSlots:
     """One instance's view of the shared slots: take, give back, and keep its own alive."""
 
-    def __init__(self, redis: aioredis.Redis, prefix: str, ttl: float = SLOT_TTL,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, redis: aioredis.Redis, prefix: str, ttl: float = SLOT_TTL, clock: Callable[[], float] = time.time) -> None:
         self.redis = redis
         self.prefix = prefix + "limit:sock:"
         self.ttl = ttl
@@ -67,8 +66,10 @@ class SharedSlots:
             return member
         now = self.clock()
         keys = [key for key, _ in caps]
-        full = await self._take(keys=keys, args=[int(now * 1000), int((now + self.ttl) * 1000),
-                                                 int(self.ttl * 1000), member, *(cap for _, cap in caps)])
+        full = await self._take(
+            keys=keys,
+            args=[int(now * 1000), int((now + self.ttl) * 1000), int(self.ttl * 1000), member, *(cap for _, cap in caps)],
+        )
         if int(full):
             return None
         self._held[member] = keys

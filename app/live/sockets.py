@@ -59,8 +59,14 @@ class SocketRegistry:
         self.slots = slots
 
     async def admit(
-        self, user_id: int | None, address: str, close: Closer, *, user_cap: int | None = None,
-        count_address: bool = True, count_user: bool = True,
+        self,
+        user_id: int | None,
+        address: str,
+        close: Closer,
+        *,
+        user_cap: int | None = None,
+        count_address: bool = True,
+        count_user: bool = True,
     ) -> Ticket | None:
         """A ticket for one more socket, or None when the user or the address holds its cap already.
         ``user_cap`` replaces ``per_user`` for this user; ``count_address=False`` leaves the address out;

@@ -50,9 +50,14 @@ def _row(user: User, row: CorrespondenceSettings | None) -> CorrespondenceSettin
     if row is not None:
         return row
     start = Vacation.starting(_registered_at(user))
-    return CorrespondenceSettings(user_id=user.id, weekend_pause=False, time_zone=DEFAULT_TIME_ZONE,
-                                  vacation_banked=start.banked, vacation_banked_at=start.banked_at,
-                                  vacation_since=None)
+    return CorrespondenceSettings(
+        user_id=user.id,
+        weekend_pause=False,
+        time_zone=DEFAULT_TIME_ZONE,
+        vacation_banked=start.banked,
+        vacation_banked_at=start.banked_at,
+        vacation_since=None,
+    )
 
 
 async def update_settings(session: AsyncSession, user: User, weekend_pause: bool, time_zone: str) -> CorrespondenceSettings:
@@ -71,8 +76,12 @@ def _store(row: CorrespondenceSettings, vacation: Vacation) -> None:
     row.vacation_banked, row.vacation_banked_at, row.vacation_since = vacation.banked, vacation.banked_at, vacation.since
 
 
-async def set_vacation(sessionmaker: async_sessionmaker[AsyncSession], rooms: RoomManager, user: User, on: bool,
-                       ) -> dict[str, Any]:
+async def set_vacation(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    rooms: RoomManager,
+    user: User,
+    on: bool,
+) -> dict[str, Any]:
     """Start or end ``user``'s vacation now; returns their settings view."""
     if user.is_guest:
         raise Forbidden("account_required", "Register to take vacations from correspondence games.")
@@ -141,8 +150,7 @@ class VacationSweeper:
                 row = await repo.get(session, user_id)
                 if row is None or row.vacation_since is None:
                     continue
-                vacation = Vacation(banked=row.vacation_banked, banked_at=row.vacation_banked_at,
-                                    since=row.vacation_since)
+                vacation = Vacation(banked=row.vacation_banked, banked_at=row.vacation_banked_at, since=row.vacation_since)
                 _store(row, vacation.stop(now))
                 await session.commit()
                 games = await repo.unfinished_games(session, user_id)

@@ -40,14 +40,17 @@ async def check_open_challenges(session: AsyncSession, caps: Caps, user_id: int)
         raise Conflict("too_many_challenges", f"You already have {caps.open_challenges} open challenges.")
 
 
-async def check_untimed_games(session: AsyncSession, caps: Caps, user_id: int, *, practice: bool = False,
-                              you: bool = True) -> None:
+async def check_untimed_games(
+    session: AsyncSession, caps: Caps, user_id: int, *, practice: bool = False, you: bool = True
+) -> None:
     """Refuse one more unfinished game without a clock (a practice game when ``practice``) for ``user_id``."""
     count, practising = await games.count_unfinished_untimed(session, user_id)
     if practice and practising >= caps.practice_games:
-        raise Conflict("too_many_practice_games",
-                       f"You already have {caps.practice_games} unfinished practice games: finish or resign one.")
+        raise Conflict(
+            "too_many_practice_games", f"You already have {caps.practice_games} unfinished practice games: finish or resign one."
+        )
     if count >= caps.untimed_games:
         who = "You already have" if you else "Your opponent already has"
-        raise Conflict("too_many_untimed_games",
-                       f"{who} {caps.untimed_games} unfinished games without a clock: finish or resign one first.")
+        raise Conflict(
+            "too_many_untimed_games", f"{who} {caps.untimed_games} unfinished games without a clock: finish or resign one first."
+        )

@@ -33,12 +33,14 @@ def build_config(*, board_size: int, rules: str, komi: float | None, handicap: i
     if komi is None:
         komi = rules_presets.default_komi(rules, handicap)
     try:
-        return parse_config({
-            "size": board_size,
-            "rules": {"preset": rules, "komi": komi},
-            "handicap": handicap,
-            "time_control": time_control,
-        })
+        return parse_config(
+            {
+                "size": board_size,
+                "rules": {"preset": rules, "komi": komi},
+                "handicap": handicap,
+                "time_control": time_control,
+            }
+        )
     except GameError as exc:
         raise InvalidGameSettings(exc.message) from None
 

@@ -21,12 +21,32 @@ if TYPE_CHECKING:
 TURN_EVENTS = frozenset({"move", "pass", "undo", "phase", "game_over", "vacation", "clock_restart", "sealed"})
 
 
-def entry(*, game_id: str, v: int, board_size: int, time_control: dict[str, Any], players: dict[str, Any],
-          status: str, move_count: int, to_move: str | None, deadline: float | None, result: str | None,
-          ) -> dict[str, Any]:
-    return {"id": game_id, "url": game_url(game_id), "v": v, "board_size": board_size, "time_control": time_control,
-            "players": players, "status": status, "move_count": move_count, "to_move": to_move,
-            "deadline": deadline, "result": result}
+def entry(
+    *,
+    game_id: str,
+    v: int,
+    board_size: int,
+    time_control: dict[str, Any],
+    players: dict[str, Any],
+    status: str,
+    move_count: int,
+    to_move: str | None,
+    deadline: float | None,
+    result: str | None,
+) -> dict[str, Any]:
+    return {
+        "id": game_id,
+        "url": game_url(game_id),
+        "v": v,
+        "board_size": board_size,
+        "time_control": time_control,
+        "players": players,
+        "status": status,
+        "move_count": move_count,
+        "to_move": to_move,
+        "deadline": deadline,
+        "result": result,
+    }
 
 
 def from_row(row: GameWithPlayers, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
@@ -34,10 +54,18 @@ def from_row(row: GameWithPlayers, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
     to_move = game.to_move
     if to_move is None and game.status == "playing" and game.move_count == 0:  # stored before turns were kept
         to_move = "W" if game.handicap else "B"
-    return entry(game_id=game.id, v=game.version, board_size=game.board_size, time_control=game.time_control,
-                 players={"B": player_view(row.black, ranks), "W": player_view(row.white, ranks)},
-                 status=game.status, move_count=game.move_count, to_move=to_move, deadline=game.turn_deadline,
-                 result=game.result)
+    return entry(
+        game_id=game.id,
+        v=game.version,
+        board_size=game.board_size,
+        time_control=game.time_control,
+        players={"B": player_view(row.black, ranks), "W": player_view(row.white, ranks)},
+        status=game.status,
+        move_count=game.move_count,
+        to_move=to_move,
+        deadline=game.turn_deadline,
+        result=game.result,
+    )
 
 
 def turn_columns(auth: GameAuthority) -> dict[str, Any]:
@@ -47,9 +75,17 @@ def turn_columns(auth: GameAuthority) -> dict[str, Any]:
 
 
 def from_room(game_id: str, v: int, auth: GameAuthority, players: dict[str, Any]) -> dict[str, Any]:
-    return entry(game_id=game_id, v=v, board_size=auth.config.size, time_control=auth.config.time_control.to_dict(),
-                 players=players, status=auth.phase, move_count=len(auth.game.moves),
-                 result=None if auth.result is None else auth.result.text, **_turn(auth))
+    return entry(
+        game_id=game_id,
+        v=v,
+        board_size=auth.config.size,
+        time_control=auth.config.time_control.to_dict(),
+        players=players,
+        status=auth.phase,
+        move_count=len(auth.game.moves),
+        result=None if auth.result is None else auth.result.text,
+        **_turn(auth),
+    )
 
 
 def _turn(auth: GameAuthority) -> dict[str, Any]:
@@ -65,8 +101,10 @@ def message(game: dict[str, Any]) -> dict[str, Any]:
 
 def sort_key(user_id: int) -> Callable[[dict[str, Any]], tuple[bool, bool, float]]:
     """Your turn first, then by the nearest deadline (none last)."""
+
     def key(game: dict[str, Any]) -> tuple[bool, bool, float]:
         mine = game["to_move"] is not None and game["players"][game["to_move"]]["id"] == user_id
         deadline = game["deadline"]
         return (not mine, deadline is None, deadline or 0.0)
+
     return key

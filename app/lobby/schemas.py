@@ -45,8 +45,13 @@ class ChallengeCreate(BaseModel):
     @model_validator(mode="after")
     def _game_can_play_it(self) -> "ChallengeCreate":
         try:
-            self._config = build_config(board_size=self.board_size, rules=self.rules, komi=self.komi,
-                                        handicap=self.handicap, time_control=self.time_control)
+            self._config = build_config(
+                board_size=self.board_size,
+                rules=self.rules,
+                komi=self.komi,
+                handicap=self.handicap,
+                time_control=self.time_control,
+            )
         except InvalidGameSettings as exc:
             raise PydanticCustomError("invalid_game_settings", "{message}", {"message": exc.message}) from None
         return self

@@ -29,8 +29,13 @@ from app.store.models import Challenge, User
 from app.store.repositories import challenges, games, users
 from app.store.repositories.games import GameWithPlayers
 
+
 async def create_challenge(
-    session: AsyncSession, lobby: LobbyBroadcaster, user: User, settings: ChallengeCreate, caps: Caps = DEFAULT_CAPS,
+    session: AsyncSession,
+    lobby: LobbyBroadcaster,
+    user: User,
+    settings: ChallengeCreate,
+    caps: Caps = DEFAULT_CAPS,
     fair_play: FairPlay = DEFAULT_FAIR_PLAY,
 ) -> Challenge:
     if settings.rated and user.is_guest:
@@ -47,8 +52,15 @@ async def create_challenge(
     if untimed(time_control):
         await check_untimed_games(session, caps, user.id)
     if opponent is not None and opponent.is_bot:
-        await _bot_fits(session, opponent, board_size=config.size, time_control=time_control,
-                        rules=config.rules.name, rated=settings.rated, handicap=config.handicap)
+        await _bot_fits(
+            session,
+            opponent,
+            board_size=config.size,
+            time_control=time_control,
+            rules=config.rules.name,
+            rated=settings.rated,
+            handicap=config.handicap,
+        )
     challenge = await challenges.add(
         session,
         creator_id=user.id,
@@ -86,12 +98,18 @@ async def _opponent(session: AsyncSession, user: User, name: str | None) -> User
     return opponent
 
 
-async def _bot_fits(session: AsyncSession, bot: User, *, board_size: int, time_control: dict[str, Any], rules: str,
-                    rated: bool, handicap: int) -> None:
+async def _bot_fits(
+    session: AsyncSession, bot: User, *, board_size: int, time_control: dict[str, Any], rules: str, rated: bool, handicap: int
+) -> None:
     """Refuse, with the bot's reason, a game outside what the bot declared it accepts."""
     reason = refusal(
-        accepts_of(bot.bot_accepts), board_size=board_size, time_control=time_control, rules=rules, rated=rated,
-        handicap=handicap, active_games=await games.count_unfinished_of(session, bot.id),
+        accepts_of(bot.bot_accepts),
+        board_size=board_size,
+        time_control=time_control,
+        rules=rules,
+        rated=rated,
+        handicap=handicap,
+        active_games=await games.count_unfinished_of(session, bot.id),
     )
     if reason is not None:
         raise ServiceError("bot_refuses", f"{bot.name} {reason}.", 422)
@@ -142,8 +160,12 @@ async def withdraw_all(session: AsyncSession, lobby: LobbyBroadcaster, user_id: 
 
 async def _announce_removed(lobby: LobbyBroadcaster, challenge: Challenge, reason: str) -> None:
     if challenge.opponent_id is not None:
-        message: dict[str, Any] = {"t": "challenge_removed", "id": challenge.id, "reason": reason,
-                                   "_to": [challenge.opponent_id, challenge.creator_id]}
+        message: dict[str, Any] = {
+            "t": "challenge_removed",
+            "id": challenge.id,
+            "reason": reason,
+            "_to": [challenge.opponent_id, challenge.creator_id],
+        }
         if challenge.decline_reason:
             message["decline_reason"] = challenge.decline_reason
         await lobby.publish(message)
@@ -170,8 +192,13 @@ async def decline_challenge(
 
 
 async def accept_challenge(
-    session: AsyncSession, lobby: LobbyBroadcaster, user: User, challenge_id: str, token: str | None,
-    caps: Caps = DEFAULT_CAPS, fair_play: FairPlay = DEFAULT_FAIR_PLAY,
+    session: AsyncSession,
+    lobby: LobbyBroadcaster,
+    user: User,
+    challenge_id: str,
+    token: str | None,
+    caps: Caps = DEFAULT_CAPS,
+    fair_play: FairPlay = DEFAULT_FAIR_PLAY,
 ) -> GameWithPlayers:
     challenge = await find_challenge(session, user, challenge_id, token)
     if challenge.creator_id == user.id:
@@ -186,8 +213,15 @@ async def accept_challenge(
     if challenge.rated:
         await check_may_play_rated(session, {challenge.creator_id, user.id}, fair_play, you=user.id)
     if user.is_bot:
-        await _bot_fits(session, user, board_size=challenge.board_size, time_control=challenge.time_control,
-                        rules=challenge.rules, rated=challenge.rated, handicap=challenge.handicap)
+        await _bot_fits(
+            session,
+            user,
+            board_size=challenge.board_size,
+            time_control=challenge.time_control,
+            rules=challenge.rules,
+            rated=challenge.rated,
+            handicap=challenge.handicap,
+        )
     numbers = await rank_numbers(session, [challenge.creator_id, user.id])
     _check_rank_range(challenge, numbers.get(user.id))
     if untimed(challenge.time_control):
@@ -235,9 +269,7 @@ def _check_rank_range(challenge: Challenge, number: float | None) -> None:
         raise Forbidden("rank_out_of_range", f"This challenge is for players ranked {span}.")
 
 
-def _automatic(
-    challenge: Challenge, acceptor_id: int, numbers: dict[int, float | None]
-) -> tuple[int, int, int, float | None]:
+def _automatic(challenge: Challenge, acceptor_id: int, numbers: dict[int, float | None]) -> tuple[int, int, int, float | None]:
     """Black, white, handicap and komi from the two ranks: the weaker player takes Black and the handicap."""
     mine, theirs = numbers.get(challenge.creator_id), numbers.get(acceptor_id)
     if mine is None or theirs is None:  # a guest: an even game, colours as the challenge says

@@ -84,9 +84,7 @@ async def announce_rematch(
         await announce_game_started(lobby, row, ranks=shown, rematch_of=rematch_of)
 
 
-async def announce_game_started(
-    lobby: LobbyBroadcaster, row: GameWithPlayers, ranks: Ranks = NO_RANKS, **fields: Any
-) -> None:
+async def announce_game_started(lobby: LobbyBroadcaster, row: GameWithPlayers, ranks: Ranks = NO_RANKS, **fields: Any) -> None:
     """``game_started`` for every lobby socket (``ranks``: shown beside the names; ``fields`` adds e.g.
     ``challenge_id``)."""
     game_id = row.game.id

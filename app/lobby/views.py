@@ -54,9 +54,7 @@ def challenge_people(challenge: Challenge) -> set[int]:
     return {challenge.creator_id} | ({challenge.opponent_id} if challenge.opponent_id else set())
 
 
-def challenge_view(
-    challenge: Challenge, people: People, *, with_token: bool = False, ranks: Ranks = NO_RANKS
-) -> dict[str, Any]:
+def challenge_view(challenge: Challenge, people: People, *, with_token: bool = False, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": challenge.id,
         "creator": person(people, challenge.creator_id, ranks),
@@ -83,9 +81,7 @@ def challenge_view(
     return view
 
 
-def game_summary(
-    row: GameWithPlayers, spectators: SpectatorCount = no_spectators, ranks: Ranks = NO_RANKS
-) -> dict[str, Any]:
+def game_summary(row: GameWithPlayers, spectators: SpectatorCount = no_spectators, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
     game: Game = row.game
     return {
         "id": game.id,

@@ -29,7 +29,11 @@ def last_digest_moment(now: float, hour: int) -> float:
 
 
 async def send_digests(
-    session: AsyncSession, now: float, hour: int, links: messages.Links, unsubscribe: Callable[..., str],
+    session: AsyncSession,
+    now: float,
+    hour: int,
+    links: messages.Links,
+    unsubscribe: Callable[..., str],
     limit: int = 500,
 ) -> int:
     """Queue the digests now due; how many. Commits after each player."""
@@ -44,19 +48,26 @@ async def send_digests(
             await session.commit()
             continue
         positions = await mail_repo.game_positions(session, {n.ref for n in notices if n.kind == "move"})
-        stale = [n.id for n in notices
-                 if n.kind == "move" and not move_is_current(n.payload, *positions.get(n.ref, (-1, "")))]
+        stale = [n.id for n in notices if n.kind == "move" and not move_is_current(n.payload, *positions.get(n.ref, (-1, "")))]
         notices = [n for n in notices if n.id not in stale]
         if not notices:  # every move was answered since: nothing to tell
             await mail_repo.mark_notices(session, stale, "dropped")
             await session.commit()
             continue
         link = unsubscribe(user)
-        text = messages.digest(user.name, [(n.kind, n.payload) for n in notices], links, links.unsubscribe_page(link),
-                               user.mail_language)
+        text = messages.digest(
+            user.name, [(n.kind, n.payload) for n in notices], links, links.unsubscribe_page(link), user.mail_language
+        )
         inserted = await mail_repo.queue(
-            session, key=f"digest:{user_id}:{min(n.id for n in notices)}", user_id=user_id, to_addr=user.email,
-            to_key=user.email_key, kind="digest", subject=text.subject, body=text.body, now=now,
+            session,
+            key=f"digest:{user_id}:{min(n.id for n in notices)}",
+            user_id=user_id,
+            to_addr=user.email,
+            to_key=user.email_key,
+            kind="digest",
+            subject=text.subject,
+            body=text.body,
+            now=now,
             unsubscribe_url=links.unsubscribe_post(link),
         )
         if inserted:

@@ -51,26 +51,34 @@ def verification(name: str, link: str, hours: float, language: str | None = None
     def t(key: str, **params: object) -> str:
         return text(language, key, **params)
 
-    return Message(t("verify_subject"), f"{t('greeting', name=name)}\n\n{t('verify_body', hours=f'{hours:g}')}\n\n"
-                   f"{link}\n\n{t('verify_ignore')}\n")
+    return Message(
+        t("verify_subject"),
+        f"{t('greeting', name=name)}\n\n{t('verify_body', hours=f'{hours:g}')}\n\n{link}\n\n{t('verify_ignore')}\n",
+    )
 
 
 def password_reset(name: str, link: str, minutes: float, language: str | None = None) -> Message:
     def t(key: str, **params: object) -> str:
         return text(language, key, **params)
 
-    return Message(t("reset_subject"), f"{t('greeting', name=name)}\n\n{t('reset_body', minutes=f'{minutes:g}')}\n\n"
-                   f"{link}\n\n{t('reset_after')}\n")
+    return Message(
+        t("reset_subject"),
+        f"{t('greeting', name=name)}\n\n{t('reset_body', minutes=f'{minutes:g}')}\n\n{link}\n\n{t('reset_after')}\n",
+    )
 
 
 def notice_line(kind: str, payload: dict[str, Any], links: Links, language: str | None = None) -> str:
     """One notice as one line (and its link), the same in an immediate message and in a digest."""
     if kind == "move":
-        return (text(language, "line_move", opponent=payload.get("opponent", "?"),
-                     move_number=payload.get("move_number", "?")) + f" {links.game(payload['game'])}")
+        return (
+            text(language, "line_move", opponent=payload.get("opponent", "?"), move_number=payload.get("move_number", "?"))
+            + f" {links.game(payload['game'])}"
+        )
     if kind == "end":
-        return (text(language, "line_end", opponent=payload.get("opponent", "?"), result=payload.get("result") or "-")
-                + f" {links.game(payload['game'])}")
+        return (
+            text(language, "line_end", opponent=payload.get("opponent", "?"), result=payload.get("result") or "-")
+            + f" {links.game(payload['game'])}"
+        )
     return text(language, "line_challenge", opponent=payload.get("from", "?")) + f" {links.challenge(payload['challenge'])}"
 
 
@@ -83,21 +91,30 @@ def _subject(kind: str, payload: dict[str, Any], language: str | None) -> str:
 
 
 def _footer(unsubscribe: str, links: Links, language: str | None) -> str:
-    return (f"\n--\n{text(language, 'footer_settings', link=links.settings())}\n"
-            f"{text(language, 'footer_unsubscribe', link=unsubscribe)}\n")
+    return (
+        f"\n--\n{text(language, 'footer_settings', link=links.settings())}\n"
+        f"{text(language, 'footer_unsubscribe', link=unsubscribe)}\n"
+    )
 
 
-def immediate(name: str, kind: str, payload: dict[str, Any], links: Links, unsubscribe: str,
-              language: str | None = None) -> Message:
-    return Message(_subject(kind, payload, language),
-                   f"{text(language, 'greeting', name=name)}\n\n{notice_line(kind, payload, links, language)}\n"
-                   + _footer(unsubscribe, links, language))
+def immediate(
+    name: str, kind: str, payload: dict[str, Any], links: Links, unsubscribe: str, language: str | None = None
+) -> Message:
+    return Message(
+        _subject(kind, payload, language),
+        f"{text(language, 'greeting', name=name)}\n\n{notice_line(kind, payload, links, language)}\n"
+        + _footer(unsubscribe, links, language),
+    )
 
 
-def digest(name: str, notices: list[tuple[str, dict[str, Any]]], links: Links, unsubscribe: str,
-           language: str | None = None) -> Message:
+def digest(
+    name: str, notices: list[tuple[str, dict[str, Any]]], links: Links, unsubscribe: str, language: str | None = None
+) -> Message:
     lines = "\n".join(f"- {notice_line(kind, payload, links, language)}" for kind, payload in notices)
     count = len(notices)
     subject = text(language, "digest_subject_one") if count == 1 else text(language, "digest_subject", count=count)
-    return Message(subject, f"{text(language, 'greeting', name=name)}\n\n{text(language, 'digest_intro')}\n\n"
-                            f"{lines}\n" + _footer(unsubscribe, links, language))
+    return Message(
+        subject,
+        f"{text(language, 'greeting', name=name)}\n\n{text(language, 'digest_intro')}\n\n"
+        f"{lines}\n" + _footer(unsubscribe, links, language),
+    )

@@ -44,20 +44,28 @@ def _game_notices(row: Any, names: dict[int, str]) -> list[tuple[int, str, dict[
     black, white = row.black_id, row.white_id
     if row.type == "game_over":
         result = (row.payload.get("result") or {}).get("text")
-        return [(uid, "end", {"game": row.game_id, "result": result, "opponent": names.get(other, "?")})
-                for uid, other in ((black, white), (white, black)) if uid != other]
+        return [
+            (uid, "end", {"game": row.game_id, "result": result, "opponent": names.get(other, "?")})
+            for uid, other in ((black, white), (white, black))
+            if uid != other
+        ]
     to_move = row.payload.get("to_move")
     recipient, mover = (black, white) if to_move == "B" else (white, black)
     if to_move not in ("B", "W") or recipient == mover or not move_is_current(row.payload, row.move_count, row.status):
         return []
-    return [(recipient, "move", {"game": row.game_id, "opponent": names.get(mover, "?"),
-                                 "move_number": row.payload.get("move_number")})]
+    return [
+        (
+            recipient,
+            "move",
+            {"game": row.game_id, "opponent": names.get(mover, "?"), "move_number": row.payload.get("move_number")},
+        )
+    ]
 
 
-async def _record(session: AsyncSession, user: User, kind: str, ref: str, seq: int, payload: dict[str, Any],
-                  now: float, immediate: Immediate) -> bool:
-    notice_id = await mail_repo.add_notice(session, user_id=user.id, kind=kind, ref=ref, seq=seq, payload=payload,
-                                           at=now)
+async def _record(
+    session: AsyncSession, user: User, kind: str, ref: str, seq: int, payload: dict[str, Any], now: float, immediate: Immediate
+) -> bool:
+    notice_id = await mail_repo.add_notice(session, user_id=user.id, kind=kind, ref=ref, seq=seq, payload=payload, at=now)
     if notice_id is None:
         return False
     if user.mail_mode == "immediate" and await immediate(session, user, notice_id, kind, payload):
@@ -82,8 +90,7 @@ async def collect_game_events(session: AsyncSession, now: float, immediate: Imme
         for row in rows_of_interest:
             for uid, kind, payload in _game_notices(row, names):
                 if uid in recipients:
-                    recorded += await _record(session, recipients[uid], kind, row.game_id, row.v, payload, now,
-                                              immediate)
+                    recorded += await _record(session, recipients[uid], kind, row.game_id, row.v, payload, now, immediate)
         await session.commit()
         if rows:
             after = int(rows[-1].id)
@@ -94,15 +101,13 @@ async def collect_game_events(session: AsyncSession, now: float, immediate: Imme
 
 async def collect_challenges(session: AsyncSession, now: float, immediate: Immediate) -> int:
     """Record a notice for each open correspondence challenge addressed to someone not told yet. Commits."""
-    rows = [row for row in await mail_repo.addressed_challenges_unnoticed(session, BATCH)
-            if is_correspondence(row.time_control)]
+    rows = [row for row in await mail_repo.addressed_challenges_unnoticed(session, BATCH) if is_correspondence(row.time_control)]
     recipients = await users.mail_recipients(session, {row.opponent_id for row in rows})
     names = await users.names(session, {row.creator_id for row in rows})
     recorded = 0
     for row in rows:
         if row.opponent_id in recipients:
             payload = {"challenge": row.id, "from": names.get(row.creator_id, "?")}
-            recorded += await _record(session, recipients[row.opponent_id], "challenge", row.id, 0, payload, now,
-                                      immediate)
+            recorded += await _record(session, recipients[row.opponent_id], "challenge", row.id, 0, payload, now, immediate)
     await session.commit()
     return recorded

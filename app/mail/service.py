@@ -51,7 +51,12 @@ async def _within_caps(session: AsyncSession, settings: Settings, to_key: str, u
 
 
 async def request_address(
-    session: AsyncSession, settings: Settings, tokens: MailTokens, user: User, address: str, now: float,
+    session: AsyncSession,
+    settings: Settings,
+    tokens: MailTokens,
+    user: User,
+    address: str,
+    now: float,
     language: str | None = None,
 ) -> User:
     """Remember ``address`` as waiting and mail it a verification link; the verified address (if any) stays
@@ -66,10 +71,20 @@ async def request_address(
     if language is not None:
         user.mail_language = language
     token = tokens.make("verify", {"u": user.id, "e": address}, now + settings.mail_verify_hours * HOUR)
-    text = messages.verification(user.name, messages.Links(settings.mail_site_url).verify(token),
-                                 settings.mail_verify_hours, user.mail_language)
-    await mail_repo.queue(session, key=f"verify:{user.id}:{secrets.token_hex(8)}", user_id=user.id, to_addr=address,
-                          to_key=key, kind="verify", subject=text.subject, body=text.body, now=now)
+    text = messages.verification(
+        user.name, messages.Links(settings.mail_site_url).verify(token), settings.mail_verify_hours, user.mail_language
+    )
+    await mail_repo.queue(
+        session,
+        key=f"verify:{user.id}:{secrets.token_hex(8)}",
+        user_id=user.id,
+        to_addr=address,
+        to_key=key,
+        kind="verify",
+        subject=text.subject,
+        body=text.body,
+        now=now,
+    )
     await session.commit()
     return user
 
@@ -140,10 +155,23 @@ async def request_reset(
     if user is None or user.email is None or not await _within_caps(session, settings, key, user.id, now):
         return
     token = tokens.make("reset", {"u": user.id, "s": user.session_version}, now + settings.mail_reset_minutes * 60)
-    text = messages.password_reset(user.name, messages.Links(settings.mail_site_url).reset(token),
-                                   settings.mail_reset_minutes, user.mail_language or language)
-    await mail_repo.queue(session, key=f"reset:{user.id}:{secrets.token_hex(8)}", user_id=user.id,
-                          to_addr=user.email, to_key=key, kind="reset", subject=text.subject, body=text.body, now=now)
+    text = messages.password_reset(
+        user.name,
+        messages.Links(settings.mail_site_url).reset(token),
+        settings.mail_reset_minutes,
+        user.mail_language or language,
+    )
+    await mail_repo.queue(
+        session,
+        key=f"reset:{user.id}:{secrets.token_hex(8)}",
+        user_id=user.id,
+        to_addr=user.email,
+        to_key=key,
+        kind="reset",
+        subject=text.subject,
+        body=text.body,
+        now=now,
+    )
     await session.commit()
 
 

@@ -32,8 +32,11 @@ def build(settings: Settings, message: MailOutbox, now: float) -> EmailMessage:
 def send(settings: Settings, email: EmailMessage) -> None:
     """Deliver to the SMTP server; raises ``OSError`` or ``smtplib.SMTPException`` when it cannot."""
     host, port, timeout = settings.mail_smtp_host, settings.mail_smtp_port, settings.mail_smtp_timeout
-    client: smtplib.SMTP = (smtplib.SMTP_SSL(host, port, timeout=timeout) if settings.mail_smtp_security == "tls"
-                            else smtplib.SMTP(host, port, timeout=timeout))
+    client: smtplib.SMTP = (
+        smtplib.SMTP_SSL(host, port, timeout=timeout)
+        if settings.mail_smtp_security == "tls"
+        else smtplib.SMTP(host, port, timeout=timeout)
+    )
     with client:
         if settings.mail_smtp_security == "starttls":
             client.starttls()

@@ -66,8 +66,11 @@ class PassReport:
 
 class Mailer:
     def __init__(
-        self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
-        clock: Callable[[], float] = time.time, send: Callable[[Settings, EmailMessage], None] = smtp.send,
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        settings: Settings,
+        clock: Callable[[], float] = time.time,
+        send: Callable[[Settings, EmailMessage], None] = smtp.send,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.settings = settings
@@ -82,8 +85,7 @@ class Mailer:
     def _unsubscribe(self, user: User) -> str:
         return unsubscribe_token(self.tokens, user)
 
-    async def _immediate(self, session: AsyncSession, user: User, notice_id: int, kind: str,
-                         payload: dict[str, Any]) -> bool:
+    async def _immediate(self, session: AsyncSession, user: User, notice_id: int, kind: str, payload: dict[str, Any]) -> bool:
         """Queue one notice at once, unless the player's hourly cap is reached (then the digest takes it)."""
         now = self.clock()
         if user.email is None or user.email_key is None:
@@ -91,11 +93,17 @@ class Mailer:
         if await mail_repo.count_to_user(session, user.id, now - HOUR) >= self.settings.mail_per_user_hour:
             return False
         link = self._unsubscribe(user)
-        text = messages.immediate(user.name, kind, payload, self.links, self.links.unsubscribe_page(link),
-                                  user.mail_language)
+        text = messages.immediate(user.name, kind, payload, self.links, self.links.unsubscribe_page(link), user.mail_language)
         return await mail_repo.queue(
-            session, key=f"notice:{notice_id}", user_id=user.id, to_addr=user.email, to_key=user.email_key,
-            kind="notice", subject=text.subject, body=text.body, now=now,
+            session,
+            key=f"notice:{notice_id}",
+            user_id=user.id,
+            to_addr=user.email,
+            to_key=user.email_key,
+            kind="notice",
+            subject=text.subject,
+            body=text.body,
+            now=now,
             unsubscribe_url=self.links.unsubscribe_post(link),
         )
 
@@ -106,8 +114,7 @@ class Mailer:
             now = self.clock()
             report.notices += await collect_game_events(session, now, self._immediate)
             report.notices += await collect_challenges(session, now, self._immediate)
-            report.digests = await send_digests(session, now, self.settings.mail_digest_hour, self.links,
-                                                self._unsubscribe)
+            report.digests = await send_digests(session, now, self.settings.mail_digest_hour, self.links, self._unsubscribe)
             if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
                 report.pruned = await mail_repo.prune(session, now - KEEP)
                 self._pruned_at = now
@@ -127,10 +134,8 @@ class Mailer:
                         attempts = message.attempts + 1
                         give_up = attempts >= self.settings.mail_max_attempts or smtp.permanent(exc)
                         error = f"{type(exc).__name__}: {exc}"
-                        log.warning("mail %s to %s not sent (attempt %d): %s", message.kind, message.to_addr,
-                                    attempts, error)
-                        await mail_repo.mark_failed(session, message.id, self.name, error,
-                                                    now + retry_delay(attempts), give_up)
+                        log.warning("mail %s to %s not sent (attempt %d): %s", message.kind, message.to_addr, attempts, error)
+                        await mail_repo.mark_failed(session, message.id, self.name, error, now + retry_delay(attempts), give_up)
                         report.failed += 1
                         report.errors.append(error)
                     else:

@@ -38,9 +38,15 @@ class EscapeShare:
     limited: bool
 
     def view(self, rule: FairPlay) -> dict[str, object]:
-        return {"games": self.games, "escapes": self.escapes, "share": round(self.share, 3),
-                "limited": self.limited, "threshold": rule.threshold, "window": rule.window,
-                "min_games": rule.min_games}
+        return {
+            "games": self.games,
+            "escapes": self.escapes,
+            "share": round(self.share, 3),
+            "limited": self.limited,
+            "threshold": rule.threshold,
+            "window": rule.window,
+            "min_games": rule.min_games,
+        }
 
 
 async def escape_share(session: AsyncSession, user_id: int, rule: FairPlay = DEFAULT_FAIR_PLAY) -> EscapeShare:
@@ -50,13 +56,16 @@ async def escape_share(session: AsyncSession, user_id: int, rule: FairPlay = DEF
     return EscapeShare(record.games, record.escapes, share, limited)
 
 
-async def check_may_play_rated(session: AsyncSession, user_ids: set[int], rule: FairPlay = DEFAULT_FAIR_PLAY,
-                               you: int | None = None) -> None:
+async def check_may_play_rated(
+    session: AsyncSession, user_ids: set[int], rule: FairPlay = DEFAULT_FAIR_PLAY, you: int | None = None
+) -> None:
     """Refuse a rated game when any of these players escapes too often (``you``: the one asking)."""
     for user_id in sorted(user_ids):
         share = await escape_share(session, user_id, rule)
         if share.limited:
             who = "You leave" if user_id == you or you is None else "Your opponent leaves"
-            raise Forbidden("escaping_limited",
-                            f"{who} too many games unfinished ({share.escapes} of the last {share.games}): "
-                            "unrated games only until that share falls.")
+            raise Forbidden(
+                "escaping_limited",
+                f"{who} too many games unfinished ({share.escapes} of the last {share.games}): "
+                "unrated games only until that share falls.",
+            )

@@ -32,9 +32,15 @@ async def create(session: AsyncSession, reporter: User, body: ReportCreate, cap:
         user_id = author if isinstance(author, int) else user_id
     if user_id == reporter.id:
         raise ServiceError("own_report", "You cannot report yourself.")
-    report = await repo.add_report(session, reporter_id=reporter.id, kind=body.kind, user_id=user_id,
-                                   game_id=body.game_id, chat_v=body.chat_v if body.kind == "chat" else None,
-                                   reason=body.reason.strip())
+    report = await repo.add_report(
+        session,
+        reporter_id=reporter.id,
+        kind=body.kind,
+        user_id=user_id,
+        game_id=body.game_id,
+        chat_v=body.chat_v if body.kind == "chat" else None,
+        reason=body.reason.strip(),
+    )
     await session.commit()
     return report
 
@@ -48,13 +54,19 @@ async def view(session: AsyncSession, report: Report) -> dict[str, Any]:
     """A report as the moderators' queue shows it: who, what, the game and the chat around the line."""
     named = await users.names(session, {i for i in (report.reporter_id, report.user_id, report.closed_by) if i})
     out: dict[str, Any] = {
-        "id": report.id, "kind": report.kind, "status": report.status, "reason": report.reason,
-        "created_at": report.created_at, "chat_v": report.chat_v,
+        "id": report.id,
+        "kind": report.kind,
+        "status": report.status,
+        "reason": report.reason,
+        "created_at": report.created_at,
+        "chat_v": report.chat_v,
         "reporter": {"id": report.reporter_id, "name": named.get(report.reporter_id)},
         "user": None if report.user_id is None else {"id": report.user_id, "name": named.get(report.user_id)},
-        "closed_at": report.closed_at, "resolution": report.resolution,
+        "closed_at": report.closed_at,
+        "resolution": report.resolution,
         "closed_by": None if report.closed_by is None else named.get(report.closed_by),
-        "game": None, "chat": [],
+        "game": None,
+        "chat": [],
     }
     if report.game_id is not None:
         row = await games.get_with_players(session, report.game_id)
@@ -62,9 +74,14 @@ async def view(session: AsyncSession, report: Report) -> dict[str, Any]:
             out["game"] = game_summary(row)
             removed = await repo.removed_chat(session, report.game_id)
             out["chat"] = [
-                {"v": event.v, "from": event.payload.get("from"), "text": event.payload.get("text"),
-                 "channel": event.payload.get("channel"), "removed": event.v in removed,
-                 "reported": event.v == report.chat_v}
+                {
+                    "v": event.v,
+                    "from": event.payload.get("from"),
+                    "text": event.payload.get("text"),
+                    "channel": event.payload.get("channel"),
+                    "removed": event.v in removed,
+                    "reported": event.v == report.chat_v,
+                }
                 for event in await repo.chat_around(session, report.game_id, report.chat_v)
             ]
     return out

@@ -33,8 +33,15 @@ async def change(session: AsyncSession, name: str, role: str, *, grant: bool) ->
         raise ServiceError("account_required", "Only a registered person's account can hold a role.")
     changed = await (repo.add_role if grant else repo.remove_role)(session, user.id, role)
     if changed:
-        await repo.audit(session, actor=CONSOLE, action="grant_role" if grant else "revoke_role",
-                         target_user_id=user.id, target=user.name, reason=f"role {role}", details={"role": role})
+        await repo.audit(
+            session,
+            actor=CONSOLE,
+            action="grant_role" if grant else "revoke_role",
+            target_user_id=user.id,
+            target=user.name,
+            reason=f"role {role}",
+            details={"role": role},
+        )
     await session.commit()
     return changed
 

@@ -41,9 +41,18 @@ log = logging.getLogger(__name__)
 
 
 def audit_view(entry: AuditEntry) -> dict[str, Any]:
-    return {"id": entry.id, "at": entry.at, "actor": entry.actor, "action": entry.action, "target": entry.target,
-            "target_user_id": entry.target_user_id, "game_id": entry.game_id, "report_id": entry.report_id,
-            "reason": entry.reason, "details": entry.details}
+    return {
+        "id": entry.id,
+        "at": entry.at,
+        "actor": entry.actor,
+        "action": entry.action,
+        "target": entry.target,
+        "target_user_id": entry.target_user_id,
+        "game_id": entry.game_id,
+        "report_id": entry.report_id,
+        "reason": entry.reason,
+        "details": entry.details,
+    }
 
 
 @dataclass
@@ -68,16 +77,14 @@ class Moderation:
         async with self.sessionmaker() as session:
             target = await self._target(session, moderator, name)
             await repo.set_sanction(session, target.id, muted_until=until)
-            entry = await self._audit(session, moderator, "mute", body, target=target,
-                                      details={"until": until.isoformat()})
+            entry = await self._audit(session, moderator, "mute", body, target=target, details={"until": until.isoformat()})
         return audit_view(entry)
 
     async def suspend(self, moderator: User, name: str, body: schemas.Suspend) -> dict[str, Any]:
         until = body.until if body.until is not None else utcnow() + timedelta(hours=body.hours or 0)
         if until <= utcnow():
             raise ServiceError("bad_until", "A suspension ends in the future.", 422)
-        return await self._sanction(moderator, name, body, "suspend", {"suspended_until": until},
-                                    {"until": until.isoformat()})
+        return await self._sanction(moderator, name, body, "suspend", {"suspended_until": until}, {"until": until.isoformat()})
 
     async def ban(self, moderator: User, name: str, body: schemas.Action) -> dict[str, Any]:
         return await self._sanction(moderator, name, body, "ban", {"banned": True}, None)
@@ -89,8 +96,15 @@ class Moderation:
             entry = await self._audit(session, moderator, "lift", body, target=target)
         return audit_view(entry)
 
-    async def _sanction(self, moderator: User, name: str, body: schemas.Action, action: str,
-                        values: dict[str, Any], details: dict[str, Any] | None) -> dict[str, Any]:
+    async def _sanction(
+        self,
+        moderator: User,
+        name: str,
+        body: schemas.Action,
+        action: str,
+        values: dict[str, Any],
+        details: dict[str, Any] | None,
+    ) -> dict[str, Any]:
         async with self.sessionmaker() as session:
             target = await self._target(session, moderator, name)
             await repo.set_sanction(session, target.id, **values)
@@ -99,8 +113,15 @@ class Moderation:
             running = await repo.unfinished_games_of(session, target.id)
         await announce_sanction(self.hub, target.id)
         # Their lobby sockets on every instance hear why, then close (app/api/routers/lobby_ws.py).
-        await self.lobby.publish({"t": "account_sanctioned", "action": action, "reason": body.reason,
-                                  "until": (details or {}).get("until"), "_to": [target.id]})
+        await self.lobby.publish(
+            {
+                "t": "account_sanctioned",
+                "action": action,
+                "reason": body.reason,
+                "until": (details or {}).get("until"),
+                "_to": [target.id],
+            }
+        )
         for game in running:
             await self._end_abandoned(game.id, target.id, game.black_id, game.white_id)
         return audit_view(entry)
@@ -138,8 +159,7 @@ class Moderation:
         if not outcome.ok:
             raise ServiceError("unavailable", "The game could not be saved right now; try again.", 503)
         async with self.sessionmaker() as session:
-            entry = await self._audit(session, moderator, "remove_chat", body, game_id=game_id,
-                                      details={"lines": removed_text})
+            entry = await self._audit(session, moderator, "remove_chat", body, game_id=game_id, details={"lines": removed_text})
         return audit_view(entry)
 
     async def annul(self, moderator: User, game_id: str, body: schemas.Action) -> dict[str, Any]:
@@ -161,8 +181,9 @@ class Moderation:
                 raise NotFound("report_not_found", "No such report.")
             if not await repo.close_report(session, report_id, moderator.id, body.resolution):
                 raise Conflict("report_closed", "This report is closed already.")
-            entry = await self._audit(session, moderator, "close_report",
-                                      schemas.Action(reason=body.resolution, report_id=report_id))
+            entry = await self._audit(
+                session, moderator, "close_report", schemas.Action(reason=body.resolution, report_id=report_id)
+            )
         return audit_view(entry)
 
     # ---- helpers
@@ -176,13 +197,28 @@ class Moderation:
             raise Forbidden("protected_user", "Only an admin can act on a moderator's account.")
         return target
 
-    async def _audit(self, session: AsyncSession, moderator: User, action: str, body: schemas.Action, *,
-                     target: User | None = None, game_id: str | None = None,
-                     details: dict[str, Any] | None = None) -> AuditEntry:
+    async def _audit(
+        self,
+        session: AsyncSession,
+        moderator: User,
+        action: str,
+        body: schemas.Action,
+        *,
+        target: User | None = None,
+        game_id: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> AuditEntry:
         entry = await repo.audit(
-            session, actor_id=moderator.id, actor=moderator.name, action=action,
-            target_user_id=None if target is None else target.id, target=None if target is None else target.name,
-            game_id=game_id, report_id=body.report_id, reason=body.reason.strip(), details=details,
+            session,
+            actor_id=moderator.id,
+            actor=moderator.name,
+            action=action,
+            target_user_id=None if target is None else target.id,
+            target=None if target is None else target.name,
+            game_id=game_id,
+            report_id=body.report_id,
+            reason=body.reason.strip(),
+            details=details,
         )
         await session.commit()
         await session.refresh(entry)

@@ -82,6 +82,9 @@ async def rating_changes(session: AsyncSession, row: GameWithPlayers) -> dict[st
     rated (or when it is not)."""
     changes = await repo.changes_for_games(session, [row.game.id])
     seats = {row.game.black_id: "B", row.game.white_id: "W"}
-    out = {seats[c.user_id]: {"before": round(c.rating_before, 2), "after": round(c.rating_after, 2)}
-           for c in changes if c.user_id in seats}
+    out = {
+        seats[c.user_id]: {"before": round(c.rating_before, 2), "after": round(c.rating_after, 2)}
+        for c in changes
+        if c.user_id in seats
+    }
     return out or None

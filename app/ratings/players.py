@@ -69,9 +69,14 @@ async def _summaries(session: AsyncSession, rows: list[Any], user_id: int) -> li
     for row in rows:
         view = game_summary(row, ranks=shown)
         change = changes.get((row.game.id, user_id))
-        view["rating_change"] = None if change is None else {
-            "before": round(change.rating_before, 2), "after": round(change.rating_after, 2),
-        }
+        view["rating_change"] = (
+            None
+            if change is None
+            else {
+                "before": round(change.rating_before, 2),
+                "after": round(change.rating_after, 2),
+            }
+        )
         out.append(view)
     return out
 
@@ -99,9 +104,7 @@ async def profile(session: AsyncSession, user: User, viewer: User | None) -> dic
         games, total = await archive.search(session, player_id=viewer.id, opponent_id=user.id, limit=HEAD_TO_HEAD_GAMES)
         tally: Counter[str] = Counter()
         for outcome in ("win", "loss", "draw"):
-            _, tally[outcome] = await archive.search(
-                session, player_id=viewer.id, opponent_id=user.id, result=outcome, limit=0
-            )
+            _, tally[outcome] = await archive.search(session, player_id=viewer.id, opponent_id=user.id, result=outcome, limit=0)
         view["head_to_head"] = {
             "opponent": {"id": viewer.id, "name": viewer.name},
             "games_total": total,

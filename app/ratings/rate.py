@@ -57,8 +57,9 @@ class Change:
     after: Rating
 
 
-def unrated_reason(*, rated: bool, black_id: int, white_id: int, black_guest: bool, white_guest: bool,
-                   ended_by: str | None, result: str | None) -> str | None:
+def unrated_reason(
+    *, rated: bool, black_id: int, white_id: int, black_guest: bool, white_guest: bool, ended_by: str | None, result: str | None
+) -> str | None:
     """Why a finished game is not rated, or None when it is."""
     if not rated:
         return "casual"

@@ -48,17 +48,26 @@ def _start(strength: str | None) -> tuple[float, float, float]:
 def _facts(game: Game) -> GameFacts:
     score = black_score(game.result)
     assert score is not None
-    return GameFacts(game.id, game.black_id, game.white_id, game.board_size, game.handicap, game.komi, score,
-                     game.ended_at or game.updated_at)
+    return GameFacts(
+        game.id, game.black_id, game.white_id, game.board_size, game.handicap, game.komi, score, game.ended_at or game.updated_at
+    )
 
 
 def _change_row(seq: int, game_id: str, at: object, c: Change) -> dict[str, object]:
     return {
-        "seq": seq, "game_id": game_id, "user_id": c.user_id, "opponent_id": c.opponent_id, "category": c.category,
-        "score": c.score, "expected": c.expected,
-        "rating_before": c.before.rating, "deviation_before": c.before.deviation,
+        "seq": seq,
+        "game_id": game_id,
+        "user_id": c.user_id,
+        "opponent_id": c.opponent_id,
+        "category": c.category,
+        "score": c.score,
+        "expected": c.expected,
+        "rating_before": c.before.rating,
+        "deviation_before": c.before.deviation,
         "volatility_before": c.before.volatility,
-        "rating_after": c.after.rating, "deviation_after": c.after.deviation, "volatility_after": c.after.volatility,
+        "rating_after": c.after.rating,
+        "deviation_after": c.after.deviation,
+        "volatility_after": c.after.volatility,
         "at": at,
     }
 
@@ -74,8 +83,15 @@ async def rate(sessionmaker: async_sessionmaker[AsyncSession], game_id: str, tau
             return Outcome("unfinished")
         if await repo.done(session, game_id):
             return Outcome("already")
-        reason = unrated_reason(rated=game.rated, black_id=black.id, white_id=white.id, black_guest=black.is_guest,
-                                white_guest=white.is_guest, ended_by=game.ended_by, result=game.result)
+        reason = unrated_reason(
+            rated=game.rated,
+            black_id=black.id,
+            white_id=white.id,
+            black_guest=black.is_guest,
+            white_guest=white.is_guest,
+            ended_by=game.ended_by,
+            result=game.result,
+        )
         starts = {(user.id, cat): _start(user.strength) for user in (black, white) for cat in categories_for(game.board_size)}
     async with sessionmaker() as session:
         if reason is not None:
@@ -125,9 +141,7 @@ async def sweep(sessionmaker: async_sessionmaker[AsyncSession], tau: float = DEF
             return count
 
 
-async def rebuild(
-    sessionmaker: async_sessionmaker[AsyncSession], tau: float = DEFAULT_TAU, *, annul: str | None = None
-) -> int:
+async def rebuild(sessionmaker: async_sessionmaker[AsyncSession], tau: float = DEFAULT_TAU, *, annul: str | None = None) -> int:
     """Recompute every figure and every change from the starting ratings and the rated games, in the order
     their updates were applied, in one transaction that holds back live updates. Returns the games replayed.
 
@@ -145,8 +159,17 @@ async def rebuild(
         figures, games, rows = await asyncio.to_thread(_replay, starts, replayed, tau)
         await repo.write_figures(
             session,
-            [{"user_id": uid, "category": cat, "rating": f.rating, "deviation": f.deviation,
-              "volatility": f.volatility, "games": games[(uid, cat)]} for (uid, cat), f in figures.items()],
+            [
+                {
+                    "user_id": uid,
+                    "category": cat,
+                    "rating": f.rating,
+                    "deviation": f.deviation,
+                    "volatility": f.volatility,
+                    "games": games[(uid, cat)],
+                }
+                for (uid, cat), f in figures.items()
+            ],
             utcnow(),
         )
         await repo.add_changes(session, rows)

@@ -41,13 +41,25 @@ class GameRecord:
 
 
 RU_NAMES = {
-    "chinese": "Chinese", "japanese": "Japanese", "korean": "Korean", "aga": "AGA",
-    "new_zealand": "NZ", "ing": "Ing",
+    "chinese": "Chinese",
+    "japanese": "Japanese",
+    "korean": "Korean",
+    "aga": "AGA",
+    "new_zealand": "NZ",
+    "ing": "Ing",
 }
 _RU_IN = {
-    "chinese": "chinese", "cn": "chinese", "japanese": "japanese", "jp": "japanese", "korean": "korean",
-    "aga": "aga", "nz": "new_zealand", "new zealand": "new_zealand", "new_zealand": "new_zealand",
-    "ing": "ing", "goe": "ing",
+    "chinese": "chinese",
+    "cn": "chinese",
+    "japanese": "japanese",
+    "jp": "japanese",
+    "korean": "korean",
+    "aga": "aga",
+    "nz": "new_zealand",
+    "new zealand": "new_zealand",
+    "new_zealand": "new_zealand",
+    "ing": "ing",
+    "goe": "ing",
 }
 
 

@@ -37,10 +37,15 @@ async def load_state(session: AsyncSession, review_id: str, limits: ReviewLimits
     tree = await read_tree(row.tree, limits)
     current = row.current if row.current in {n.id for n in tree.walk()} else 0
     state = ReviewState(
-        id=row.id, title=row.title, game_id=row.game_id,
+        id=row.id,
+        title=row.title,
+        game_id=row.game_id,
         owner=Person(row.owner_id, names.get(row.owner_id, "?")),
         controller=Person(controller_id, names.get(controller_id, "?")),
-        tree=tree, current=current, chat=list(row.chat or []), limits=limits,
+        tree=tree,
+        current=current,
+        chat=list(row.chat or []),
+        limits=limits,
     )
     return state, row.version
 

@@ -46,8 +46,7 @@ async def tree_of_record(workers: StudyWorkers, data: bytes, limits: ReviewLimit
     return tree, title
 
 
-async def tree_of_game(session: AsyncSession, workers: StudyWorkers, game_id: str, limits: ReviewLimits
-                       ) -> tuple[Tree, str]:
+async def tree_of_game(session: AsyncSession, workers: StudyWorkers, game_id: str, limits: ReviewLimits) -> tuple[Tree, str]:
     """A finished game's moves as the main line of a tree, and a title naming its players."""
     game = await games_repo.get(session, game_id)
     if game is None:
@@ -59,14 +58,20 @@ async def tree_of_game(session: AsyncSession, workers: StudyWorkers, game_id: st
     return tree, f"{info['black']} – {info['white']}"
 
 
-async def create(session: AsyncSession, owner: User, tree: Tree, title: str, game_id: str | None,
-                 limits: ReviewLimits) -> Review:
+async def create(session: AsyncSession, owner: User, tree: Tree, title: str, game_id: str | None, limits: ReviewLimits) -> Review:
     """Store a new review led by its owner from the start of ``tree``."""
     if await reviews_repo.made_since(session, owner.id, utcnow() - timedelta(days=1)) >= limits.per_day:
         raise RateLimited(f"You can make {limits.per_day} reviews a day.", 3600, code="too_many_reviews")
     review = Review(
-        id=short_id(), owner_id=owner.id, controller_id=None, game_id=game_id,
-        title=(title.strip() or "Review")[:TITLE_CHARS], board_size=tree.setup.size,
-        tree=tree_to_doc(tree).model_dump(mode="json"), current=0, chat=[], version=0,
+        id=short_id(),
+        owner_id=owner.id,
+        controller_id=None,
+        game_id=game_id,
+        title=(title.strip() or "Review")[:TITLE_CHARS],
+        board_size=tree.setup.size,
+        tree=tree_to_doc(tree).model_dump(mode="json"),
+        current=0,
+        chat=[],
+        version=0,
     )
     return await reviews_repo.add(session, review)

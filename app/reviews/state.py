@@ -110,8 +110,11 @@ class ReviewState:
             raise _refusal(exc) from None
         self.current = child.id
         assert child.move is not None and child.parent is not None
-        node = {"id": child.id, "parent": child.parent.id,
-                "move": {"color": child.move.color, "point": None if point is None else list(point)}}
+        node = {
+            "id": child.id,
+            "parent": child.parent.id,
+            "move": {"color": child.move.color, "point": None if point is None else list(point)},
+        }
         added = len(self.tree) > before
         event = {"t": "play", "node": node, "added": added, "position": self.position()}
         return Outcome(event, {"current": child.id}, tree_changed=added)
@@ -136,8 +139,13 @@ class ReviewState:
         except TreeError as exc:
             raise _refusal(exc) from None
         mark = self.tree.node(self.current).marks.get((point[0], point[1]))
-        event = {"t": "mark", "node": self.current, "p": list(point),
-                 "kind": None if mark is None else mark.kind, "label": None if mark is None else mark.label}
+        event = {
+            "t": "mark",
+            "node": self.current,
+            "p": list(point),
+            "kind": None if mark is None else mark.kind,
+            "label": None if mark is None else mark.label,
+        }
         return Outcome(event, tree_changed=True)
 
     def _remove_branch(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:

@@ -10,6 +10,22 @@ from .scoring import ColorScore, Score
 COLORS = ("B", "W")
 
 __all__ = [
-    "COLORS", "Checkpoint", "ColorScore", "Game", "IllegalMove", "Move", "PRESETS", "REASONS", "RuleSet", "Score",
-    "fixed_handicap_points", "from_gtp", "max_fixed_handicap", "from_sgf", "opponent", "rules_for", "to_gtp", "to_sgf",
+    "COLORS",
+    "Checkpoint",
+    "ColorScore",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "PRESETS",
+    "REASONS",
+    "RuleSet",
+    "Score",
+    "fixed_handicap_points",
+    "from_gtp",
+    "max_fixed_handicap",
+    "from_sgf",
+    "opponent",
+    "rules_for",
+    "to_gtp",
+    "to_sgf",
 ]

@@ -45,8 +45,26 @@ def zobrist_tables(size: int) -> tuple[list[int], list[list[int]], int]:
 
 class Board:
     __slots__ = (
-        "size", "stride", "color", "head", "nxt", "libs", "lsum", "lsq", "count", "hash", "ko",
-        "keys", "side_key", "points", "nbrs", "seen", "key_xor", "situation_xor", "multi", "arrays",
+        "size",
+        "stride",
+        "color",
+        "head",
+        "nxt",
+        "libs",
+        "lsum",
+        "lsq",
+        "count",
+        "hash",
+        "ko",
+        "keys",
+        "side_key",
+        "points",
+        "nbrs",
+        "seen",
+        "key_xor",
+        "situation_xor",
+        "multi",
+        "arrays",
     )
 
     def __init__(self, size: int):
@@ -431,7 +449,4 @@ class Board:
         chars = ".XO#"
         color = self.color
         w = self.stride
-        return [
-            "".join(chars[color[(y + 1) * w + x + 1]] for x in range(self.size)) for y in range(self.size)
-        ]
-
+        return ["".join(chars[color[(y + 1) * w + x + 1]] for x in range(self.size)) for y in range(self.size)]

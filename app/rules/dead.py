@@ -207,9 +207,7 @@ def _touching(board: Board, stones: list[int]) -> set[int]:
     return out
 
 
-def propose_dead_on_board(
-    board: Board, to_move: int, playouts: int | None = None, seed: int | None = None
-) -> set[Point]:
+def propose_dead_on_board(board: Board, to_move: int, playouts: int | None = None, seed: int | None = None) -> set[Point]:
     """The dead stones of ``board`` with ``to_move`` to play, as (x, y) points (``seed``: by default
     from the position)."""
     if playouts is None:

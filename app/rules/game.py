@@ -338,10 +338,15 @@ class Game:
 
     def rollback(self, mark: Checkpoint) -> None:
         """Put the game back exactly as it was at ``mark`` (a no-op when nothing changed since)."""
-        if (self.moves is mark.moves and len(self.moves) == mark.length and self._ended == mark.ended
-                and self._over == mark.over and self.no_result == mark.no_result):
+        if (
+            self.moves is mark.moves
+            and len(self.moves) == mark.length
+            and self._ended == mark.ended
+            and self._over == mark.over
+            and self.no_result == mark.no_result
+        ):
             return
-        self._rebuild(mark.moves[:mark.length], ended=mark.ended)
+        self._rebuild(mark.moves[: mark.length], ended=mark.ended)
 
     def _rebuild(self, moves: list[Move], ended: bool) -> None:
         fresh = self._replay(moves)
@@ -377,8 +382,16 @@ class Game:
         """Everything that defines the game, for exact comparisons (tests, replays)."""
         b = self._board
         return (
-            tuple(b.color), b.hash, b.ko, self.to_move, tuple(self.moves), tuple(sorted(self.prisoners.items())),
-            self.consecutive_passes, self.no_result, frozenset(self._seen), tuple(sorted(self._situations.items())),
+            tuple(b.color),
+            b.hash,
+            b.ko,
+            self.to_move,
+            tuple(self.moves),
+            tuple(sorted(self.prisoners.items())),
+            self.consecutive_passes,
+            self.no_result,
+            frozenset(self._seen),
+            tuple(sorted(self._situations.items())),
         )
 
     def chain(self, point: Point) -> set[Point]:

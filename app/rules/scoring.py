@@ -32,8 +32,12 @@ class ColorScore:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "stones": self.stones, "territory": self.territory, "prisoners": self.prisoners,
-            "komi": self.komi, "compensation": self.compensation, "total": self.total,
+            "stones": self.stones,
+            "territory": self.territory,
+            "prisoners": self.prisoners,
+            "komi": self.komi,
+            "compensation": self.compensation,
+            "total": self.total,
         }
 
 
@@ -129,9 +133,7 @@ def _seki_points(board: Board, neutral: list[int]) -> set[int]:
     return out
 
 
-def score_position(
-    board: Board, rules: RuleSet, prisoners: dict[str, int], handicap: int, dead: Iterable[Point] = ()
-) -> Score:
+def score_position(board: Board, rules: RuleSet, prisoners: dict[str, int], handicap: int, dead: Iterable[Point] = ()) -> Score:
     size = board.size
     w = board.stride
     dead_set = _expand_dead(board, dead)
@@ -272,4 +274,3 @@ def score_position(
         chinese_count=chinese,
         rules=rules.name,
     )
-

@@ -64,9 +64,7 @@ class User(Base):
     # A bot account: played by a program through the bot API. ``owner_id`` is the account that registered it
     # (None for the server's own house bots); ``bot_accepts`` is what it accepts (app/bots/declaration.py).
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
-    owner_id: Mapped[int | None] = mapped_column(
-        ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True
-    )
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True)
     bot_accepts: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # Email (app/mail): ``email`` is the verified address (unique, case-folded in ``email_key``);
     # ``email_pending`` an address waiting for its verification link. ``mail_mode``: digest | immediate | off.
@@ -111,9 +109,7 @@ class Challenge(Base):
     status: Mapped[str] = mapped_column(String(16), default="open")
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
     # A challenge addressed to one player (e.g. a bot): only they may accept or decline it; never listed.
-    opponent_id: Mapped[int | None] = mapped_column(
-        ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True
-    )
+    opponent_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True)
     decline_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -425,8 +421,7 @@ class Report(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     kind: Mapped[str] = mapped_column(String(8))
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True,
-                                                index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True)
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
     chat_v: Mapped[int | None] = mapped_column(Integer, nullable=True)
     reason: Mapped[str] = mapped_column(String(500))

@@ -22,12 +22,12 @@ def setup_of(config: GameConfig) -> Setup:
     rules = config.rules
     preset = PRESETS.get(rules.name, PRESETS["chinese"])
     params = tuple(
-        (f.name, getattr(rules, f.name)) for f in fields(rules)
+        (f.name, getattr(rules, f.name))
+        for f in fields(rules)
         if f.name not in ("name", "komi") and getattr(rules, f.name) != getattr(preset, f.name)
     )
     points = tuple((p[0], p[1]) for p in config.handicap_points)
-    return Setup(size=config.size, rules=preset.name, komi=rules.komi, rules_params=params,
-                 handicap=len(points), black=points)
+    return Setup(size=config.size, rules=preset.name, komi=rules.komi, rules_params=params, handicap=len(points), black=points)
 
 
 async def game_line(db: AsyncSession, game_id: str, viewer_id: int | None) -> tuple[Setup, dict[str, str], Line]:
@@ -39,7 +39,12 @@ async def game_line(db: AsyncSession, game_id: str, viewer_id: int | None) -> tu
     game = row.game
     if game.status != FINISHED and viewer_id is not None and viewer_id in (game.black_id, game.white_id):
         raise Forbidden("own_live_game", "Your own game can be analysed once it has ended.")
-    info = {"black": row.black.name, "white": row.white.name, "result": game.result or "",
-            "date": game.started_at.date().isoformat(), "game_id": game.id}
+    info = {
+        "black": row.black.name,
+        "white": row.white.name,
+        "result": game.result or "",
+        "date": game.started_at.date().isoformat(),
+        "game_id": game.id,
+    }
     line: Line = [(m.color, None if m.x is None or m.y is None else (m.x, m.y)) for m in await games.moves(db, game_id)]
     return setup_of(GameConfig.from_dict(game.config)), info, line

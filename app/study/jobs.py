@@ -35,8 +35,12 @@ def position(setup: dict[str, Any], line: Line) -> dict[str, Any]:
 
 
 def position_view(game: Game) -> dict[str, Any]:
-    return {"rows": game.board_rows(), "to_move": game.to_move, "prisoners": dict(game.prisoners),
-            "ko": None if game.ko_point is None else list(game.ko_point)}
+    return {
+        "rows": game.board_rows(),
+        "to_move": game.to_move,
+        "prisoners": dict(game.prisoners),
+        "ko": None if game.ko_point is None else list(game.ko_point),
+    }
 
 
 def estimate(setup: dict[str, Any], line: Line) -> dict[str, Any]:

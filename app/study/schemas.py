@@ -55,15 +55,26 @@ class SetupDoc(_Strict):
 
     def to_setup(self) -> Setup:
         return Setup(
-            size=self.size, rules=self.rules, komi=self.komi, rules_params=tuple(sorted(self.rules_params.items())),
-            handicap=self.handicap, black=tuple(self.black), white=tuple(self.white), to_move=self.to_move,
+            size=self.size,
+            rules=self.rules,
+            komi=self.komi,
+            rules_params=tuple(sorted(self.rules_params.items())),
+            handicap=self.handicap,
+            black=tuple(self.black),
+            white=tuple(self.white),
+            to_move=self.to_move,
         )
 
     @classmethod
     def of(cls, setup: Setup) -> SetupDoc:
         return cls(
-            size=setup.size, rules=setup.rules, komi=setup.komi, rules_params=dict(setup.rules_params),
-            handicap=setup.handicap, black=list(setup.black), white=list(setup.white),
+            size=setup.size,
+            rules=setup.rules,
+            komi=setup.komi,
+            rules_params=dict(setup.rules_params),
+            handicap=setup.handicap,
+            black=list(setup.black),
+            white=list(setup.white),
             to_move=setup.to_move,  # type: ignore[arg-type]  # a checked colour, typed as str in the tree
         )
 
@@ -81,8 +92,11 @@ def tree_to_doc(tree: Tree) -> TreeDoc:
     for node in tree.walk():
         move = None if node.move is None else MoveDoc(color=node.move.color, point=node.move.point)  # type: ignore[arg-type]  # checked
         marks = [MarkDoc(point=p, kind=m.kind, label=m.label) for p, m in sorted(node.marks.items())]  # type: ignore[arg-type]  # checked
-        nodes.append(NodeDoc(id=node.id, parent=None if node.parent is None else node.parent.id, move=move,
-                             comment=node.comment, marks=marks))
+        nodes.append(
+            NodeDoc(
+                id=node.id, parent=None if node.parent is None else node.parent.id, move=move, comment=node.comment, marks=marks
+            )
+        )
     return TreeDoc(setup=SetupDoc.of(tree.setup), info=dict(tree.info), nodes=nodes)
 
 

@@ -115,8 +115,11 @@ def import_tree(data: bytes, limits: Limits = LIMITS) -> Tree:
         value = _get(root, prop, "root")
         if value:
             info[key] = str(value)[: limits.info]
-    tree = Tree(Setup(size=size, rules=rules, komi=komi, handicap=handicap, black=tuple(black),
-                      white=tuple(white), to_move=to_move), limits, info)
+    tree = Tree(
+        Setup(size=size, rules=rules, komi=komi, handicap=handicap, black=tuple(black), white=tuple(white), to_move=to_move),
+        limits,
+        info,
+    )
     _decorate(tree, tree.root, root, size, "root")
     counter = 0
     stack: list[tuple[Any, Node, Game]] = [(root, tree.root, tree.start())]
@@ -135,8 +138,7 @@ def import_tree(data: bytes, limits: Limits = LIMITS) -> Tree:
     return tree
 
 
-def _read_node(tree: Tree, parent: Node, source: Any, position: Game, size: int,
-               where: str) -> tuple[Any, Node, Game]:
+def _read_node(tree: Tree, parent: Node, source: Any, position: Game, size: int, where: str) -> tuple[Any, Node, Game]:
     if source.has_setup_stones():
         raise TreeError("bad_sgf", f"{where}: setup stones after the start are not supported")
     try:

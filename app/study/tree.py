@@ -198,8 +198,9 @@ class Tree:
         self._cache = (child, game.copy())
         return child, captures
 
-    def extend(self, node: Node, game: Game, color: str, point: Point | None,
-               node_id: int | None = None) -> tuple[Node, list[Point]]:
+    def extend(
+        self, node: Node, game: Game, color: str, point: Point | None, node_id: int | None = None
+    ) -> tuple[Node, list[Point]]:
         """Play the move on ``game`` (which must be the position at ``node``; it is advanced) and attach it
         below ``node``, reusing an identical child. For builders that walk a whole tree (imports)."""
         if point is not None:
@@ -268,8 +269,13 @@ class Tree:
         if kind not in MARK_KINDS:
             raise TreeError("bad_mark", f"a mark is one of {', '.join(MARK_KINDS)}, not {kind!r}")
         if kind == "label":
-            if not isinstance(label, str) or not label.strip() or len(label) > self.limits.label \
-                    or not label.isprintable() or any(ch in label for ch in "[]\\:"):
+            if (
+                not isinstance(label, str)
+                or not label.strip()
+                or len(label) > self.limits.label
+                or not label.isprintable()
+                or any(ch in label for ch in "[]\\:")
+            ):
                 raise TreeError("bad_mark", f"a label is 1 to {self.limits.label} printable characters (no [ ] : \\)")
         else:
             label = ""
@@ -290,8 +296,13 @@ class Tree:
 
     def _point(self, point: Any) -> Point:
         size = self.setup.size
-        if not (isinstance(point, (tuple, list)) and len(point) == 2 and all(type(v) is int for v in point)
-                and 0 <= point[0] < size and 0 <= point[1] < size):
+        if not (
+            isinstance(point, (tuple, list))
+            and len(point) == 2
+            and all(type(v) is int for v in point)
+            and 0 <= point[0] < size
+            and 0 <= point[1] < size
+        ):
             raise TreeError("off_board", f"{point!r} is not a point of the {size}x{size} board")
         return (point[0], point[1])
 

@@ -62,8 +62,12 @@ class StudyWorkers:
         pool = self._get_pool()
         self._waiting[future] = pool
         try:
-            pool.apply_async(fn, args, callback=lambda v: loop.call_soon_threadsafe(settle, True, v),
-                             error_callback=lambda e: loop.call_soon_threadsafe(settle, False, e))
+            pool.apply_async(
+                fn,
+                args,
+                callback=lambda v: loop.call_soon_threadsafe(settle, True, v),
+                error_callback=lambda e: loop.call_soon_threadsafe(settle, False, e),
+            )
             return await asyncio.wait_for(asyncio.shield(future), budget)
         except TimeoutError:
             self.given_up += 1

@@ -21,9 +21,7 @@ def _closed_port() -> int:
 
 async def test_an_unreachable_database_answers_503_unavailable(settings):  # type: ignore[no-untyped-def]
     need_postgres()
-    broken = settings.model_copy(
-        update={"database_url": f"postgresql+asyncpg://postgres@127.0.0.1:{_closed_port()}/nowhere"}
-    )
+    broken = settings.model_copy(update={"database_url": f"postgresql+asyncpg://postgres@127.0.0.1:{_closed_port()}/nowhere"})
     application = create_app(broken)
     # The lifespan would fail on the same database, so the app gets its engine (and the limiter a new guest
     # is counted by) here, as the lifespan does.

@@ -100,8 +100,11 @@ async def test_forwarded_for_is_ignored_unless_the_proxy_is_trusted(make_live_se
         out = []
         async with httpx.AsyncClient(base_url=url, timeout=60) as client:
             for i in range(5):
-                response = await client.post("/api/auth/login", json={"username": f"user{i}", "password": "wrong-pass"},
-                                             headers={"X-Forwarded-For": f"203.0.113.{i}"})
+                response = await client.post(
+                    "/api/auth/login",
+                    json={"username": f"user{i}", "password": "wrong-pass"},
+                    headers={"X-Forwarded-For": f"203.0.113.{i}"},
+                )
                 out.append(response.status_code)
         return out
 

@@ -119,11 +119,11 @@ async def test_two_hundred_seekers_over_two_instances(cluster: Instances, databa
         # Everyone who could be paired is: no two of those left are compatible, even now.
         now = time.time()
         left = [
-            Seeker(seek_id=str(u), user_id=u, rating=starting_rating(strengths.get(u)).rating, prefs=prefs[u],
-                   since=placed_at[u])
-            for u in prefs if u not in paired_users
+            Seeker(seek_id=str(u), user_id=u, rating=starting_rating(strengths.get(u)).rating, prefs=prefs[u], since=placed_at[u])
+            for u in prefs
+            if u not in paired_users
         ]
-        assert not [(x.user_id, y.user_id) for i, x in enumerate(left) for y in left[i + 1:] if compatible(x, y, now)]
+        assert not [(x.user_id, y.user_id) for i, x in enumerate(left) for y in left[i + 1 :] if compatible(x, y, now)]
         assert len(games) >= SEEKERS // 4, len(games)  # the crowd overlaps enough for many games
         # The database agrees: one game per paired player, none for the others.
         connection = await asyncpg.connect(database_url.replace("postgresql+asyncpg://", "postgresql://"))

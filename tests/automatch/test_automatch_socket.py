@@ -44,7 +44,7 @@ async def test_two_seekers_with_overlapping_preferences_land_in_one_game(live_se
         assert detail["status"] == "playing" and detail["board_size"] == 13
         metrics = (await ana.http.get("/metrics")).text
         assert "tengen_automatch_pairs_total 1.0" in metrics and "tengen_automatch_seekers 0.0" in metrics
-        assert 'tengen_automatch_wait_seconds_count 2.0' in metrics
+        assert "tengen_automatch_wait_seconds_count 2.0" in metrics
         # One game at a time: a player in a live game cannot look for another.
         refused = await _seek(a, sizes=[9])
         assert refused["t"] == "error" and refused["code"] == "already_playing"

@@ -24,6 +24,7 @@ class FlakyPool(MemorySeekPool):
         attribute = super().__getattribute__(name)
         if name in ("put", "withdraw", "waiting", "count", "claim", "release", "status", "heartbeat", "alive"):
             if super().__getattribute__("down"):
+
                 async def fail(*_args, **_kwargs):  # type: ignore[no-untyped-def]
                     raise ConnectionError("pool unreachable")
 

@@ -29,9 +29,7 @@ def ranks_up(n: float) -> float:
 
 
 def seeker(user_id: int, rating: float = 1500.0, since: float = NOW, avoid: frozenset[int] = frozenset(), **prefs) -> Seeker:  # type: ignore[no-untyped-def]
-    return Seeker(
-        seek_id=f"s{user_id}", user_id=user_id, rating=rating, prefs=SeekPreferences(**prefs), since=since, avoid=avoid
-    )
+    return Seeker(seek_id=f"s{user_id}", user_id=user_id, rating=rating, prefs=SeekPreferences(**prefs), since=since, avoid=avoid)
 
 
 def test_the_gap_starts_at_one_rank_and_widens_with_the_wait_up_to_its_cap() -> None:
@@ -61,8 +59,7 @@ def test_never_self_never_avoided_and_preferences_must_overlap() -> None:
 
 def test_the_closest_in_strength_are_paired_first() -> None:
     old = NOW - 200  # everyone accepts any gap by now
-    people = [seeker(1, 1500, old), seeker(2, ranks_up(4), old), seeker(3, ranks_up(0.4), old),
-              seeker(4, ranks_up(4.5), old)]
+    people = [seeker(1, 1500, old), seeker(2, ranks_up(4), old), seeker(3, ranks_up(0.4), old), seeker(4, ranks_up(4.5), old)]
     pairs = {frozenset((a.user_id, b.user_id)) for a, b in choose_pairs(people, NOW)}
     assert pairs == {frozenset((1, 3)), frozenset((2, 4))}
     assert best_partner(people[0], people[1:], NOW).user_id == 3  # type: ignore[union-attr]

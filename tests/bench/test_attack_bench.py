@@ -22,7 +22,10 @@ def test_quick_run_prints_the_attack_ratio_last() -> None:
     need_postgres()
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "attack_bench.py"), "--quick"],
-        cwd=ROOT, capture_output=True, text=True, timeout=280,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
         env={**os.environ, "TENGEN_BENCH_POSTGRES": POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://")},
     )
     assert done.returncode == 0, done.stdout + done.stderr

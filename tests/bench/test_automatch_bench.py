@@ -13,8 +13,10 @@ from pathlib import Path
 from tests.support.services import need_postgres, need_redis
 
 ROOT = Path(__file__).resolve().parents[2]
-LINE = re.compile(r"^(pair_all|pair_cross_instance|pair_same_instance|baseline_ping) n=(\d+) p50_ms=[\d.]+ "
-                  r"p99_ms=[\d.]+ max_ms=[\d.]+$")
+LINE = re.compile(
+    r"^(pair_all|pair_cross_instance|pair_same_instance|baseline_ping) n=(\d+) p50_ms=[\d.]+ "
+    r"p99_ms=[\d.]+ max_ms=[\d.]+$"
+)
 
 
 def test_a_short_run_pairs_every_trial_and_prints_the_p99_last() -> None:
@@ -22,7 +24,10 @@ def test_a_short_run_pairs_every_trial_and_prints_the_p99_last() -> None:
     need_redis()
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "automatch_bench.py"), "--trials", "4"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()

@@ -14,7 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_short_run_prints_each_cost_and_the_ratio_last() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "chat_filter_bench.py"), "--moves", "20", "--rounds", "5"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()

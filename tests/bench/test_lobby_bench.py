@@ -16,7 +16,10 @@ LAST = re.compile(r"^snapshot_p50_ms=[\d.]+ ratio_p50=[\d.]+$")
 def test_a_short_run_prints_both_snapshots_and_the_ratio_last() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "lobby_bench.py"), "--games", "3", "--trials", "6"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()

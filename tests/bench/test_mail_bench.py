@@ -14,8 +14,13 @@ LAST = re.compile(r"^ratio worker/smtplib=[\d.]+ two_workers/smtplib=[\d.]+$")
 
 
 def test_a_short_run_prints_each_rate_and_the_ratios_last() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "mail_bench.py"), "--messages", "20"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "mail_bench.py"), "--messages", "20"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()
     assert LAST.match(lines[-1]), lines[-1]

@@ -18,9 +18,11 @@ LAST = re.compile(r"^pg_ms_per_append=([\d.]+|nan) appends_per_pg_core=(\d+|nan)
 def test_a_short_run_appends_at_each_step_and_prints_the_ceiling_last() -> None:
     need_postgres()
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "pg_append_bench.py"), "--steps", "1,3", "--seconds", "1",
-         "--warmup", "0"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        [sys.executable, str(ROOT / "bench" / "pg_append_bench.py"), "--steps", "1,3", "--seconds", "1", "--warmup", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()

@@ -15,7 +15,10 @@ LAST = re.compile(r"^ratio live/arithmetic=[\d.]+ rebuild/arithmetic=[\d.]+$")
 def test_a_short_run_prints_each_rate_and_the_ratios_last() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "ratings_bench.py"), "--players", "6", "--games", "20"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()

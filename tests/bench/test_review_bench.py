@@ -15,7 +15,10 @@ LAST = re.compile(r"^ratio review/game p50=[\d.]+ p90=[\d.]+$")
 def test_a_short_run_prints_the_delays_and_the_ratios_last() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "review_bench.py"), "--followers", "3", "--actions", "6"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()

@@ -24,7 +24,10 @@ def test_quick_run_prints_the_ratios_last() -> None:
     need_postgres()
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "room_bench.py"), "--quick"],
-        cwd=ROOT, capture_output=True, text=True, timeout=280,  # a loaded machine: the side load adds setup
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,  # a loaded machine: the side load adds setup
         env={**os.environ, "TENGEN_BENCH_POSTGRES": POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://")},
     )
     assert done.returncode == 0, done.stdout + done.stderr

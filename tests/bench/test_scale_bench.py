@@ -23,8 +23,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import cpu_groups  # noqa: E402 - imported after sys.path names bench/
 
-PHASE = re.compile(r"^phase=(\w+) instances=(\d) placement=(game|spread) via=direct quota=(none|0\.10) games=(\d+) "
-                   r"moves_per_s=\d+\.\d .* moves=(\d+) errors=(\d+) timeouts=(\d+) ")
+PHASE = re.compile(
+    r"^phase=(\w+) instances=(\d) placement=(game|spread) via=direct quota=(none|0\.10) games=(\d+) "
+    r"moves_per_s=\d+\.\d .* moves=(\d+) errors=(\d+) timeouts=(\d+) "
+)
 THROTTLED = re.compile(r"^  throttled=\[([\d.,]+)\] .* quota_used=\[([\d.,]+|-)\] ")
 LAST = re.compile(r"^scale2=\d+\.\d\d scale4=\d+\.\d\d spread4=\d+\.\d\d eff=\d+\.\d\d$")
 
@@ -38,8 +40,14 @@ def _writable_controller() -> bool:
 
 
 def test_without_a_cpu_controller_it_says_so_and_exits_non_zero(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(BENCH)], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          env={**os.environ, cpu_groups.CGROUP_ROOT_ENV: str(tmp_path)})
+    done = subprocess.run(
+        [sys.executable, str(BENCH)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, cpu_groups.CGROUP_ROOT_ENV: str(tmp_path)},
+    )
     assert done.returncode == 2, done.stdout + done.stderr
     assert "needs a writable CPU controller" in done.stderr and "no CPU controller" in done.stderr
     assert "scale2=" not in done.stdout
@@ -51,17 +59,37 @@ def test_a_short_run_measures_every_phase_and_prints_the_ratios_last() -> None:
     need_redis()
     need(_writable_controller(), "a writable cgroup CPU controller (root, cgroup v1 cpu or v2 cpu.max)")
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--games-per-instance", "2", "--seconds", "2", "--warmup", "0",
-         "--client-procs", "1", "--rounds", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=280,
+        [
+            sys.executable,
+            str(BENCH),
+            "--games-per-instance",
+            "2",
+            "--seconds",
+            "2",
+            "--warmup",
+            "0",
+            "--client-procs",
+            "1",
+            "--rounds",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=280,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()
     assert LAST.match(lines[-1]), lines[-1]
     phases = [m for m in map(PHASE.match, lines) if m]
     assert [(m.group(1), int(m.group(2)), m.group(3)) for m in phases] == [
-        ("base", 1, "game"), ("q1", 1, "game"), ("q2", 2, "game"), ("q4", 4, "game"), ("s2", 2, "spread"),
-        ("s4", 4, "spread")], lines
+        ("base", 1, "game"),
+        ("q1", 1, "game"),
+        ("q2", 2, "game"),
+        ("q4", 4, "game"),
+        ("s2", 2, "spread"),
+        ("s4", 4, "spread"),
+    ], lines
     for m in phases:
         assert (m.group(4) == "none") == (m.group(1) == "base"), m.group(0)
         assert int(m.group(5)) == 2 * int(m.group(2))  # two games per instance

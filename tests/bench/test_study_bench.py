@@ -15,7 +15,10 @@ LAST = re.compile(r"^ratio position served/local=[\d.]+ estimate served/local=[\
 def test_a_short_run_prints_each_rate_and_the_ratios_last() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "study_bench.py"), "--moves", "40", "--requests", "5", "--estimates", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()

@@ -17,8 +17,9 @@ BLITZ = {"kind": "byoyomi", "main": 60, "periods": 3, "period_time": 10}
 async def test_a_bot_declares_what_it_accepts_and_refusals_say_why(make_client) -> None:  # type: ignore[no-untyped-def]
     owner = make_client()
     await register(owner)
-    bot, token = await make_bot(owner, board_sizes=[9, 13], time_controls=["byoyomi", "fischer"], rated=False,
-                                max_games=1, min_move_seconds=5)
+    bot, token = await make_bot(
+        owner, board_sizes=[9, 13], time_controls=["byoyomi", "fischer"], rated=False, max_games=1, min_move_seconds=5
+    )
     assert bot["bot"] and not bot["house"] and bot["accepts"]["board_sizes"] == [9, 13]
     listed = (await owner.get("/api/bots")).json()["bots"]
     assert [(b["name"], b["active_games"]) for b in listed] == [(bot["name"], 0)]
@@ -30,8 +31,10 @@ async def test_a_bot_declares_what_it_accepts_and_refusals_say_why(make_client) 
     cases = [
         ({"board_size": 19}, "plays only on 9x9, 13x13 boards"),
         ({"board_size": 9, "time_control": {"kind": "absolute", "main": 600}}, "accepts only these time controls"),
-        ({"board_size": 9, "time_control": {"kind": "byoyomi", "main": 60, "periods": 3, "period_time": 2}},
-         "needs at least 5 seconds per move"),
+        (
+            {"board_size": 9, "time_control": {"kind": "byoyomi", "main": 60, "periods": 3, "period_time": 2}},
+            "needs at least 5 seconds per move",
+        ),
     ]
     for body, reason in cases:
         refused = await guest.post("/api/challenges", json={**body, "opponent": bot["name"]})
@@ -41,17 +44,20 @@ async def test_a_bot_declares_what_it_accepts_and_refusals_say_why(make_client) 
 
     player = make_client()
     await register(player)
-    rated = await player.post("/api/challenges", json={"board_size": 9, "time_control": BLITZ, "rated": True,
-                                                        "opponent": bot["name"]})
+    rated = await player.post(
+        "/api/challenges", json={"board_size": 9, "time_control": BLITZ, "rated": True, "opponent": bot["name"]}
+    )
     assert rated.status_code == 422 and "plays only unrated games" in rated.json()["error"]["message"]
 
     # The owner loosens the declaration; the bot's own token may change it too.
-    changed = await make_client().put(f"/api/bots/{bot['id']}/accepts", headers=bearer(token),
-                                      json={"board_sizes": [9], "max_games": 1})
+    changed = await make_client().put(
+        f"/api/bots/{bot['id']}/accepts", headers=bearer(token), json={"board_sizes": [9], "max_games": 1}
+    )
     assert changed.status_code == 200 and changed.json()["accepts"]["rated"] is True
 
-    challenge = (await guest.post("/api/challenges", json={"board_size": 9, "time_control": BLITZ,
-                                                           "opponent": bot["name"]})).json()
+    challenge = (
+        await guest.post("/api/challenges", json={"board_size": 9, "time_control": BLITZ, "opponent": bot["name"]})
+    ).json()
     assert challenge["opponent"] == {"id": bot["id"], "name": bot["name"], "bot": True, "rank": "6k?"}
     assert challenge["id"] not in [c["id"] for c in (await guest.get("/api/challenges")).json()["challenges"]]
     stranger = make_client()
@@ -77,8 +83,9 @@ async def test_a_bot_declines_with_a_reason(make_client) -> None:  # type: ignor
     guest = make_client()
     challenge = (await guest.post("/api/challenges", json={"board_size": 9, "opponent": bot["name"]})).json()
     assert (await guest.post(f"/api/challenges/{challenge['id']}/decline")).status_code == 403
-    declined = await make_client().post(f"/api/challenges/{challenge['id']}/decline", headers=bearer(token),
-                                        json={"reason": "engine unavailable"})
+    declined = await make_client().post(
+        f"/api/challenges/{challenge['id']}/decline", headers=bearer(token), json={"reason": "engine unavailable"}
+    )
     assert declined.status_code == 200 and declined.json()["status"] == "declined"
     seen = (await guest.get(f"/api/challenges/{challenge['id']}")).json()
     assert seen["status"] == "declined" and seen["decline_reason"] == "engine unavailable"

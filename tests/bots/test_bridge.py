@@ -52,12 +52,13 @@ async def test_a_token_bot_plays_rated_games_to_a_scored_end_and_stops_cleanly(s
         await register(player)
         bridge = BridgeProcess(server.url, token, tmp_path / "bridge.log").start()
         try:
-            games = [await challenge_bot(player, bot["name"], board_size=9, rated=True, time_control=BLITZ,
-                                         color=color) for color in ("black", "white")]
-            outcomes = await asyncio.gather(*(
-                Opponent(server.ws_url, _cookie(player), game_id, moves=8, seed=n).play(300)
-                for n, game_id in enumerate(games)
-            ))
+            games = [
+                await challenge_bot(player, bot["name"], board_size=9, rated=True, time_control=BLITZ, color=color)
+                for color in ("black", "white")
+            ]
+            outcomes = await asyncio.gather(
+                *(Opponent(server.ws_url, _cookie(player), game_id, moves=8, seed=n).play(300) for n, game_id in enumerate(games))
+            )
         finally:
             code = bridge.terminate()
         log = bridge.log_text()

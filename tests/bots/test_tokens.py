@@ -76,5 +76,3 @@ async def test_only_a_signed_in_account_manages_tokens(make_client) -> None:  # 
     mine = (await owner.get("/api/tokens")).json()["tokens"][0]
     assert (await other.delete(f"/api/tokens/{mine['id']}")).status_code == 404
     assert (await program.get("/api/me", headers=bearer(token))).status_code == 200
-
-

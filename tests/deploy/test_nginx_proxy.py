@@ -145,8 +145,7 @@ async def test_http_and_lobby_are_balanced_and_every_socket_of_a_game_meets_on_o
         hosts: dict[str, str] = {}
         while set(hosts.values()) != both and len(hosts) < 20:
             game_id = await start_game(people[0], people[1])
-            sockets = [await people[0].socket(game_id), await people[1].socket(game_id),
-                       await people[0].socket(game_id)]
+            sockets = [await people[0].socket(game_id), await people[1].socket(game_id), await people[0].socket(game_id)]
             for sock in sockets:
                 assert (await sock.of_type("snapshot"))["v"] == 0
             for sock in sockets:
@@ -170,8 +169,7 @@ async def test_an_instance_killed_mid_game_its_clients_reconnect_through_nginx_a
     streams: dict[str, list[dict]] = {"B": [], "W": [], "S": []}
     try:
         game_id = await start_game(black, white, time_control=CLOCK)
-        sockets = {"B": await black.socket(game_id), "W": await white.socket(game_id),
-                   "S": await watcher.socket(game_id)}
+        sockets = {"B": await black.socket(game_id), "W": await white.socket(game_id), "S": await watcher.socket(game_id)}
         for sock in sockets.values():
             assert (await sock.of_type("snapshot"))["v"] == 0
         # All three are on one instance: which one, the hash of the game id decided.

@@ -35,27 +35,68 @@ SAMPLE_ROWS = [
 ]
 
 CHALLENGES = [
-    {"id": "c1", "creator": {"id": 3, "name": "lee_sedol_fan"}, "size": 19, "rules": "chinese", "komi": 7.5,
-     "handicap": 0, "color": "nigiri", "time_control": {"kind": "byoyomi", "main": 600, "periods": 5,
-     "period_time": 30}, "rated": True, "private": False},
-    {"id": "c2", "creator": {"id": 4, "name": "Nguyễn Văn An"}, "size": 9, "rules": "japanese", "komi": 6.5,
-     "handicap": 0, "color": "white", "time_control": {"kind": "fischer", "main": 300, "increment": 10,
-     "cap": 600}, "rated": False, "private": False},
+    {
+        "id": "c1",
+        "creator": {"id": 3, "name": "lee_sedol_fan"},
+        "size": 19,
+        "rules": "chinese",
+        "komi": 7.5,
+        "handicap": 0,
+        "color": "nigiri",
+        "time_control": {"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 30},
+        "rated": True,
+        "private": False,
+    },
+    {
+        "id": "c2",
+        "creator": {"id": 4, "name": "Nguyễn Văn An"},
+        "size": 9,
+        "rules": "japanese",
+        "komi": 6.5,
+        "handicap": 0,
+        "color": "white",
+        "time_control": {"kind": "fischer", "main": 300, "increment": 10, "cap": 600},
+        "rated": False,
+        "private": False,
+    },
 ]
 
 LIVE_GAMES = [
-    {"id": "g-live", "players": {"B": {"id": 7, "name": "Guest-7f3a"}, "W": {"id": 5, "name": "柯洁迷"}},
-     "size": 19, "rules": "chinese", "komi": 7.5, "move_number": 4, "spectators": 5,
-     "time_control": {"kind": "byoyomi", "main": 600, "periods": 3, "period_time": 30}, "rated": True},
-    {"id": "g-2", "players": {"B": {"id": 8, "name": "María"}, "W": {"id": 9, "name": "Shusaku"}},
-     "size": 13, "rules": "japanese", "komi": 6.5, "move_number": 81, "spectators": 2,
-     "time_control": {"kind": "chinese_countdown", "main": 1200, "periods": 3, "period_time": 60}, "rated": False},
+    {
+        "id": "g-live",
+        "players": {"B": {"id": 7, "name": "Guest-7f3a"}, "W": {"id": 5, "name": "柯洁迷"}},
+        "size": 19,
+        "rules": "chinese",
+        "komi": 7.5,
+        "move_number": 4,
+        "spectators": 5,
+        "time_control": {"kind": "byoyomi", "main": 600, "periods": 3, "period_time": 30},
+        "rated": True,
+    },
+    {
+        "id": "g-2",
+        "players": {"B": {"id": 8, "name": "María"}, "W": {"id": 9, "name": "Shusaku"}},
+        "size": 13,
+        "rules": "japanese",
+        "komi": 6.5,
+        "move_number": 81,
+        "spectators": 2,
+        "time_control": {"kind": "chinese_countdown", "main": 1200, "periods": 3, "period_time": 60},
+        "rated": False,
+    },
 ]
 
 FINISHED = [
-    {"id": "g-old", "players": {"B": {"id": 7, "name": "Guest-7f3a"}, "W": {"id": 5, "name": "Honinbo"}},
-     "size": 9, "rules": "chinese", "komi": 7.5, "result": {"winner": "W", "reason": "score", "margin": 3.5,
-     "text": "W+3.5"}, "time_control": {"kind": "none"}, "rated": False},
+    {
+        "id": "g-old",
+        "players": {"B": {"id": 7, "name": "Guest-7f3a"}, "W": {"id": 5, "name": "Honinbo"}},
+        "size": 9,
+        "rules": "chinese",
+        "komi": 7.5,
+        "result": {"winner": "W", "reason": "score", "margin": 3.5, "text": "W+3.5"},
+        "time_control": {"kind": "none"},
+        "rated": False,
+    },
 ]
 
 CLOCKS = {
@@ -117,9 +158,9 @@ SNAPSHOT: dict[str, Any] = {
 }
 # Board rows from the moves above (x = column, y = row): B Q4, W D4, B Q16, W D16.
 SNAPSHOT["game"]["board"] = [
-    "..................." if y not in (3, 15) else "".join(
-        {(15, 15): "X", (3, 15): "O", (15, 3): "X", (3, 3): "O"}.get((x, y), ".") for x in range(19)
-    )
+    "..................."
+    if y not in (3, 15)
+    else "".join({(15, 15): "X", (3, 15): "O", (15, 3): "X", (3, 3): "O"}.get((x, y), ".") for x in range(19))
     for y in range(19)
 ]
 

@@ -95,7 +95,8 @@ def test_your_turn_list_badge_and_correspondence_settings(browser, server) -> No
         choices = ana.api("GET", "/api/me/correspondence")
         assert choices["weekend_pause"] is True
         ana.page.wait_for_function(
-            "async () => (await (await fetch('/api/me/correspondence')).json()).time_zone === 'Asia/Tokyo'")
+            "async () => (await (await fetch('/api/me/correspondence')).json()).time_zone === 'Asia/Tokyo'"
+        )
         assert "7.0" in ana.page.inner_text("#vacation-state")
         ana.page.click("#vacation-toggle")
         ana.page.wait_for_function("() => document.querySelector('#vacation-toggle').textContent.includes('End')")
@@ -111,7 +112,8 @@ def test_your_turn_list_badge_and_correspondence_settings(browser, server) -> No
         ana.open()
         ana.page.wait_for_function(
             "() => [...document.querySelectorAll('#your-turn .time-left')].length === 3 && "
-            "[...document.querySelectorAll('#your-turn .time-left')].every(e => e.textContent === 'clock paused')")
+            "[...document.querySelectorAll('#your-turn .time-left')].every(e => e.textContent === 'clock paused')"
+        )
         ana.open("#/settings")
         ana.page.click("#vacation-toggle")
         ana.page.wait_for_function("() => document.querySelector('#vacation-toggle').textContent.includes('Start')")
@@ -123,16 +125,18 @@ def test_your_turn_list_badge_and_correspondence_settings(browser, server) -> No
 
 def _tree(person: Person) -> list[str]:
     """The stored conditional tree the card shows: each branch as "their,move>answer", nested ones after a /."""
-    return list(person.page.eval_on_selector_all(
-        "#conditional .cond-tree li",
-        """els => els.map(e => {
+    return list(
+        person.page.eval_on_selector_all(
+            "#conditional .cond-tree li",
+            """els => els.map(e => {
             const up = [];
             for (let p = e.parentElement.closest('li'); p; p = p.parentElement.closest('li')) {
                 up.unshift(p.dataset.theirs + '>' + p.dataset.mine);
             }
             return [...up, e.dataset.theirs + '>' + e.dataset.mine].join('/');
         })""",
-    ))
+        )
+    )
 
 
 def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser, server) -> None:  # type: ignore[no-untyped-def]

@@ -80,9 +80,7 @@ def _play_a_game(ana: Person, bao: Person, chen: Person) -> None:
     assert ana.page.locator(".status-line").inner_text() == "Your move"
     after_clock = _clock_seconds(ana.page.locator(".player-card[data-color=B] .clock").inner_text())
     assert 0 <= before_clock - after_clock <= 5, (before_clock, after_clock)
-    ana.page.wait_for_function(
-        "() => document.querySelector('.player-card[data-color=W] .presence').classList.contains('on')"
-    )
+    ana.page.wait_for_function("() => document.querySelector('.player-card[data-color=W] .presence').classList.contains('on')")
 
     ana.click_point(5, 5)  # 7
     bao.wait_stones(7)

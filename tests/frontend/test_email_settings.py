@@ -31,10 +31,18 @@ def server(settings, smtp_sink):  # type: ignore[no-untyped-def]
     mail = {"mail_smtp_host": "127.0.0.1", "mail_smtp_port": smtp_sink.port, "mail_smtp_security": "none"}
     live = LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend", **mail}))
     live.start()
-    env = {**os.environ, "TENGEN_ENV": "test", "TENGEN_DATABASE_URL": settings.database_url,
-           "TENGEN_SECRET_KEY": settings.secret_key, "TENGEN_DATA_DIR": str(settings.data_dir),
-           "TENGEN_MAIL_SMTP_HOST": "127.0.0.1", "TENGEN_MAIL_SMTP_PORT": str(smtp_sink.port),
-           "TENGEN_MAIL_SMTP_SECURITY": "none", "TENGEN_MAIL_SITE_URL": live.url, "TENGEN_MAIL_POLL_SECONDS": "0.2"}
+    env = {
+        **os.environ,
+        "TENGEN_ENV": "test",
+        "TENGEN_DATABASE_URL": settings.database_url,
+        "TENGEN_SECRET_KEY": settings.secret_key,
+        "TENGEN_DATA_DIR": str(settings.data_dir),
+        "TENGEN_MAIL_SMTP_HOST": "127.0.0.1",
+        "TENGEN_MAIL_SMTP_PORT": str(smtp_sink.port),
+        "TENGEN_MAIL_SMTP_SECURITY": "none",
+        "TENGEN_MAIL_SITE_URL": live.url,
+        "TENGEN_MAIL_POLL_SECONDS": "0.2",
+    }
     mailer = subprocess.Popen([sys.executable, "-m", "app.cli", "mailer"], cwd=ROOT, env=env)
     yield live
     mailer.terminate()

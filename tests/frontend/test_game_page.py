@@ -15,8 +15,30 @@ from tests.frontend.people import PHONE, Person, start_game
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
 # 9x9 moves that capture nothing and leave both sides plenty of room: (x, y), black first.
-OPENING = [(2, 2), (6, 6), (6, 2), (2, 6), (4, 4), (4, 2), (2, 4), (6, 4), (4, 6), (3, 3), (5, 5), (5, 3),
-           (3, 5), (1, 1), (7, 7), (1, 7), (7, 1), (0, 4), (8, 4), (4, 0), (4, 8), (0, 0)]
+OPENING = [
+    (2, 2),
+    (6, 6),
+    (6, 2),
+    (2, 6),
+    (4, 4),
+    (4, 2),
+    (2, 4),
+    (6, 4),
+    (4, 6),
+    (3, 3),
+    (5, 5),
+    (5, 3),
+    (3, 5),
+    (1, 1),
+    (7, 7),
+    (1, 7),
+    (7, 1),
+    (0, 4),
+    (8, 4),
+    (4, 0),
+    (4, 8),
+    (0, 0),
+]
 
 
 def _play(black: Person, white: Person, moves, start: int = 0) -> None:  # type: ignore[no-untyped-def]

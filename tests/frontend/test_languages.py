@@ -68,8 +68,11 @@ def test_no_text_overflows_its_box_in_any_language_at_desktop_and_phone_width(br
     try:
         for person in (ana, bao, chen):
             person.open()
-        chen.api("POST", "/api/challenges", {"board_size": 19, "rules": "japanese", "color": "black",
-                                             "handicap": 4, "time_control": BYOYOMI})
+        chen.api(
+            "POST",
+            "/api/challenges",
+            {"board_size": 19, "rules": "japanese", "color": "black", "handicap": 4, "time_control": BYOYOMI},
+        )
         start_game(ana, bao, time_control=BYOYOMI)
         ana.click_point(4, 4)
         bao.wait_moves(1)
@@ -108,8 +111,14 @@ def test_time_controls_are_written_in_the_readers_language(browser, server):  # 
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
         ana.open(), bao.open()
-        expected = {"en": "10m + 5×30s", "zh": "10分 + 5×30秒", "ja": "10分 + 5×30秒", "ko": "10분 + 5×30초",
-                    "es": "10 min + 5×30 s", "vi": "10 phút + 5×30 giây"}
+        expected = {
+            "en": "10m + 5×30s",
+            "zh": "10分 + 5×30秒",
+            "ja": "10分 + 5×30秒",
+            "ko": "10분 + 5×30초",
+            "es": "10 min + 5×30 s",
+            "vi": "10 phút + 5×30 giây",
+        }
         for lang, text in expected.items():
             ana.language(lang)
             assert ana.page.locator(".tc-desc").inner_text() == text

@@ -21,9 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _chromium(pw):  # type: ignore[no-untyped-def]
     need_chromium()
-    return pw.chromium.launch(
-        executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-    )
+    return pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
 
 
 def _play_now(first_url: str, second_url: str) -> None:
@@ -104,6 +102,7 @@ def test_after_a_long_wait_the_page_offers_a_connected_house_bot_and_plays_it(tm
     server = ServeProcess(tmp_path, TENGEN_AUTOMATCH_BOT_AFTER="2").start()
     bridge = None
     try:
+
         async def house_bot() -> tuple[dict, str]:
             async with httpx.AsyncClient(base_url=server.url) as owner:
                 await register(owner)

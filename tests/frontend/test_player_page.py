@@ -21,8 +21,7 @@ def _play(base_url: str) -> tuple[str, str]:
     async def run() -> None:
         ana, bao = await registered(base_url, "club", prefix="ana"), await registered(base_url, "10k", prefix="bao")
         try:
-            for n, (black, white, winner) in enumerate([(ana, bao, "B"), (bao, ana, "W"), (ana, bao, "W"),
-                                                        (bao, ana, "W")]):
+            for n, (black, white, winner) in enumerate([(ana, bao, "B"), (bao, ana, "W"), (ana, bao, "W"), (bao, ana, "W")]):
                 await rated_game(black, white, winner=winner, board_size=(9, 13, 19, 19)[n])
                 await wait_games(ana, ana.user["name"], n + 1)
             out.extend([ana.user["name"], bao.user["name"]])
@@ -103,8 +102,11 @@ def test_a_player_page_shows_rank_graph_record_and_head_to_head(browser, server)
         try:
             strong.open()
             strong.api("POST", "/api/auth/register", {"username": "kisei", "password": PASSWORD, "strength": "2d"})
-            strong.api("POST", "/api/challenges", {"board_size": 19, "time_control": {"kind": "none"},
-                                                   "rated": True, "auto_handicap": True})
+            strong.api(
+                "POST",
+                "/api/challenges",
+                {"board_size": 19, "time_control": {"kind": "none"}, "rated": True, "auto_handicap": True},
+            )
             page.goto(f"{server.url}/#/")
             page.wait_for_selector(".challenge-colour >> text=handicap stones")
             text = page.locator(".challenge-colour").first.inner_text()

@@ -55,8 +55,9 @@ def test_a_review_led_in_one_browser_is_followed_live_in_two_others_across_insta
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM,
-                                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        )
         teacher = Person(browser, lead_server.url)
         ana, bao = Person(browser, follow_server.url), Person(browser, follow_server.url)
         people = (teacher, ana, bao)

@@ -33,7 +33,7 @@ class _Handler(SimpleHTTPRequestHandler):
     def translate_path(self, path: str) -> str:
         clean = path.split("?", 1)[0].split("#", 1)[0]
         if clean.startswith("/harness/"):
-            return str(HARNESS / clean[len("/harness/"):])
+            return str(HARNESS / clean[len("/harness/") :])
         return super().translate_path(path)
 
     def end_headers(self) -> None:
@@ -270,8 +270,9 @@ def test_chat_hides_the_spectator_tab_from_players_during_play(context, base_url
 
 @pytest.mark.parametrize("route", ["#/", "#/game/g-live", "#/rules"])
 def test_phone_width_has_no_horizontal_overflow(browser, base_url, route):
-    ctx = browser.new_context(viewport={"width": 375, "height": 740}, locale="vi-VN", device_scale_factor=2,
-                              has_touch=True, is_mobile=True)
+    ctx = browser.new_context(
+        viewport={"width": 375, "height": 740}, locale="vi-VN", device_scale_factor=2, has_touch=True, is_mobile=True
+    )
     try:
         page = ctx.new_page()
         fixtures.serve_api(page)

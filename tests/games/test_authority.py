@@ -46,24 +46,40 @@ def refused(a, actor, t, now, code, facts=None, **fields):
     return info.value
 
 
-KO_SETUP = [("B", (1, 0)), ("W", (2, 0)), ("B", (0, 1)), ("W", (3, 1)), ("B", (1, 2)), ("W", (2, 2)),
-            ("B", (8, 8)), ("W", (1, 1))]
+KO_SETUP = [
+    ("B", (1, 0)),
+    ("W", (2, 0)),
+    ("B", (0, 1)),
+    ("W", (3, 1)),
+    ("B", (1, 2)),
+    ("W", (2, 2)),
+    ("B", (8, 8)),
+    ("W", (1, 1)),
+]
 
 
 # ================================================================= moves
 def test_moves_and_passes_make_events_with_clocks():
     a = make(time_control=ABS)
     ev = act(a, "B", "play", 5.0, p=[2, 3])
-    assert ev == [{
-        "t": "move", "color": "B", "p": [2, 3], "captured": [], "move_number": 1,
-        "prisoners": {"B": 0, "W": 0}, "to_move": "W", "ko": None, "visibility": "all", "server_time": 5.0,
-        "clocks": {
-            "B": {"main": 595.0, "periods": None, "period_time": None, "period_left": None, "stones": None,
-                  "running": False},
-            "W": {"main": 600.0, "periods": None, "period_time": None, "period_left": None, "stones": None,
-                  "running": True},
-        },
-    }]
+    assert ev == [
+        {
+            "t": "move",
+            "color": "B",
+            "p": [2, 3],
+            "captured": [],
+            "move_number": 1,
+            "prisoners": {"B": 0, "W": 0},
+            "to_move": "W",
+            "ko": None,
+            "visibility": "all",
+            "server_time": 5.0,
+            "clocks": {
+                "B": {"main": 595.0, "periods": None, "period_time": None, "period_left": None, "stones": None, "running": False},
+                "W": {"main": 600.0, "periods": None, "period_time": None, "period_left": None, "stones": None, "running": True},
+            },
+        }
+    ]
     ev = act(a, "W", "pass", 7.0)
     assert ev[0]["t"] == "pass" and ev[0]["to_move"] == "B" and ev[0]["clocks"]["W"]["main"] == 598.0
     snap = a.snapshot(None, 7.0)
@@ -135,8 +151,7 @@ def test_resignation(phase):
         assert a.phase == "scoring"
     ev = act(a, "W", "resign", 10.0)
     assert ev[0]["t"] == "game_over" and ev[0]["by"] == "W"
-    assert ev[0]["result"] == {"winner": "B", "reason": "resignation", "margin": None, "text": "B+R",
-                               "score": None}
+    assert ev[0]["result"] == {"winner": "B", "reason": "resignation", "margin": None, "text": "B+R", "score": None}
     assert a.phase == "finished" and a.snapshot(None, 10.0)["result"]["text"] == "B+R"
 
 
@@ -206,8 +221,14 @@ def test_undo_declined_and_lapsed():
     act(a, "B", "play", 1.0, p=[4, 4])
     act(a, "B", "undo_request", 2.0)
     ev = act(a, "W", "undo_decline", 3.0)
-    assert ev[0] == {"t": "offer_declined", "kind": "undo", "by": "W", "visibility": "all", "server_time": 3.0,
-                     "offers": {"undo": None, "draw": None, "adjourn": None, "resume": None, "rematch": None}}
+    assert ev[0] == {
+        "t": "offer_declined",
+        "kind": "undo",
+        "by": "W",
+        "visibility": "all",
+        "server_time": 3.0,
+        "offers": {"undo": None, "draw": None, "adjourn": None, "resume": None, "rematch": None},
+    }
     assert a.snapshot(None, 3.0)["board"][4][4] == "X"
     act(a, "B", "undo_request", 4.0)
     act(a, "W", "play", 5.0, p=[3, 3])  # the opponent moved instead: the request lapses
@@ -463,8 +484,7 @@ def test_adjourn_decline_and_sealed_pass():
     act(a, "B", "adjourn_offer", 4.0)
     act(a, "W", "adjourn_accept", 5.0)
     ev = act(a, "W", "seal", 6.0, p=None)
-    assert ev[0]["p"] is None and event_for(ev[0], "B") == {"t": "sealed", "color": "W", "clocks": None,
-                                                            "server_time": 6.0}
+    assert ev[0]["p"] is None and event_for(ev[0], "B") == {"t": "sealed", "color": "W", "clocks": None, "server_time": 6.0}
     act(a, "W", "resume_offer", 7.0)
     refused(a, "W", "resume_accept", 8.0, "no_offer")
     act(a, "B", "resume_decline", 8.0)
@@ -486,8 +506,7 @@ def test_abandonment_claim_before_and_after_grace():
     a.player_left("W", 300.0)
     a.player_left("W", 310.0)  # still gone since 300
     ev = act(a, "B", "claim_victory", 360.0)
-    assert ev[0]["result"] == {"winner": "B", "reason": "abandonment", "margin": None, "text": "B+F",
-                               "score": None}
+    assert ev[0]["result"] == {"winner": "B", "reason": "abandonment", "margin": None, "text": "B+F", "score": None}
     assert a.log[-1]["facts"] == {"absent_since": 300.0}
 
 
@@ -531,8 +550,11 @@ def _long_game(a):
 
 
 def test_replay_of_the_action_log_reproduces_the_game():
-    a = make(time_control={"kind": "byoyomi", "main": 30, "periods": 3, "period_time": 10},
-             lag={"initial": 0.5, "cap": 2.0}, abandon_grace=10)
+    a = make(
+        time_control={"kind": "byoyomi", "main": 30, "periods": 3, "period_time": 10},
+        lag={"initial": 0.5, "cap": 2.0},
+        abandon_grace=10,
+    )
     _long_game(a)
     assert a.result.text == "W+F"
     state = json.loads(json.dumps(stored(a)))
@@ -592,8 +614,7 @@ def test_triple_ko_under_japanese_rules_is_no_result():
             now += 1
     assert a.phase == "finished"
     assert events[-1]["t"] == "game_over"
-    assert events[-1]["result"] == {"winner": None, "reason": "no_result", "margin": None, "text": "Void",
-                                    "score": None}
+    assert events[-1]["result"] == {"winner": None, "reason": "no_result", "margin": None, "text": "Void", "score": None}
 
 
 def test_snapshot_defaults_to_the_time_of_the_last_action():
@@ -648,7 +669,10 @@ def test_conditional_moves_answer_at_once_and_follow_the_tree():
     assert a.snapshot(None)["conditional"] is None
     events = act(a, "B", "play", 100.0, p=[2, 2])
     assert [(e["t"], e.get("color"), e.get("p")) for e in events] == [
-        ("move", "B", [2, 2]), ("move", "W", [6, 6]), ("conditional", "W", None)]
+        ("move", "B", [2, 2]),
+        ("move", "W", [6, 6]),
+        ("conditional", "W", None),
+    ]
     assert events[1]["conditional"] is True and events[2]["tree"] == [[[2, 6], [6, 2], []]]
     assert a.game.to_move == "B" and a.clock.players["W"].main == 3 * DAY
     # A move the tree does not name drops it; White then answers by hand.

@@ -9,10 +9,31 @@ from app.games.authority import GameAuthority
 from app.games.errors import GameError
 from tests.games.replays import from_stored, stored
 
-KINDS = ["play"] * 8 + ["pass"] * 3 + ["toggle_dead"] * 2 + [
-    "resign", "abort", "undo_request", "undo_accept", "undo_decline", "draw_offer", "draw_accept",
-    "draw_decline", "accept_score", "accept_score", "resume_play", "adjourn_offer", "adjourn_accept",
-    "seal", "resume_offer", "resume_accept", "claim_victory", "tick"]
+KINDS = (
+    ["play"] * 8
+    + ["pass"] * 3
+    + ["toggle_dead"] * 2
+    + [
+        "resign",
+        "abort",
+        "undo_request",
+        "undo_accept",
+        "undo_decline",
+        "draw_offer",
+        "draw_accept",
+        "draw_decline",
+        "accept_score",
+        "accept_score",
+        "resume_play",
+        "adjourn_offer",
+        "adjourn_accept",
+        "seal",
+        "resume_offer",
+        "resume_accept",
+        "claim_victory",
+        "tick",
+    ]
+)
 
 step = st.tuples(
     st.sampled_from(KINDS),
@@ -21,8 +42,12 @@ step = st.tuples(
     st.floats(0.0, 6.0, allow_nan=False),
     st.floats(0.0, 1.0, allow_nan=False),
 )
-CONFIG = {"size": 5, "time_control": {"kind": "byoyomi", "main": 60, "periods": 2, "period_time": 10},
-          "scoring_timeout": 30, "abandon_grace": 15}
+CONFIG = {
+    "size": 5,
+    "time_control": {"kind": "byoyomi", "main": 60, "periods": 2, "period_time": 10},
+    "scoring_timeout": 30,
+    "abandon_grace": 15,
+}
 
 
 @settings(max_examples=60, deadline=None)

@@ -129,8 +129,7 @@ def test_chinese_countdown_counts_whole_minutes():
 def test_byoyomi_view_counts_down_inside_the_period():
     c = clock({"kind": "byoyomi", "main": 10, "periods": 3, "period_time": 30})
     v = c.view(4.0)
-    assert v["B"] == {"main": 6.0, "periods": 3, "period_time": 30.0, "period_left": 30.0,
-                      "stones": None, "running": True}
+    assert v["B"] == {"main": 6.0, "periods": 3, "period_time": 30.0, "period_left": 30.0, "stones": None, "running": True}
     assert v["W"]["running"] is False
     v = c.view(10.0 + 30.0 + 12.0)
     assert v["B"]["main"] == 0.0 and v["B"]["periods"] == 2 and v["B"]["period_left"] == 18.0
@@ -150,8 +149,14 @@ def test_canadian_stone_count_and_reset():
     assert (b.period_left, b.stones) == (60.0, 3)
     c.press("W", 65.0)
     assert c.flag_deadline() == 125.0
-    assert c.view(100.0)["B"] == {"main": 0.0, "periods": None, "period_time": 60.0,
-                                  "period_left": 25.0, "stones": 3, "running": True}
+    assert c.view(100.0)["B"] == {
+        "main": 0.0,
+        "periods": None,
+        "period_time": 60.0,
+        "period_left": 25.0,
+        "stones": 3,
+        "running": True,
+    }
 
 
 def test_canadian_period_running_out_before_the_stones_loses():
@@ -215,8 +220,7 @@ def test_pause_and_resume_do_not_charge_the_pause():
 
 
 def test_state_round_trips_through_json_and_downtime_is_free():
-    c = clock({"kind": "byoyomi", "main": 10, "periods": 2, "period_time": 5},
-              lag=LagPolicy(initial=0.25))
+    c = clock({"kind": "byoyomi", "main": 10, "periods": 2, "period_time": 5}, lag=LagPolicy(initial=0.25))
     c.press("B", 3.0, lag=0.1)
     saved = json.loads(json.dumps(c.to_dict(now=7.0)))  # W has used 4 s
     back = GameClock.from_dict(saved, now=1000.0)

@@ -10,9 +10,17 @@ def test_defaults_and_round_trip():
     cfg = parse_config(None)
     assert cfg.size == 19 and cfg.rules.name == "chinese" and not cfg.time_control.timed
     assert cfg.scoring_timeout == 300.0 and cfg.abandon_grace == 60.0
-    full = parse_config({"size": 13, "rules": {"preset": "japanese", "komi": 0.5}, "handicap": 3,
-                         "time_control": {"kind": "chinese_countdown", "main": 600, "periods": 3},
-                         "lag": {"initial": 0.25}, "scoring_timeout": 90, "abandon_grace": 30})
+    full = parse_config(
+        {
+            "size": 13,
+            "rules": {"preset": "japanese", "komi": 0.5},
+            "handicap": 3,
+            "time_control": {"kind": "chinese_countdown", "main": 600, "periods": 3},
+            "lag": {"initial": 0.25},
+            "scoring_timeout": 90,
+            "abandon_grace": 30,
+        }
+    )
     assert full.rules.name == "japanese" and full.rules.komi == 0.5
     assert len(full.handicap_points) == 3 and full.lag.initial == 0.25
     assert GameConfig.from_dict(full.to_dict()) == full

@@ -17,8 +17,7 @@ from app.games.timecontrol import TimeControl, TimeControlError, parse_time_cont
 )
 def test_round_trip(data):
     tc = parse_time_control(data)
-    assert tc.to_dict() == {k: (float(v) if k in ("main", "increment", "cap", "period_time") else v)
-                            for k, v in data.items()}
+    assert tc.to_dict() == {k: (float(v) if k in ("main", "increment", "cap", "period_time") else v) for k, v in data.items()}
     assert parse_time_control(tc.to_dict()) == tc
 
 
@@ -62,8 +61,10 @@ def test_none_input_means_untimed():
         ({"kind": "simple", "per_move": 91 * 86400, "correspondence": True}, "at most"),
         ({"kind": "simple", "per_move": 86400, "correspondence": "yes"}, "true or false"),
         ({"kind": "fischer", "main": 3600, "increment": 60, "correspondence": True}, "at least 86400"),
-        ({"kind": "byoyomi", "main": 86400, "periods": 5, "period_time": 30, "correspondence": True},
-         "does not take 'correspondence'"),
+        (
+            {"kind": "byoyomi", "main": 86400, "periods": 5, "period_time": 30, "correspondence": True},
+            "does not take 'correspondence'",
+        ),
     ],
 )
 def test_bad_input_is_refused_clearly(data, fragment):
@@ -79,8 +80,9 @@ def test_correspondence_time_controls():
     assert (days.kind, days.main, days.correspondence) == ("simple", 3 * 86400.0, True)
     assert days.to_dict() == {"kind": "simple", "per_move": 259200, "correspondence": True}
     assert parse_time_control(days.to_dict()) == days
-    fischer = parse_time_control({"kind": "fischer", "main": 7 * 86400, "increment": 86400, "cap": 30 * 86400,
-                                  "correspondence": True})
+    fischer = parse_time_control(
+        {"kind": "fischer", "main": 7 * 86400, "increment": 86400, "cap": 30 * 86400, "correspondence": True}
+    )
     assert fischer.correspondence and fischer.cap == 30 * 86400.0
     assert parse_time_control(fischer.to_dict()) == fischer
     live = parse_time_control({"kind": "simple", "per_move": 30})

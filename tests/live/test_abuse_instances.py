@@ -86,8 +86,7 @@ async def _refused(sock) -> bool:  # type: ignore[no-untyped-def]
 async def test_socket_caps_hold_across_instances_and_a_killed_instances_sockets_stop_counting(
     cluster: Instances,
 ) -> None:
-    cluster.env.update({"TENGEN_SOCKETS_PER_USER": "3", "TENGEN_SOCKETS_PER_ADDRESS": "5",
-                        "TENGEN_SOCKET_SLOT_SECONDS": "2"})
+    cluster.env.update({"TENGEN_SOCKETS_PER_USER": "3", "TENGEN_SOCKETS_PER_ADDRESS": "5", "TENGEN_SOCKET_SLOT_SECONDS": "2"})
     a, b = cluster.start(2)
     black, white = await Player(a.url).visit(), await Player(a.url).visit()
     game_id = await start_game(black, white)

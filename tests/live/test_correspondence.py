@@ -183,8 +183,9 @@ async def test_the_lobby_lists_fifty_games_in_its_snapshot_and_keeps_the_your_tu
     ids = []
     for i in range(50):
         days = 1 + (i * 7) % 5
-        ids.append(await start_game(black, white, time_control={"kind": "simple", "per_move": days * DAY,
-                                                                "correspondence": True}))
+        ids.append(
+            await start_game(black, white, time_control={"kind": "simple", "per_move": days * DAY, "correspondence": True})
+        )
     lobby = await black.lobby()
     snapshot = await lobby.of_type("snapshot")  # one message carries all fifty, no request per game
     mine = snapshot["my_games"]
@@ -206,8 +207,7 @@ async def test_the_lobby_lists_fifty_games_in_its_snapshot_and_keeps_the_your_tu
         assert update["game"]["to_move"] == "W" and update["game"]["move_count"] == 1
         assert update["game"]["deadline"] == clock.now + DAY + 0.5  # White's day (and lag quota) from now
     await white.http.post("/api/me/vacation", json={"on": True})
-    paused = await lobby.until(lambda m: m.get("t") == "my_game" and m["game"]["id"] == ids[0]
-                               and m["game"]["deadline"] is None)
+    paused = await lobby.until(lambda m: m.get("t") == "my_game" and m["game"]["id"] == ids[0] and m["game"]["deadline"] is None)
     assert paused["game"]["to_move"] == "W"
     await sock.act({"t": "resign"})
     over = await lobby.until(lambda m: m.get("t") == "my_game" and m["game"]["status"] == "finished")

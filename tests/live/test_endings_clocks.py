@@ -26,8 +26,14 @@ async def test_byoyomi_periods_used_by_moves_and_by_the_server_then_lost(make_pl
 
     first = await _play(b, [2, 2])
     assert first["server_time"] == clock.now
-    assert first["clocks"]["B"] == {"main": 10.0, "periods": 3, "period_time": 5.0, "period_left": 5.0,
-                                    "stones": None, "running": False}
+    assert first["clocks"]["B"] == {
+        "main": 10.0,
+        "periods": 3,
+        "period_time": 5.0,
+        "period_left": 5.0,
+        "stones": None,
+        "running": False,
+    }
     assert first["clocks"]["W"]["running"] is True
 
     clock.advance(12)  # all the main time and 2 s of a period: the period is kept

@@ -13,8 +13,12 @@ pytestmark = STACKS
 
 
 async def _to_scoring(b, w):  # type: ignore[no-untyped-def]
-    for sock, message in ((b, {"t": "play", "p": [2, 2]}), (w, {"t": "play", "p": [6, 6]}),
-                          (b, {"t": "pass"}), (w, {"t": "pass"})):
+    for sock, message in (
+        (b, {"t": "play", "p": [2, 2]}),
+        (w, {"t": "play", "p": [6, 6]}),
+        (b, {"t": "pass"}),
+        (w, {"t": "pass"}),
+    ):
         assert (await sock.act(message))["t"] == "ack"
     return await b.until(lambda m: m.get("t") == "phase")
 

@@ -19,8 +19,13 @@ def test_each_viewer_gets_the_text_its_seat_may_see() -> None:
 
 def test_a_committed_event_carries_its_stored_payload() -> None:
     stored = {
-        "t": "chat", "text": "a\nb", "visibility": "spectators", "others": {"t": "hidden"},
-        "_cid": "c1", "_uid": 7, "_ack": 3,
+        "t": "chat",
+        "text": "a\nb",
+        "visibility": "spectators",
+        "others": {"t": "hidden"},
+        "_cid": "c1",
+        "_uid": 7,
+        "_ack": 3,
         "_action": {"actor": None, "action": {"t": "chat"}, "now": 12.5, "facts": None},
     }
     private = {k: v for k, v in stored.items() if k.startswith("_") or k == "others"}

@@ -134,7 +134,7 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move_and_every_game_resumes
 
     try:
         for batch in range(0, GAMES, 10):
-            await asyncio.gather(*(seat(t) for t in tables[batch:batch + 10]))
+            await asyncio.gather(*(seat(t) for t in tables[batch : batch + 10]))
         players = [asyncio.create_task(play(t)) for t in tables]
         while sum(len(t.acked) for t in tables) < 3 * GAMES:  # well into every game
             await asyncio.sleep(0.05)
@@ -175,8 +175,10 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move_and_every_game_resumes
             for sock in (back, table.sockets["W"]):
                 await sock.event(version + 1, timeout=30)
             # The clocks agree on both surviving instances.
-            views = [await table.black.socket(table.game_id, base_url=rescuer.url),
-                     await table.white.socket(table.game_id, base_url=keeper.url)]
+            views = [
+                await table.black.socket(table.game_id, base_url=rescuer.url),
+                await table.white.socket(table.game_id, base_url=keeper.url),
+            ]
             snaps = [await s.of_type("snapshot", timeout=30) for s in views]
             clocks = [s["game"]["clocks"] for s in snaps]
             to_move = "B" if (version + 2) % 2 == 1 else "W"
@@ -191,7 +193,7 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move_and_every_game_resumes
                 await sock.close()
 
         for batch in range(0, GAMES, 10):
-            await asyncio.gather(*(resume(t) for t in tables[batch:batch + 10]))
+            await asyncio.gather(*(resume(t) for t in tables[batch : batch + 10]))
     finally:
         for table in tables:  # closed even after a failure, so no socket is left to a later test's teardown
             for sock in table.sockets.values():

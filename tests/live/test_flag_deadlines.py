@@ -23,9 +23,17 @@ async def test_a_tick_with_nothing_due_arms_the_real_deadline_again(db_sessionma
     async with db_sessionmaker() as session:
         black = await users.add_guest(session, "Guest-d1", "guest-d1")
         white = await users.add_guest(session, "Guest-d2", "guest-d2")
-        game = await create_game(session, board_size=9, rules="chinese", komi=None, handicap=0,
-                                 time_control={"kind": "absolute", "main": 600}, rated=False,
-                                 black_id=black.id, white_id=white.id)
+        game = await create_game(
+            session,
+            board_size=9,
+            rules="chinese",
+            komi=None,
+            handicap=0,
+            time_control={"kind": "absolute", "main": 600},
+            rated=False,
+            black_id=black.id,
+            white_id=white.id,
+        )
         await session.commit()
     hub = MemoryHub()
     await hub.start()

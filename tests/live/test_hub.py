@@ -356,7 +356,8 @@ async def test_members_lists_every_connection_across_instances(make_hub):
     await b.join("review:r1", "c3", "spectator", None)
     for hub in (a, b):
         assert sorted(await hub.members("review:r1"), key=str) == sorted(
-            [("spectator", 5), ("spectator", 6), ("spectator", None)], key=str)
+            [("spectator", 5), ("spectator", 6), ("spectator", None)], key=str
+        )
     await b.leave("review:r1", "c2")
     assert sorted(await a.members("review:r1"), key=str) == sorted([("spectator", 5), ("spectator", None)], key=str)
     assert await a.members("review:other") == []

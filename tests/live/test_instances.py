@@ -41,8 +41,11 @@ async def test_players_and_spectators_on_three_instances_see_the_same_sequence(c
         game_id = await start_game(black, white, time_control={"kind": "fischer", "main": 300, "increment": 5})
         bs = await black.socket(game_id, base_url=a.url)
         ws = await white.socket(game_id, base_url=b.url)
-        spectators = [await watcher_a.socket(game_id, base_url=a.url), await watcher_a.socket(game_id, base_url=b.url),
-                      await watcher_c.socket(game_id, base_url=c.url)]
+        spectators = [
+            await watcher_a.socket(game_id, base_url=a.url),
+            await watcher_a.socket(game_id, base_url=b.url),
+            await watcher_c.socket(game_id, base_url=c.url),
+        ]
         everyone = [bs, ws, *spectators]
         for sock in everyone:
             assert (await sock.of_type("snapshot"))["v"] == 0
@@ -132,8 +135,7 @@ async def test_two_instances_racing_different_moves_one_wins_the_other_rereads(c
             await player.close()
 
 
-async def test_rooms_that_never_hear_of_each_other_still_cannot_both_commit(cluster: Instances,
-                                                                           database_url: str) -> None:
+async def test_rooms_that_never_hear_of_each_other_still_cannot_both_commit(cluster: Instances, database_url: str) -> None:
     """No hub between the two rooms: only the database compare-and-set stands between them."""
     (a,) = cluster.start(1)
     black, white = await _players(a.url, 2)

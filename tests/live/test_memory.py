@@ -50,15 +50,22 @@ async def _noop_close(_code: int, _reason: str) -> None:
     return None
 
 
-async def _play_and_finish(rooms: RoomManager, clock: Clock, sessionmaker, black_id: int, white_id: int,
-                           count: int) -> None:  # type: ignore[no-untyped-def]
+async def _play_and_finish(rooms: RoomManager, clock: Clock, sessionmaker, black_id: int, white_id: int, count: int) -> None:  # type: ignore[no-untyped-def]
     for start in range(0, count, BATCH):
         async with sessionmaker() as session:
             ids = []
             for _ in range(min(BATCH, count - start)):
-                game = await create_game(session, board_size=9, rules="chinese", komi=None, handicap=0,
-                                         time_control={"kind": "none"}, rated=False,
-                                         black_id=black_id, white_id=white_id)
+                game = await create_game(
+                    session,
+                    board_size=9,
+                    rules="chinese",
+                    komi=None,
+                    handicap=0,
+                    time_control={"kind": "none"},
+                    rated=False,
+                    black_id=black_id,
+                    white_id=white_id,
+                )
                 ids.append(game.id)
             await session.commit()
 
@@ -131,10 +138,12 @@ async def test_memory_comes_back_after_games_and_unknown_ids(db_sessionmaker) ->
         # the instance held. The second adds what every further game and id would: projected to 10,000 of
         # each, still within 10 %.
         first, second = measured[1] - measured[0], measured[2] - measured[1]
-        print(f"memory: games={GAMES} unknown={UNKNOWN} per round; held={held / 2**20:.1f} MiB "
-              f"first_round={first / 2**20:+.2f} MiB ({100 * first / held:+.1f} %) "
-              f"second_round={second / 2**20:+.2f} MiB ({100 * second / held:+.1f} %) "
-              f"both_rounds={(first + second) / 2**20:+.2f} MiB ({100 * (first + second) / held:+.1f} %)")
+        print(
+            f"memory: games={GAMES} unknown={UNKNOWN} per round; held={held / 2**20:.1f} MiB "
+            f"first_round={first / 2**20:+.2f} MiB ({100 * first / held:+.1f} %) "
+            f"second_round={second / 2**20:+.2f} MiB ({100 * second / held:+.1f} %) "
+            f"both_rounds={(first + second) / 2**20:+.2f} MiB ({100 * (first + second) / held:+.1f} %)"
+        )
         assert first <= 0.10 * held, (measured, held)
         projected = max(second, 0) * TARGET / min(GAMES, UNKNOWN)
         assert projected <= 0.10 * held, (measured, projected, held)

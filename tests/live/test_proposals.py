@@ -40,8 +40,12 @@ async def _to_scoring_moves(b: GameSocket, w: GameSocket) -> None:
 
 
 @STACKS
-async def test_the_proposal_is_stored_with_the_pass_and_never_computed_again(make_player, servers, monkeypatch,  # type: ignore[no-untyped-def]
-                                                                            db_sessionmaker):
+async def test_the_proposal_is_stored_with_the_pass_and_never_computed_again(
+    make_player,
+    servers,
+    monkeypatch,  # type: ignore[no-untyped-def]
+    db_sessionmaker,
+):
     game_id, b, w = await _seated(make_player)
     await _to_scoring_moves(b, w)
     ack = await w.act({"t": "pass"})
@@ -104,5 +108,3 @@ async def test_a_proposal_over_its_budget_starts_scoring_with_nothing_proposed(m
     assert marked["t"] == "ack"
     for sock in (b, w):
         await sock.close()
-
-

@@ -66,8 +66,16 @@ async def test_a_killed_instance_stops_counting(hubs, redis_prefix):
     survivor = await hubs(presence_ttl=TTL)
     await survivor.join(CH, "alive-1", "W", 2)
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", CHILD, REDIS_URL, redis_prefix, str(TTL), CH,
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-c",
+        CHILD,
+        REDIS_URL,
+        redis_prefix,
+        str(TTL),
+        CH,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=asyncio.subprocess.PIPE,
     )
     try:
         assert await asyncio.wait_for(child.stdout.readline(), WAIT) == b"ready\n"

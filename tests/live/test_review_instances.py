@@ -24,14 +24,18 @@ async def test_followers_on_another_instance_follow_the_leader(cluster: Instance
         listed = (await first.http.get(f"{b.url}/api/games/{game_id}/reviews")).json()["reviews"]
         assert [r["id"] for r in listed] == [review["id"]]
         lead = await owner.review(review["id"], base_url=a.url)
-        followers = [await first.review(review["id"], base_url=b.url),
-                     await second.review(review["id"], base_url=b.url)]
+        followers = [await first.review(review["id"], base_url=b.url), await second.review(review["id"], base_url=b.url)]
         for sock in (lead, *followers):
             assert (await sock.of_type("snapshot"))["v"] == 0
         await lead.until(lambda m: m.get("t") == "participants" and len(m["participants"]) == 3)
 
-        actions = [{"t": "goto", "node": 2}, {"t": "play", "p": [4, 4]}, {"t": "comment", "text": "here"},
-                   {"t": "mark", "p": [5, 5], "kind": "square"}, {"t": "goto", "node": 4}]
+        actions = [
+            {"t": "goto", "node": 2},
+            {"t": "play", "p": [4, 4]},
+            {"t": "comment", "text": "here"},
+            {"t": "mark", "p": [5, 5], "kind": "square"},
+            {"t": "goto", "node": 4},
+        ]
         for n, action in enumerate(actions, start=1):
             assert (await lead.act(action))["v"] == n
         for sock in followers:
@@ -46,8 +50,7 @@ async def test_followers_on_another_instance_follow_the_leader(cluster: Instance
         assert (await lead.event(7))["position"]["node"] == 1
         assert (await lead.act({"t": "goto", "node": 2}))["code"] == "not_controller"
         # Both at once: only the controller's action is taken, whichever instance each went through.
-        moved, taken = await asyncio.gather(followers[0].act({"t": "goto", "node": 3}),
-                                            lead.act({"t": "take_control"}))
+        moved, taken = await asyncio.gather(followers[0].act({"t": "goto", "node": 3}), lead.act({"t": "take_control"}))
         assert taken["t"] == "ack"
         if moved["t"] == "ack":
             assert (moved["v"], taken["v"]) == (8, 9)

@@ -83,8 +83,7 @@ async def test_control_is_handed_over_and_taken_back(live_server: str) -> None:
         assert (await helper.act({"t": "take_control"}))["code"] == "not_owner"
         assert (await lead.act({"t": "hand_control", "to": friend.user["id"]}))["t"] == "ack"
         control = await helper.event(1)
-        assert control["t"] == "control" and control["controller"] == {"id": friend.user["id"],
-                                                                         "name": friend.user["name"]}
+        assert control["t"] == "control" and control["controller"] == {"id": friend.user["id"], "name": friend.user["name"]}
         assert (await lead.act({"t": "goto", "node": 1}))["code"] == "not_controller"
         assert (await helper.act({"t": "goto", "node": 4}))["v"] == 2
         assert (await lead.act({"t": "take_control"}))["v"] == 3
@@ -128,9 +127,12 @@ async def test_bad_messages_and_unknown_reviews_get_structured_errors(live_serve
         review = await make_review(owner, await finished_game(owner, other))
         lead = await owner.review(review["id"])
         await lead.of_type("snapshot")
-        for message, code in (({"t": "play", "p": [1]}, "invalid_message"), ({"t": "resign"}, "unknown_type"),
-                              ({"t": "goto", "node": 999}, "node_not_found"),
-                              ({"t": "mark", "p": [1, 1], "kind": "star"}, "invalid_message")):
+        for message, code in (
+            ({"t": "play", "p": [1]}, "invalid_message"),
+            ({"t": "resign"}, "unknown_type"),
+            ({"t": "goto", "node": 999}, "node_not_found"),
+            ({"t": "mark", "p": [1, 1], "kind": "star"}, "invalid_message"),
+        ):
             reply = await lead.act(message)
             assert reply["t"] == "error" and reply["code"] == code, (message, reply)
         await lead.close()

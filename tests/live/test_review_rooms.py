@@ -12,16 +12,21 @@ from app.reviews.limits import ReviewLimits
 from app.store.models import Review
 from app.store.repositories import reviews, users
 
-TREE = {"format": 1, "setup": {"size": 9}, "info": {}, "nodes": [{"id": 0}, {"id": 1, "parent": 0,
-                                                                        "move": {"color": "B", "point": [2, 2]}}]}
+TREE = {
+    "format": 1,
+    "setup": {"size": 9},
+    "info": {},
+    "nodes": [{"id": 0}, {"id": 1, "parent": 0, "move": {"color": "B", "point": [2, 2]}}],
+}
 
 
 async def _review(sessionmaker) -> None:  # type: ignore[no-untyped-def]
     async with sessionmaker() as session:
         owner = await users.add_guest(session, "Guest-rr", "guest-rr")
         await session.commit()
-        await reviews.add(session, Review(id="rr1", owner_id=owner.id, title="t", board_size=9, tree=TREE,
-                                          current=0, chat=[], version=0))
+        await reviews.add(
+            session, Review(id="rr1", owner_id=owner.id, title="t", board_size=9, tree=TREE, current=0, chat=[], version=0)
+        )
 
 
 async def test_the_sweep_resyncs_sockets_after_a_change_the_hub_never_carried(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]

@@ -253,8 +253,6 @@ async def test_an_unknown_game_is_refused(make_player):  # type: ignore[no-untyp
         await asyncio.wait_for(sock.connection.recv(), 10)
 
 
-
-
 async def test_moves_are_acknowledged_after_the_database_drops_every_connection(database_url, make_player):  # type: ignore[no-untyped-def]
     if not database_url.startswith("postgres"):
         pytest.skip("the server's pooled PostgreSQL connections are what this cuts")
@@ -303,8 +301,11 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
     await hub.start()
     await lone_hub.start()
     metrics = [Metrics(), Metrics(), Metrics()]
-    rooms = [Room(game_id, hub, db_sessionmaker, metrics=metrics[0]), Room(game_id, hub, db_sessionmaker, metrics=metrics[1]),
-             Room(game_id, lone_hub, db_sessionmaker, metrics=metrics[2])]
+    rooms = [
+        Room(game_id, hub, db_sessionmaker, metrics=metrics[0]),
+        Room(game_id, hub, db_sessionmaker, metrics=metrics[1]),
+        Room(game_id, lone_hub, db_sessionmaker, metrics=metrics[2]),
+    ]
 
     async def caught_up(room: Room, v: int) -> None:
         """Wait for ``room`` to apply version ``v`` (a client acts after the hub delivered the move to it)."""

@@ -40,8 +40,17 @@ async def _played_room(sessionmaker) -> tuple[Room, ForgetfulHub]:  # type: igno
     async with sessionmaker() as session:
         black = await users.add_guest(session, "Guest-b1", "guest-b1")
         white = await users.add_guest(session, "Guest-w1", "guest-w1")
-        game = await create_game(session, board_size=9, rules="chinese", komi=None, handicap=0,
-                                 time_control={"kind": "none"}, rated=False, black_id=black.id, white_id=white.id)
+        game = await create_game(
+            session,
+            board_size=9,
+            rules="chinese",
+            komi=None,
+            handicap=0,
+            time_control={"kind": "none"},
+            rated=False,
+            black_id=black.id,
+            white_id=white.id,
+        )
         await session.commit()
         ids = {"B": black.id, "W": white.id}
     hub = ForgetfulHub(log_size=LOG_SIZE)

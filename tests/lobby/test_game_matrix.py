@@ -82,8 +82,13 @@ def server(tmp_path_factory: pytest.TempPathFactory, _db_templates) -> Iterator[
     root = tmp_path_factory.mktemp("matrix")
     database = root / "tengen.sqlite3"
     shutil.copyfile(_db_templates.sqlite(), database)
-    settings = Settings(env="test", data_dir=root / "data", database_url=f"sqlite+aiosqlite:///{database}",
-                        secret_key="test-secret-" + uuid.uuid4().hex, frontend_dir=root / "no-frontend")
+    settings = Settings(
+        env="test",
+        data_dir=root / "data",
+        database_url=f"sqlite+aiosqlite:///{database}",
+        secret_key="test-secret-" + uuid.uuid4().hex,
+        frontend_dir=root / "no-frontend",
+    )
     live = LiveServer(settings)
     live.start()
     try:
@@ -108,8 +113,7 @@ async def _refused(black: Player, body: dict[str, Any]) -> str:
     assert response.status_code == 422, response.text
     error = response.json()["error"]
     assert error["code"] == "invalid_request" and error["message"]
-    mine = [c for c in (await black.http.get("/api/challenges")).json()["challenges"]
-            if c["creator"]["id"] == black.user["id"]]
+    mine = [c for c in (await black.http.get("/api/challenges")).json()["challenges"] if c["creator"]["id"] == black.user["id"]]
     assert mine == []
     return str(error["message"])
 
@@ -202,10 +206,15 @@ async def test_the_stored_status_follows_every_phase(players: tuple[Player, Play
         return str((await black.http.get(f"/api/games/{game_id}")).json()["status"])
 
     steps = [
-        (b, {"t": "pass"}, "playing"), (w, {"t": "pass"}, "scoring"), (b, {"t": "resume_play"}, "playing"),
-        (b, {"t": "adjourn_offer"}, "playing"), (w, {"t": "adjourn_accept"}, "adjourned"),
-        (b, {"t": "seal", "p": [4, 4]}, "adjourned"), (b, {"t": "resume_offer"}, "adjourned"),
-        (w, {"t": "resume_accept"}, "playing"), (b, {"t": "resign"}, "finished"),
+        (b, {"t": "pass"}, "playing"),
+        (w, {"t": "pass"}, "scoring"),
+        (b, {"t": "resume_play"}, "playing"),
+        (b, {"t": "adjourn_offer"}, "playing"),
+        (w, {"t": "adjourn_accept"}, "adjourned"),
+        (b, {"t": "seal", "p": [4, 4]}, "adjourned"),
+        (b, {"t": "resume_offer"}, "adjourned"),
+        (w, {"t": "resume_accept"}, "playing"),
+        (b, {"t": "resign"}, "finished"),
     ]
     try:
         for sock, action, expected in steps:

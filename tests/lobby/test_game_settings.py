@@ -21,8 +21,10 @@ from app.store.repositories import games
         ({"board_size": 7, "handicap": 9}, "at most 4 handicap stones"),
         ({"board_size": 5, "handicap": 2}, "takes no handicap stones"),
         ({"handicap": 1}, "'handicap' must be 0"),
-        ({"time_control": {"kind": "byoyomi", "main": 1, "periods": 1, "period_time": 1, "preset": "x"}},
-         "does not take 'preset'"),
+        (
+            {"time_control": {"kind": "byoyomi", "main": 1, "periods": 1, "period_time": 1, "preset": "x"}},
+            "does not take 'preset'",
+        ),
         ({"rules": "klingon"}, "unknown rules preset"),
     ],
 )
@@ -45,8 +47,9 @@ def test_the_columns_repeat_the_whole_configuration() -> None:
 
 async def test_an_accepted_challenge_stores_the_whole_configuration(make_client, db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
     alice, bob = make_client(), make_client()
-    created = await alice.post("/api/challenges", json={"board_size": 13, "handicap": 2, "rules": "aga",
-                                                         "time_control": "chinese_countdown"})
+    created = await alice.post(
+        "/api/challenges", json={"board_size": 13, "handicap": 2, "rules": "aga", "time_control": "chinese_countdown"}
+    )
     assert created.status_code == 201, created.text
     accepted = await bob.post(f"/api/challenges/{created.json()['id']}/accept")
     assert accepted.status_code == 201, accepted.text
@@ -74,8 +77,11 @@ async def test_the_room_plays_exactly_the_stored_configuration(make_client, db_s
         game = await games.get(session, game_id)
         assert game is not None
         old = dict(game.config)
-        old.update(scoring_timeout=12.0, abandon_grace=3.0,
-                   lag={"initial": 1.0, "cap": 4.0, "refill_fraction": 0.5, "refill_max": 0.1, "max_estimate": 2.0})
+        old.update(
+            scoring_timeout=12.0,
+            abandon_grace=3.0,
+            lag={"initial": 1.0, "cap": 4.0, "refill_fraction": 0.5, "refill_max": 0.1, "max_estimate": 2.0},
+        )
         old["rules"] = {**old["rules"], "komi": 3.5}
         await session.execute(update(Game).where(Game.id == game_id).values(config=old))
         await session.commit()

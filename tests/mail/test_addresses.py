@@ -13,8 +13,20 @@ def test_addresses_a_form_should_accept(address: str) -> None:
     assert check_address(address) == address.strip()
 
 
-@pytest.mark.parametrize("address", ["", "plain", "a@b", "a b@example.org", "a@@example.org", "<a@example.org>",
-                                     "a@-example.org", "a@example..org", "x" * 65 + "@example.org"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "",
+        "plain",
+        "a@b",
+        "a b@example.org",
+        "a@@example.org",
+        "<a@example.org>",
+        "a@-example.org",
+        "a@example..org",
+        "x" * 65 + "@example.org",
+    ],
+)
 def test_addresses_refused(address: str) -> None:
     with pytest.raises(ServiceError) as refused:
         check_address(address)

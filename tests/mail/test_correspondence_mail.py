@@ -33,8 +33,9 @@ async def test_a_correspondence_game_over_days_with_a_digest_each_day(mail_stack
     white = await mail_stack.player("Fujisawa", "white@example.org", mailer)
     assert (await black.http.put("/api/me/correspondence", json={"weekend_pause": True})).status_code == 200
 
-    challenge = await black.http.post("/api/challenges", json={
-        "board_size": 9, "color": "black", "time_control": A_WEEK_A_MOVE, "opponent": "Fujisawa"})
+    challenge = await black.http.post(
+        "/api/challenges", json={"board_size": 9, "color": "black", "time_control": A_WEEK_A_MOVE, "opponent": "Fujisawa"}
+    )
     assert challenge.status_code == 201, challenge.text
     assert await next_digest(mail_stack, mailer) == 1  # the challenge, to White
     assert "Sakata challenges you to a correspondence game." in body_of(mail_stack.sink.to("white@example.org")[-1])

@@ -23,12 +23,18 @@ async def test_immediate_notices_of_moves_challenges_and_the_end_then_one_click_
     white = await mail_stack.player("Go-Seigen", "white@example.org", mailer)
     assert (await white.http.put("/api/me/email/preferences", json={"mode": "immediate"})).json()["mode"] == "immediate"
 
-    challenged = await black.http.post("/api/challenges", json={
-        "board_size": 9, "time_control": CORRESPONDENCE, "opponent": "Go-Seigen"})
+    challenged = await black.http.post(
+        "/api/challenges", json={"board_size": 9, "time_control": CORRESPONDENCE, "opponent": "Go-Seigen"}
+    )
     assert challenged.status_code == 201, challenged.text
-    await black.http.post("/api/challenges", json={"board_size": 9, "opponent": "Go-Seigen",
-                                                   "time_control": {"kind": "byoyomi", "main": 60, "periods": 3,
-                                                                    "period_time": 10}})
+    await black.http.post(
+        "/api/challenges",
+        json={
+            "board_size": 9,
+            "opponent": "Go-Seigen",
+            "time_control": {"kind": "byoyomi", "main": 60, "periods": 3, "period_time": 10},
+        },
+    )
     await mailer.run_once()
     [_, challenge_mail] = mail_stack.sink.wait_for("white@example.org", 2)
     assert challenge_mail["Subject"] == "Kitani challenges you"  # the blitz challenge is not mailed
@@ -166,9 +172,17 @@ async def test_two_workers_send_every_message_exactly_once(mail_stack: MailStack
     async with first.sessionmaker() as session:
         for i in range(40):
             for _ in range(2):  # the same event queued twice is one message
-                await mail_repo.queue(session, key=f"test:{i}", user_id=None, to_addr="many@example.org",
-                                      to_key="many@example.org", kind="notice", subject=f"message {i}",
-                                      body="hello", now=now)
+                await mail_repo.queue(
+                    session,
+                    key=f"test:{i}",
+                    user_id=None,
+                    to_addr="many@example.org",
+                    to_key="many@example.org",
+                    kind="notice",
+                    subject=f"message {i}",
+                    body="hello",
+                    now=now,
+                )
         await session.commit()
     reports = [PassReport(), PassReport()]
     await asyncio.gather(first.deliver(reports[0]), second.deliver(reports[1]))

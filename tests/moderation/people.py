@@ -22,8 +22,9 @@ __all__ = ["admin_command", "moderator", "registered", "established", "ban_body"
 def admin_command(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
     """``tengen admin ...`` on the test's database, as an operator runs it."""
     env = {**os.environ, "TENGEN_DATABASE_URL": database_url, "PYTHONPATH": str(REPO_ROOT)}
-    return subprocess.run([sys.executable, "-m", "app.cli", "admin", *args], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", "admin", *args], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 async def moderator(base_url: str, database_url: str) -> Player:
@@ -40,8 +41,7 @@ async def established(database_url: str, *people: Player) -> None:
         async with create_sessionmaker(engine)() as session:
             long_ago = utcnow() - timedelta(days=30)
             ids = [p.user["id"] for p in people]
-            await session.execute(update(User).where(User.id.in_(ids)).values(registered_at=long_ago,
-                                                                                created_at=long_ago))
+            await session.execute(update(User).where(User.id.in_(ids)).values(registered_at=long_ago, created_at=long_ago))
             await session.commit()
     finally:
         await engine.dispose()

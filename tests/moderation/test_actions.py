@@ -43,8 +43,7 @@ async def test_warn_and_mute(server, database_url) -> None:  # type: ignore[no-u
     game_id = await start_game(bao, ana)  # Bao plays Black
     b = await bao.socket(game_id)
     await b.of_type("snapshot")
-    muted = await mod.http.post(f"/api/moderation/users/{bao.user['name']}/mute",
-                                json={"minutes": 30, "reason": "spam"})
+    muted = await mod.http.post(f"/api/moderation/users/{bao.user['name']}/mute", json={"minutes": 30, "reason": "spam"})
     assert muted.status_code == 200 and muted.json()["details"]["until"]
     refused = await b.act({"t": "chat", "channel": "players", "text": "spam spam"})
     assert refused["t"] == "error" and refused["code"] == "chat_muted"
@@ -118,7 +117,9 @@ async def test_a_suspended_or_banned_player_cannot_play_chat_or_challenge(server
     assert (await bao.http.post("/api/challenges", json=NINE)).status_code == 201
     audit = (await mod.http.get(f"/api/moderation/users/{bao.user['name']}")).json()
     assert [(e["action"], e["actor"], e["reason"]) for e in audit["audit"]] == [
-        ("lift", mod.user["name"], "appeal"), (action, mod.user["name"], "abuse")]
+        ("lift", mod.user["name"], "appeal"),
+        (action, mod.user["name"], "abuse"),
+    ]
     assert audit["banned"] is False and audit["suspended_until"] is None
     for person in (ana, bao, chen, mod):
         await person.close()
@@ -136,8 +137,7 @@ async def test_removed_chat_lines_disappear_for_everyone(server, database_url) -
     rude = await b.act({"t": "chat", "channel": "players", "text": "something rude"})
     bad = await mod.http.post(f"/api/moderation/games/{game_id}/chat/remove", json={"lines": [99], "reason": "x"})
     assert bad.status_code == 404 and bad.json()["error"]["code"] == "chat_line_not_found"
-    removed = await mod.http.post(f"/api/moderation/games/{game_id}/chat/remove",
-                                  json={"lines": [rude["v"]], "reason": "insult"})
+    removed = await mod.http.post(f"/api/moderation/games/{game_id}/chat/remove", json={"lines": [rude["v"]], "reason": "insult"})
     assert removed.status_code == 200
     assert removed.json()["details"]["lines"][str(rude["v"])]["text"] == "something rude"  # kept for the record
     for sock in (a, b, c):

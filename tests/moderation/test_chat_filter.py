@@ -35,8 +35,7 @@ def test_snapshots_lose_the_hidden_users_lines_and_everything_else_passes_untouc
 
 def test_a_review_snapshot_loses_the_hidden_users_lines() -> None:
     chat = [{"from": {"id": 7}, "text": "boo"}, {"from": {"id": 8}, "text": "hi"}]
-    snapshot = encode(ReviewSnapshot(v=2, you={"role": "follower"}, review={"chat": chat}, participants=[],
-                                     anonymous=0)).decode()
+    snapshot = encode(ReviewSnapshot(v=2, you={"role": "follower"}, review={"chat": chat}, participants=[], anonymous=0)).decode()
     shown = orjson.loads(ChatFilter(1, frozenset({7})).text(snapshot))
     assert [line["text"] for line in shown["review"]["chat"]] == ["hi"]
     assert ChatFilter(1, frozenset({9})).text(snapshot) == snapshot

@@ -19,10 +19,26 @@ pytestmark = pytest.mark.timeout(120)
 NINE = {"board_size": 9, "rules": "chinese", "color": "black", "time_control": {"kind": "none"}}
 
 
-async def _finished(session, black: int, white: int, result: str, ended_by: str, moves: str = "",  # type: ignore[no-untyped-def]
-                    age: int = 0) -> None:
-    game: Game = await create_game(session, board_size=9, rules="chinese", komi=None, handicap=0,
-                                   time_control={"kind": "none"}, rated=False, black_id=black, white_id=white)
+async def _finished(
+    session,
+    black: int,
+    white: int,
+    result: str,
+    ended_by: str,
+    moves: str = "",  # type: ignore[no-untyped-def]
+    age: int = 0,
+) -> None:
+    game: Game = await create_game(
+        session,
+        board_size=9,
+        rules="chinese",
+        komi=None,
+        handicap=0,
+        time_control={"kind": "none"},
+        rated=False,
+        black_id=black,
+        white_id=white,
+    )
     game.status, game.result, game.ended_by = "finished", result, ended_by
     game.ended_at = utcnow() - timedelta(minutes=age)
     for number, color in enumerate(moves, 1):
@@ -58,8 +74,15 @@ async def test_an_escaper_is_shown_and_limited_to_unrated_games(make_live_server
     assert over["result"]["text"] == "W+T"
 
     page = (await ana.http.get(f"/api/players/{ana.user['name']}")).json()
-    assert page["escapes"] == {"games": 1, "escapes": 1, "share": 1.0, "limited": True, "threshold": 0.5,
-                               "window": 50, "min_games": 1}
+    assert page["escapes"] == {
+        "games": 1,
+        "escapes": 1,
+        "share": 1.0,
+        "limited": True,
+        "threshold": 0.5,
+        "window": 50,
+        "min_games": 1,
+    }
     assert (await bao.http.get(f"/api/players/{bao.user['name']}")).json()["escapes"]["escapes"] == 0
 
     refused = await ana.http.post("/api/challenges", json={**NINE, "rated": True})

@@ -52,8 +52,9 @@ async def test_moderation_takes_effect_on_every_instance_at_once(cluster: Instan
         # on B ends with Ana winning by abandonment.
         until = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
         for person in (bao, chen):
-            done = await mod.http.post(f"/api/moderation/users/{person.user['name']}/suspend",
-                                       json={"until": until, "reason": "abuse"})
+            done = await mod.http.post(
+                f"/api/moderation/users/{person.user['name']}/suspend", json={"until": until, "reason": "abuse"}
+            )
             assert done.status_code == 200, done.text
         assert await _close_code(on_b[bao]) == 4403
         assert await _close_code(chen_lobby) == 4403

@@ -21,8 +21,9 @@ async def test_reports_are_received_queued_in_context_and_closed(server, databas
     rude = await b.act({"t": "chat", "channel": "players", "text": "you play like a potato"})
     assert rude["t"] == "ack"
 
-    on_chat = await ana.http.post("/api/reports", json={"kind": "chat", "game_id": game_id, "chat_v": rude["v"],
-                                                        "reason": "insult"})
+    on_chat = await ana.http.post(
+        "/api/reports", json={"kind": "chat", "game_id": game_id, "chat_v": rude["v"], "reason": "insult"}
+    )
     assert on_chat.status_code == 201
     receipt = on_chat.json()
     assert receipt["status"] == "received" and receipt["kind"] == "chat" and receipt["id"] >= 1
@@ -36,7 +37,8 @@ async def test_reports_are_received_queued_in_context_and_closed(server, databas
     assert first["reporter"]["name"] == ana.user["name"] and first["user"]["name"] == bao.user["name"]
     assert first["reason"] == "insult" and first["game"]["id"] == game_id
     assert [(line["v"], line["text"], line["reported"]) for line in first["chat"]] == [
-        (rude["v"], "you play like a potato", True)]
+        (rude["v"], "you play like a potato", True)
+    ]
     assert queue[2]["user"] is None and queue[2]["game"]["players"]["B"]["name"] == ana.user["name"]
 
     closed = await mod.http.post(f"/api/moderation/reports/{receipt['id']}/close", json={"reason": "warned"})
@@ -46,10 +48,13 @@ async def test_reports_are_received_queued_in_context_and_closed(server, databas
     again = await mod.http.post(f"/api/moderation/reports/{receipt['id']}/close", json={"resolution": "twice"})
     assert again.status_code == 409 and again.json()["error"]["code"] == "report_closed"
     assert [r["id"] for r in (await mod.http.get("/api/moderation/reports")).json()["reports"]] == [
-        on_user.json()["id"], on_game.json()["id"]]
+        on_user.json()["id"],
+        on_game.json()["id"],
+    ]
     done = (await mod.http.get("/api/moderation/reports", params={"status": "closed"})).json()["reports"]
     assert [(r["id"], r["status"], r["resolution"], r["closed_by"]) for r in done] == [
-        (receipt["id"], "closed", "warned", mod.user["name"])]
+        (receipt["id"], "closed", "warned", mod.user["name"])
+    ]
     # A player cannot read the queue.
     assert (await ana.http.get("/api/moderation/reports")).status_code == 403
     for person in (ana, bao, mod):

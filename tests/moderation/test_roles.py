@@ -34,8 +34,10 @@ async def test_granted_and_revoked_roles_open_and_close_the_moderator_api(live_s
         assert admin_command(database_url, "grant", name, "admin").returncode == 0
         audit = (await person.http.get("/api/moderation/audit")).json()["entries"]
         assert [(e["action"], e["details"]["role"], e["actor"], e["target"]) for e in audit] == [
-            ("grant_role", "admin", "console", name), ("revoke_role", "admin", "console", name),
-            ("revoke_role", "moderator", "console", name), ("grant_role", "admin", "console", name),
+            ("grant_role", "admin", "console", name),
+            ("revoke_role", "admin", "console", name),
+            ("revoke_role", "moderator", "console", name),
+            ("grant_role", "admin", "console", name),
             ("grant_role", "moderator", "console", name),
         ]
     finally:

@@ -28,19 +28,37 @@ async def player(sessionmaker: Any, strength: str | None = None, guest: bool = F
         return user.id
 
 
-async def finished_game(sessionmaker: Any, black: int, white: int, result: str, *, size: int = 19,
-                        handicap: int = 0, komi: float = 7.5, rated: bool = True, ended_by: str = "score") -> str:
+async def finished_game(
+    sessionmaker: Any,
+    black: int,
+    white: int,
+    result: str,
+    *,
+    size: int = 19,
+    handicap: int = 0,
+    komi: float = 7.5,
+    rated: bool = True,
+    ended_by: str = "score",
+) -> str:
     async with sessionmaker() as session:
-        config = build_config(board_size=size, rules="chinese", komi=komi, handicap=handicap,
-                              time_control={"kind": "none"})
+        config = build_config(board_size=size, rules="chinese", komi=komi, handicap=handicap, time_control={"kind": "none"})
         game = await games.add(
-            session, **game_columns(config), rules_params={"preset": "chinese"}, rated=rated,
-            black_id=black, white_id=white,
+            session,
+            **game_columns(config),
+            rules_params={"preset": "chinese"},
+            rated=rated,
+            black_id=black,
+            white_id=white,
         )
         await session.execute(
-            update(Game).where(Game.id == game.id).values(
-                status="finished", result=result, ended_by=ended_by,
-                ended_at=_t0 + timedelta(minutes=next(_n)), move_count=120,
+            update(Game)
+            .where(Game.id == game.id)
+            .values(
+                status="finished",
+                result=result,
+                ended_by=ended_by,
+                ended_at=_t0 + timedelta(minutes=next(_n)),
+                move_count=120,
             )
         )
         await session.commit()

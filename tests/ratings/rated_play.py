@@ -25,8 +25,7 @@ async def registered(base_url: str, strength: str | None = None, prefix: str = "
     return player
 
 
-async def rated_game(black: Player, white: Player, winner: str = "B", base_url: str | None = None,
-                     **settings: Any) -> str:
+async def rated_game(black: Player, white: Player, winner: str = "B", base_url: str | None = None, **settings: Any) -> str:
     """A rated game: one move each, then the loser resigns. Returns the game id."""
     game_id = await start_game(black, white, rated=True, **settings)
     b = await black.socket(game_id, base_url=base_url)
@@ -48,8 +47,7 @@ async def profile(player: Player, name: str) -> dict[str, Any]:
     return response.json()
 
 
-async def wait_games(player: Player, name: str, games: int, category: str = "overall",
-                     timeout: float = 20.0) -> dict[str, Any]:
+async def wait_games(player: Player, name: str, games: int, category: str = "overall", timeout: float = 20.0) -> dict[str, Any]:
     """The player's profile once ``games`` rated games count in ``category``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

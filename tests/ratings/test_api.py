@@ -81,7 +81,8 @@ async def test_ranks_beside_names_and_the_archive(live_server: str) -> None:
         live = await a.http.get("/api/me/games/history")
         players = live.json()["games"][0]["players"]
         assert {players["B"]["rank"], players["W"]["rank"]} == {
-            (await profile(a, an))["player"]["rank"], (await profile(a, bnm))["player"]["rank"]
+            (await profile(a, an))["player"]["rank"],
+            (await profile(a, bnm))["player"]["rank"],
         }
         assert all(p["rank"].rstrip("?")[-1] in "kd" for p in players.values())
 
@@ -107,11 +108,22 @@ async def test_ranks_beside_names_and_the_archive(live_server: str) -> None:
 
 
 async def test_rank_range_and_automatic_handicap(live_server: str) -> None:
-    weak, strong, mid = (await registered(live_server, "12k"), await registered(live_server, "4k"),
-                         await registered(live_server, "8k"))
+    weak, strong, mid = (
+        await registered(live_server, "12k"),
+        await registered(live_server, "4k"),
+        await registered(live_server, "8k"),
+    )
     try:
-        body = {"board_size": 19, "rules": "chinese", "color": "white", "time_control": {"kind": "none"},
-                "rated": True, "min_rank": "10k", "max_rank": "1d", "auto_handicap": True}
+        body = {
+            "board_size": 19,
+            "rules": "chinese",
+            "color": "white",
+            "time_control": {"kind": "none"},
+            "rated": True,
+            "min_rank": "10k",
+            "max_rank": "1d",
+            "auto_handicap": True,
+        }
         made = await strong.http.post("/api/challenges", json=body)
         assert made.status_code == 201, made.text
         assert made.json()["min_rank"] == "10k" and made.json()["creator"]["rank"] == "4k?"

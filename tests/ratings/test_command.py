@@ -21,16 +21,22 @@ async def _snapshot(sessionmaker):  # type: ignore[no-untyped-def]
 async def test_rebuild_command_recomputes_the_same_figures(db_sessionmaker, database_url: str) -> None:  # type: ignore[no-untyped-def]
     people = [await player(db_sessionmaker, s) for s in ("casual", "club", "3k")]
     games = [
-        await finished_game(db_sessionmaker, people[n % 3], people[(n + 1) % 3], ("B+R", "W+4.5", "Draw")[n % 3],
-                            size=(9, 13, 19)[n % 3])
+        await finished_game(
+            db_sessionmaker, people[n % 3], people[(n + 1) % 3], ("B+R", "W+4.5", "Draw")[n % 3], size=(9, 13, 19)[n % 3]
+        )
         for n in range(6)
     ]
     await asyncio.gather(*(service.rate(db_sessionmaker, g) for g in games))
     live = await _snapshot(db_sessionmaker)
     env = {**os.environ, "TENGEN_DATABASE_URL": database_url, "PYTHONPATH": str(REPO_ROOT)}
     done = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "app.cli", "ratings", "rebuild"], cwd=REPO_ROOT, env=env,
-        capture_output=True, text=True, timeout=120,
+        subprocess.run,
+        [sys.executable, "-m", "app.cli", "ratings", "rebuild"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert "6 rated game(s)" in done.stdout

@@ -32,10 +32,12 @@ async def test_games_ending_together_on_two_instances_count_once_each(cluster: I
     others = [await registered(a.url, "casual") for _ in range(4)]
     try:
         # Four games of the same player end at the same moment, two on each instance.
-        games = await asyncio.gather(*(
-            rated_game(star, other, winner="B" if n % 2 else "W", base_url=(a.url, b.url)[n % 2])
-            for n, other in enumerate(others)
-        ))
+        games = await asyncio.gather(
+            *(
+                rated_game(star, other, winner="B" if n % 2 else "W", base_url=(a.url, b.url)[n % 2])
+                for n, other in enumerate(others)
+            )
+        )
         await wait_games(star, star.user["name"], 4)
         for other in others:
             await wait_games(star, other.user["name"], 1)
@@ -45,9 +47,11 @@ async def test_games_ending_together_on_two_instances_count_once_each(cluster: I
         sessionmaker = create_sessionmaker(engine)
         try:
             async with sessionmaker() as session:
-                statuses = (await session.execute(
-                    select(RatingUpdate.game_id, RatingUpdate.status).where(RatingUpdate.game_id.in_(games))
-                )).all()
+                statuses = (
+                    await session.execute(
+                        select(RatingUpdate.game_id, RatingUpdate.status).where(RatingUpdate.game_id.in_(games))
+                    )
+                ).all()
                 assert sorted(statuses) == sorted((g, "rated") for g in games)
                 star_id = star.user["id"]
                 chain = await repo.history(session, star_id, "overall", 10)
@@ -63,9 +67,15 @@ async def test_games_ending_together_on_two_instances_count_once_each(cluster: I
             for change in chain:
                 me = Rating(change.rating_before, change.deviation_before, change.volatility_before)
                 async with sessionmaker() as session:
-                    them = (await session.execute(select(RatingChange).where(
-                        RatingChange.game_id == change.game_id, RatingChange.user_id == change.opponent_id,
-                        RatingChange.category == "overall"))).scalar_one()
+                    them = (
+                        await session.execute(
+                            select(RatingChange).where(
+                                RatingChange.game_id == change.game_id,
+                                RatingChange.user_id == change.opponent_id,
+                                RatingChange.category == "overall",
+                            )
+                        )
+                    ).scalar_one()
                 opponent = Rating(them.rating_before, them.deviation_before, them.volatility_before)
                 # The star is Black in every game.
                 extra = black_advantage_points(me.rating, 0, 7.5, 9)
@@ -86,9 +96,7 @@ async def test_games_ending_together_on_two_instances_count_once_each(cluster: I
             await p.close()
 
 
-async def test_an_update_lost_with_its_instance_is_made_when_an_instance_starts(
-    cluster: Instances, database_url: str
-) -> None:
+async def test_an_update_lost_with_its_instance_is_made_when_an_instance_starts(cluster: Instances, database_url: str) -> None:
     cluster.env["TENGEN_RATING_SWEEP_SECONDS"] = "3600"
     (first,) = cluster.start(1)
     black, white = await registered(first.url, "5k"), await registered(first.url, "5k")

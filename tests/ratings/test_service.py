@@ -56,8 +56,12 @@ async def test_two_games_of_one_player_ending_together_both_count(db_sessionmake
     hub, x, y = await player(db_sessionmaker), await player(db_sessionmaker), await player(db_sessionmaker)
     g1 = await finished_game(db_sessionmaker, hub, x, "B+R")
     g2 = await finished_game(db_sessionmaker, y, hub, "W+T")
-    await asyncio.gather(service.rate(db_sessionmaker, g1), service.rate(db_sessionmaker, g2),
-                         service.rate(db_sessionmaker, g1), service.rate(db_sessionmaker, g2))
+    await asyncio.gather(
+        service.rate(db_sessionmaker, g1),
+        service.rate(db_sessionmaker, g2),
+        service.rate(db_sessionmaker, g1),
+        service.rate(db_sessionmaker, g2),
+    )
     assert (await figures(db_sessionmaker, hub))["overall"][3] == 2
     # The second applied game started from the figures the first one left.
     async with db_sessionmaker() as session:
@@ -105,8 +109,17 @@ async def test_rebuild_gives_the_same_figures_and_annul_takes_a_game_back(db_ses
         if black == white:
             white = people[(n + 2) % 5]
         size = (9, 13, 19)[n % 3]
-        games.append(await finished_game(db_sessionmaker, black, white, results[n % 6], size=size,
-                                         handicap=2 if n % 4 == 0 else 0, komi=0.5 if n % 4 == 0 else 7.5))
+        games.append(
+            await finished_game(
+                db_sessionmaker,
+                black,
+                white,
+                results[n % 6],
+                size=size,
+                handicap=2 if n % 4 == 0 else 0,
+                komi=0.5 if n % 4 == 0 else 7.5,
+            )
+        )
     await asyncio.gather(*(service.rate(db_sessionmaker, g) for g in games))
     live = await snapshot(db_sessionmaker)
     assert await service.rebuild(db_sessionmaker) == 12

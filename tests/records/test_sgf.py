@@ -5,8 +5,16 @@ from app.records.sgf import GameRecord, RecordMove, SgfError, export_sgf, import
 
 def sample_record():
     return GameRecord(
-        size=13, rules="japanese", komi=0.5, handicap=[(3, 9), (9, 3)], black="黑 Đen", white="Blanco",
-        date="2024-05-01", result="W+2.5", main_time=600.0, overtime="5x30 byo-yomi",
+        size=13,
+        rules="japanese",
+        komi=0.5,
+        handicap=[(3, 9), (9, 3)],
+        black="黑 Đen",
+        white="Blanco",
+        date="2024-05-01",
+        result="W+2.5",
+        main_time=600.0,
+        overtime="5x30 byo-yomi",
         moves=[RecordMove("W", (9, 9), 598.5), RecordMove("B", (3, 3), 590.0), RecordMove("W", None, 580.25)],
     )
 
@@ -34,14 +42,27 @@ def test_import_foreign_record():
     record = import_sgf(text)
     assert (record.size, record.rules, record.komi, record.result) == (9, "new_zealand", 7.0, "B+R")
     assert record.moves == [
-        RecordMove("B", (4, 4), 100.0), RecordMove("W", (2, 2), None), RecordMove("B", None), RecordMove("W", None),
+        RecordMove("B", (4, 4), 100.0),
+        RecordMove("W", (2, 2), None),
+        RecordMove("B", None),
+        RecordMove("W", None),
     ]
 
 
-@pytest.mark.parametrize("text", [
-    "", "garbage", "(;FF[4]SZ[9];B[ee]", "(;FF[4]SZ[30];B[aa])", "(;FF[4]SZ[9]AW[aa];B[ee])",
-    "(;FF[4]SZ[9]KM[seven];B[ee])", "(;FF[4]SZ[9];B[zz])", b"\xff\xfe(;", "(;FF[4]SZ[1])",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "garbage",
+        "(;FF[4]SZ[9];B[ee]",
+        "(;FF[4]SZ[30];B[aa])",
+        "(;FF[4]SZ[9]AW[aa];B[ee])",
+        "(;FF[4]SZ[9]KM[seven];B[ee])",
+        "(;FF[4]SZ[9];B[zz])",
+        b"\xff\xfe(;",
+        "(;FF[4]SZ[1])",
+    ],
+)
 def test_malformed_sgf_is_a_clear_error(text):
     with pytest.raises(SgfError) as info:
         import_sgf(text)

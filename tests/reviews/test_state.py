@@ -15,8 +15,16 @@ OWNER, FRIEND, STRANGER = Person(1, "owner"), Person(2, "friend"), Person(3, "st
 
 def _state(limits: ReviewLimits | None = None) -> ReviewState:
     limits = limits or ReviewLimits()
-    return ReviewState(id="r", title="t", game_id=None, owner=OWNER, controller=OWNER,
-                       tree=Tree(Setup(size=9), tree_limits(limits)), current=0, limits=limits)
+    return ReviewState(
+        id="r",
+        title="t",
+        game_id=None,
+        owner=OWNER,
+        controller=OWNER,
+        tree=Tree(Setup(size=9), tree_limits(limits)),
+        current=0,
+        limits=limits,
+    )
 
 
 def _act(state: ReviewState, who: Person | None, action: dict, present: tuple[int, ...] = ()) -> dict:
@@ -42,8 +50,13 @@ def test_the_leader_plays_branches_and_navigates() -> None:
 
 def test_followers_cannot_change_anything() -> None:
     state = _state()
-    for action in ({"t": "play", "p": [1, 1]}, {"t": "goto", "node": 0}, {"t": "comment", "text": "x"},
-                   {"t": "mark", "p": [1, 1], "kind": "square"}, {"t": "remove_branch", "node": 1}):
+    for action in (
+        {"t": "play", "p": [1, 1]},
+        {"t": "goto", "node": 0},
+        {"t": "comment", "text": "x"},
+        {"t": "mark", "p": [1, 1], "kind": "square"},
+        {"t": "remove_branch", "node": 1},
+    ):
         with pytest.raises(ReviewError) as refused:
             state.apply(Actor(FRIEND), action, 1.0)
         assert refused.value.code == "not_controller"

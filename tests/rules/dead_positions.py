@@ -53,8 +53,14 @@ class Position:
             return " ".join(sorted(to_gtp(p, self.size) for p in points))
 
         return "\n".join(
-            [f"# {self.note}", f"to_move {self.to_move}", f"dead {labels(self.dead)}".rstrip(),
-             f"seki {labels(self.seki)}".rstrip(), *self.rows, ""]
+            [
+                f"# {self.note}",
+                f"to_move {self.to_move}",
+                f"dead {labels(self.dead)}".rstrip(),
+                f"seki {labels(self.seki)}".rstrip(),
+                *self.rows,
+                "",
+            ]
         )
 
 
@@ -64,13 +70,15 @@ def parse(text: str) -> list[Position]:
         lines = block.strip("\n").split("\n")
         note, to_move, dead, seki, rows = lines[0], lines[1], lines[2], lines[3], lines[4:]
         size = len(rows)
-        out.append(Position(
-            rows=rows,
-            to_move=to_move.split()[1],
-            dead={from_gtp(w, size) for w in dead.split()[1:]},
-            seki={from_gtp(w, size) for w in seki.split()[1:]},
-            note=note,
-        ))
+        out.append(
+            Position(
+                rows=rows,
+                to_move=to_move.split()[1],
+                dead={from_gtp(w, size) for w in dead.split()[1:]},
+                seki={from_gtp(w, size) for w in seki.split()[1:]},
+                note=note,
+            )
+        )
     return out
 
 

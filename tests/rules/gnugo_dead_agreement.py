@@ -69,13 +69,15 @@ def measure(size: int, verbose: bool, data: Path = DATA) -> tuple[int, int]:
         if ours == pos.dead:
             same += 1
         elif verbose:
-            print(f"{size}x{size} #{i} ({pos.note}): ours-only={sorted(ours - pos.dead)} "
-                  f"gnugo-only={sorted(pos.dead - ours)}")
+            print(f"{size}x{size} #{i} ({pos.note}): ours-only={sorted(ours - pos.dead)} gnugo-only={sorted(pos.dead - ours)}")
             print("\n".join(pos.rows))
     n = len(positions)
     with_dead = sum(1 for p in positions if p.dead)
-    print(f"size={size} positions={n} with_dead_stones={with_dead} identical={same} "
-          f"agreement={same / max(n, 1):.1%} cpu_mean={spent / max(n, 1):.3f}s cpu_max={worst:.3f}s", flush=True)
+    print(
+        f"size={size} positions={n} with_dead_stones={with_dead} identical={same} "
+        f"agreement={same / max(n, 1):.1%} cpu_mean={spent / max(n, 1):.3f}s cpu_max={worst:.3f}s",
+        flush=True,
+    )
     return same, n
 
 

@@ -12,7 +12,11 @@ class Gtp:
     def __init__(self, *flags: str):
         self.proc = subprocess.Popen(
             [GNUGO, "--mode", "gtp", *flags],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
         )
 
     def batch(self, commands: list[str]) -> list[tuple[bool, str]]:

@@ -12,8 +12,11 @@ from tests.rules.positions import place_stones
 
 def game_from_rows(rows: list[str], to_move: str = "B") -> Game:
     g = Game(len(rows), rules_for("chinese"))
-    place_stones(g, black=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"],
-                 white=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"])
+    place_stones(
+        g,
+        black=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"],
+        white=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"],
+    )
     assert g.board_rows() == rows
     if g.to_move != to_move:
         g.pass_turn(g.to_move)

@@ -45,9 +45,13 @@ def sample_points(g: Game, rng: random.Random, k: int = 3):
     picked = rng.sample(empties, min(k, len(empties)))
     # points with no empty neighbour: where suicide, capture and ko live
     tight = [
-        (x, y) for (x, y) in empties
-        if all(g.stone_at(q) is not None for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
-               if 0 <= q[0] < size and 0 <= q[1] < size)
+        (x, y)
+        for (x, y) in empties
+        if all(
+            g.stone_at(q) is not None
+            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+            if 0 <= q[0] < size and 0 <= q[1] < size
+        )
     ]
     picked += rng.sample(tight, min(3, len(tight)))
     if g.ko_point:

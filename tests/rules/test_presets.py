@@ -14,11 +14,9 @@ def play_all(game, moves):
 
 def test_presets_table():
     c = PRESETS["chinese"]
-    assert (c.scoring, c.ko, c.multi_stone_suicide, c.komi, c.handicap_compensation) == (
-        "area", "positional", False, 7.5, "n")
+    assert (c.scoring, c.ko, c.multi_stone_suicide, c.komi, c.handicap_compensation) == ("area", "positional", False, 7.5, "n")
     j = PRESETS["japanese"]
-    assert (j.scoring, j.ko, j.komi, j.triple_ko_no_result, j.handicap_compensation) == (
-        "territory", "simple", 6.5, True, "none")
+    assert (j.scoring, j.ko, j.komi, j.triple_ko_no_result, j.handicap_compensation) == ("territory", "simple", 6.5, True, "none")
     assert PRESETS["korean"].scoring == "territory"
     assert (PRESETS["aga"].ko, PRESETS["aga"].handicap_compensation) == ("situational", "n_minus_1")
     nz = PRESETS["new_zealand"]
@@ -47,8 +45,14 @@ def test_rules_for_and_round_trip():
 # B plays a 2-stone self-atari, W captures both, B retakes one: the board of 3 moves ago returns
 # with the other side to move. Positional superko forbids it; situational superko allows it.
 SEND_TWO_RETURN_ONE = [
-    ("B", (0, 1)), ("W", (1, 1)), ("B", (1, 0)), ("W", (1, 2)), ("B", (4, 4)), ("W", (0, 3)),
-    ("B", (0, 2)), ("W", (0, 0)),
+    ("B", (0, 1)),
+    ("W", (1, 1)),
+    ("B", (1, 0)),
+    ("W", (1, 2)),
+    ("B", (4, 4)),
+    ("W", (0, 3)),
+    ("B", (0, 2)),
+    ("W", (0, 0)),
 ]
 
 
@@ -67,8 +71,14 @@ def test_positional_and_situational_superko_disagree(name, legal):
 
 
 SUICIDE_SETUP = [
-    ("B", (0, 0)), ("W", (1, 0)), ("B", (0, 1)), ("W", (1, 1)), ("B", (4, 4)), ("W", (1, 2)),
-    ("B", (4, 3)), ("W", (0, 3)),
+    ("B", (0, 0)),
+    ("W", (1, 0)),
+    ("B", (0, 1)),
+    ("W", (1, 1)),
+    ("B", (4, 4)),
+    ("W", (1, 2)),
+    ("B", (4, 3)),
+    ("W", (0, 3)),
 ]
 
 
@@ -110,8 +120,11 @@ SEKI_ROWS = [
 
 def game_from_rows(rows, rules):
     g = Game(len(rows), rules)
-    place_stones(g, black=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"],
-                 white=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"])
+    place_stones(
+        g,
+        black=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"],
+        white=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"],
+    )
     assert g.board_rows() == rows
     return g
 

@@ -16,8 +16,20 @@ from app.store.migrations import current_revision, downgrade_to_base, head_revis
 from app.store.models import metadata
 
 TABLES = {
-    "users", "games", "moves", "chat_messages", "game_events", "challenges", "server_marks",
-    "ratings", "rating_updates", "rating_changes", "api_tokens", "reviews", "mail_notices", "mail_outbox",
+    "users",
+    "games",
+    "moves",
+    "chat_messages",
+    "game_events",
+    "challenges",
+    "server_marks",
+    "ratings",
+    "rating_updates",
+    "rating_changes",
+    "api_tokens",
+    "reviews",
+    "mail_notices",
+    "mail_outbox",
 }
 
 
@@ -92,24 +104,43 @@ def test_games_get_their_whole_configuration(empty_database_url: str) -> None:
             await engine.dispose()
 
     now = datetime(2025, 1, 1, tzinfo=UTC)
-    inserts = [("INSERT INTO users (id, name, name_key, is_guest, session_version, created_at) "
-                "VALUES (1, 'a', 'a', true, 0, :now)", {"now": now})]
+    inserts = [
+        (
+            "INSERT INTO users (id, name, name_key, is_guest, session_version, created_at) VALUES (1, 'a', 'a', true, 0, :now)",
+            {"now": now},
+        )
+    ]
     for game_id, (size, rules, komi, handicap, tc) in rows.items():
-        inserts.append((
-            "INSERT INTO games (id, board_size, rules, rules_params, komi, handicap, time_control, rated, black_id, "
-            "white_id, status, move_count, version, state, created_at, started_at, updated_at) VALUES (:id, :size, "
-            ":rules, '{}', :komi, :handicap, :tc, false, 1, 1, 'playing', 0, 0, '{}', :now, :now, :now)",
-            {"id": game_id, "size": size, "rules": rules, "komi": komi, "handicap": handicap, "now": now,
-             "tc": orjson.dumps(tc).decode()}))
-    inserts.append((
-        "INSERT INTO challenges (id, creator_id, board_size, rules, komi, handicap, color, time_control, rated, "
-        "private, status, created_at) VALUES ('c1', 1, 19, 'chinese', 7.5, 0, 'black', :tc, false, false, 'open', "
-        ":now)", {"tc": orjson.dumps(countdown).decode(), "now": now}))
+        inserts.append(
+            (
+                "INSERT INTO games (id, board_size, rules, rules_params, komi, handicap, time_control, rated, black_id, "
+                "white_id, status, move_count, version, state, created_at, started_at, updated_at) VALUES (:id, :size, "
+                ":rules, '{}', :komi, :handicap, :tc, false, 1, 1, 'playing', 0, 0, '{}', :now, :now, :now)",
+                {
+                    "id": game_id,
+                    "size": size,
+                    "rules": rules,
+                    "komi": komi,
+                    "handicap": handicap,
+                    "now": now,
+                    "tc": orjson.dumps(tc).decode(),
+                },
+            )
+        )
+    inserts.append(
+        (
+            "INSERT INTO challenges (id, creator_id, board_size, rules, komi, handicap, color, time_control, rated, "
+            "private, status, created_at) VALUES ('c1', 1, 19, 'chinese', 7.5, 0, 'black', :tc, false, false, 'open', "
+            ":now)",
+            {"tc": orjson.dumps(countdown).decode(), "now": now},
+        )
+    )
     asyncio.run(run(inserts))
 
     upgrade_to_head(empty_database_url)
-    games, challenges = asyncio.run(run([("SELECT id, config, handicap, time_control FROM games", {}),
-                                         ("SELECT time_control FROM challenges", {})]))
+    games, challenges = asyncio.run(
+        run([("SELECT id, config, handicap, time_control FROM games", {}), ("SELECT time_control FROM challenges", {})])
+    )
     stored = {row[0]: (_json(row[1]), row[2], _json(row[3])) for row in games}
     assert set(stored) == set(rows)
     for game_id, (config, handicap, tc) in stored.items():

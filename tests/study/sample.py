@@ -6,8 +6,10 @@ from app.study.tree import Setup, Tree
 def sample_tree() -> Tree:
     """13x13 with two handicap stones: a main line with a capture and a pass, three variations (one nested),
     comments with SGF's special characters and non-ASCII text, every kind of mark, game information."""
-    tree = Tree(Setup(size=13, rules="japanese", komi=0.5, handicap=2, black=((3, 9), (9, 3))),
-                info={"black": "黑 Đen", "white": "Blanco", "result": "W+2.5", "date": "2024-05-01", "name": "Study"})
+    tree = Tree(
+        Setup(size=13, rules="japanese", komi=0.5, handicap=2, black=((3, 9), (9, 3))),
+        info={"black": "黑 Đen", "white": "Blanco", "result": "W+2.5", "date": "2024-05-01", "name": "Study"},
+    )
     tree.set_comment(0, "Start] here \\ [really]")
     tree.set_mark(0, (6, 6), "circle")
     a, _ = tree.play(0, (9, 9))

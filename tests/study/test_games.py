@@ -11,7 +11,13 @@ def test_handicap_stones_and_komi_come_from_the_game():
     config = GameConfig(size=9, rules=rules_for("japanese", komi=0.5), handicap=2, handicap_points=((2, 6), (6, 2)))
     setup = setup_of(config)
     assert (setup.size, setup.rules, setup.komi, setup.handicap, setup.black, setup.rules_params) == (
-        9, "japanese", 0.5, 2, ((2, 6), (6, 2)), ())
+        9,
+        "japanese",
+        0.5,
+        2,
+        ((2, 6), (6, 2)),
+        (),
+    )
     start = Tree(setup).start()
     assert start.to_move == "W" and start.handicap == 2 and start.rules == config.rules
 

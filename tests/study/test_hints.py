@@ -30,6 +30,9 @@ async def test_no_engine_or_a_broken_one_is_unavailable(command):
 
 def test_answers_are_read_as_points_passes_and_values():
     assert _parse("D5 75.01 pass 3.5 resign Z99 C3", 9) == [
-        {"point": [3, 4], "value": 75.01}, {"point": None, "value": 3.5}, {"point": [2, 6], "value": None}]
+        {"point": [3, 4], "value": 75.01},
+        {"point": None, "value": 3.5},
+        {"point": [2, 6], "value": None},
+    ]
     assert _parse("", 9) == []
     assert len(_parse(" ".join(f"{c}1 1.0" for c in "ABCDEFGH"), 9)) == 5

@@ -21,20 +21,26 @@ def test_json_round_trip_keeps_every_node_its_id_and_the_order_of_variations():
 
 def test_first_node_is_the_root():
     assert tree_to_doc(sample_tree()).model_dump()["nodes"][0] == {
-        "id": 0, "parent": None, "move": None, "comment": "Start] here \\ [really]",
+        "id": 0,
+        "parent": None,
+        "move": None,
+        "comment": "Start] here \\ [really]",
         "marks": [{"point": (6, 6), "kind": "circle", "label": ""}],
     }
 
 
-@pytest.mark.parametrize("change, code", [
-    (lambda d: d["nodes"][2].update(move={"color": "B", "point": [9, 9]}), "occupied"),
-    (lambda d: d["nodes"][3].update(parent=999), "bad_tree"),
-    (lambda d: d["nodes"].append({"id": 1, "parent": 0, "move": {"color": "B", "point": [0, 0]}}), "bad_tree"),
-    (lambda d: d["nodes"].append(dict(d["nodes"][1], id=500)), "bad_tree"),
-    (lambda d: d["nodes"][0].update(move={"color": "B", "point": [0, 0]}), "bad_tree"),
-    (lambda d: d["nodes"][1].update(move=None), "bad_tree"),
-    (lambda d: d["setup"].update(black=[[0, 0], [0, 0]]), "bad_setup"),
-])
+@pytest.mark.parametrize(
+    "change, code",
+    [
+        (lambda d: d["nodes"][2].update(move={"color": "B", "point": [9, 9]}), "occupied"),
+        (lambda d: d["nodes"][3].update(parent=999), "bad_tree"),
+        (lambda d: d["nodes"].append({"id": 1, "parent": 0, "move": {"color": "B", "point": [0, 0]}}), "bad_tree"),
+        (lambda d: d["nodes"].append(dict(d["nodes"][1], id=500)), "bad_tree"),
+        (lambda d: d["nodes"][0].update(move={"color": "B", "point": [0, 0]}), "bad_tree"),
+        (lambda d: d["nodes"][1].update(move=None), "bad_tree"),
+        (lambda d: d["setup"].update(black=[[0, 0], [0, 0]]), "bad_setup"),
+    ],
+)
 def test_a_document_that_does_not_describe_a_legal_tree_is_refused(change, code):
     data = tree_to_doc(sample_tree()).model_dump(mode="json")
     change(data)

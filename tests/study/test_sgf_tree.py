@@ -28,12 +28,18 @@ def test_sgfmill_reads_every_variation_of_the_export():
 
 
 def test_a_foreign_record_with_comment_only_nodes_setup_and_a_tt_pass():
-    text = (b"(;GM[1]FF[4]SZ[9]KM[6.5]RU[NZ]AB[aa][bb]AW[cc]PL[W]C[problem]"
-            b";W[dd];C[a note]LB[ee:x](;B[tt];W[ef])(;B[ff]C[try this]))")
+    text = (
+        b"(;GM[1]FF[4]SZ[9]KM[6.5]RU[NZ]AB[aa][bb]AW[cc]PL[W]C[problem];W[dd];C[a note]LB[ee:x](;B[tt];W[ef])(;B[ff]C[try this]))"
+    )
     tree = import_tree(text)
     setup = tree.setup
     assert (setup.rules, setup.komi, setup.black, setup.white, setup.to_move) == (
-        "new_zealand", 6.5, ((0, 0), (1, 1)), ((2, 2),), "W")
+        "new_zealand",
+        6.5,
+        ((0, 0), (1, 1)),
+        ((2, 2),),
+        "W",
+    )
     w = tree.root.children[0]
     assert w.comment == "a note" and [c.move.point for c in w.children] == [None, (5, 5)]
     assert w.children[1].comment == "try this"

@@ -44,8 +44,16 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(
 
 def test_ko_and_superko_follow_the_rules_of_the_tree():
     # B: (1,0) (0,1) (2,1) (1,2); W: (2,0) (3,1) (2,2) -> W takes the ko at (1,1), B may not take back at once
-    moves = [((1, 0), "B"), ((2, 0), "W"), ((0, 1), "B"), ((3, 1), "W"), ((1, 2), "B"), ((2, 2), "W"),
-             ((2, 1), "B"), ((1, 1), "W")]
+    moves = [
+        ((1, 0), "B"),
+        ((2, 0), "W"),
+        ((0, 1), "B"),
+        ((3, 1), "W"),
+        ((1, 2), "B"),
+        ((2, 2), "W"),
+        ((2, 1), "B"),
+        ((1, 1), "W"),
+    ]
     tree = Tree(Setup(size=9, rules="japanese", komi=6.5))
     node = tree.root
     for point, color in moves:

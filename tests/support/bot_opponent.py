@@ -48,8 +48,9 @@ async def challenge_bot(http: httpx.AsyncClient, bot_name: str, *, timeout: floa
 
 
 class Opponent:
-    def __init__(self, ws_url: str, cookie: str, game_id: str, *, moves: int = 20, think: float = 0.0,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self, ws_url: str, cookie: str, game_id: str, *, moves: int = 20, think: float = 0.0, seed: int | None = None
+    ) -> None:
         self.url = f"{ws_url}/ws/games/{game_id}"
         self.headers = {"Cookie": cookie}
         self.outcome = Outcome(game_id=game_id)
@@ -172,8 +173,9 @@ class Opponent:
         options = []
         for point in self.game.legal_points():
             x, y = point
-            around = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                      if 0 <= x + dx < size and 0 <= y + dy < size]
+            around = [
+                (x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)) if 0 <= x + dx < size and 0 <= y + dy < size
+            ]
             if around and all(self.game.stone_at(n) == self.me for n in around):
                 continue
             options.append(point)

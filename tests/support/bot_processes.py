@@ -27,9 +27,15 @@ class ServeProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.env = {
-            **os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTHONUNBUFFERED": "1", "TENGEN_ENV": "test",
-            "TENGEN_DATA_DIR": str(data_dir), "TENGEN_SECRET_KEY": "bot-tests-secret", "TENGEN_LOG_LEVEL": "warning",
-            "TENGEN_FRONTEND_DIR": str(REPO_ROOT / "frontend"), **env,
+            **os.environ,
+            "PYTHONPATH": str(REPO_ROOT),
+            "PYTHONUNBUFFERED": "1",
+            "TENGEN_ENV": "test",
+            "TENGEN_DATA_DIR": str(data_dir),
+            "TENGEN_SECRET_KEY": "bot-tests-secret",
+            "TENGEN_LOG_LEVEL": "warning",
+            "TENGEN_FRONTEND_DIR": str(REPO_ROOT / "frontend"),
+            **env,
         }
         self.env.pop("TENGEN_DATABASE_URL", None)
         self.env.pop("TENGEN_REDIS_URL", None)
@@ -41,7 +47,10 @@ class ServeProcess:
         log = open(self.data_dir / f"serve-{self.starts}.log", "wb")  # the child holds it
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=REPO_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=REPO_ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
         deadline = time.monotonic() + START_TIMEOUT
@@ -77,15 +86,27 @@ class BridgeProcess:
     """``tengen bot`` with GNU Go, logging to ``log_path``."""
 
     def __init__(self, server: str, token: str, log_path: Path, *, level: int = 1, extra: list[str] | None = None) -> None:
-        self.args = [sys.executable, "-m", "app.cli", "bot", "--gtp", f"{GNUGO} --mode gtp --level {level}",
-                     "--token", token, "--server", server, *(extra or [])]
+        self.args = [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "bot",
+            "--gtp",
+            f"{GNUGO} --mode gtp --level {level}",
+            "--token",
+            token,
+            "--server",
+            server,
+            *(extra or []),
+        ]
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> BridgeProcess:
         log = open(self.log_path, "ab")  # the child holds it
-        self.process = subprocess.Popen(self.args, cwd=REPO_ROOT, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
-                                        stdout=log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            self.args, cwd=REPO_ROOT, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, stdout=log, stderr=subprocess.STDOUT
+        )
         log.close()
         return self
 

@@ -24,8 +24,13 @@ def _name(func: ast.expr) -> str | None:
 
 
 def _is_code(node: ast.expr | None) -> bool:
-    return (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier()
-            and node.value == node.value.lower() and not node.value.startswith("_"))
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.isidentifier()
+        and node.value == node.value.lower()
+        and not node.value.startswith("_")
+    )
 
 
 def _codes_in(node: ast.AST) -> list[str]:

@@ -85,8 +85,9 @@ class Instance:
 class Instances:
     """Starts instances on one database and one Redis prefix; stops them all at the end."""
 
-    def __init__(self, database_url: str, redis_url: str, redis_prefix: str, workdir: Path,
-                 secret_key: str = "instances-secret") -> None:
+    def __init__(
+        self, database_url: str, redis_url: str, redis_prefix: str, workdir: Path, secret_key: str = "instances-secret"
+    ) -> None:
         self.workdir = workdir
         self.env = {
             **os.environ,

@@ -82,11 +82,17 @@ def smtp_sink() -> AsyncIterator[SmtpSink]:
 
 @pytest.fixture
 async def mail_stack(stack_settings, smtp_sink: SmtpSink) -> AsyncIterator[MailStack]:
-    settings = stack_settings.model_copy(update={
-        "mail_smtp_host": "127.0.0.1", "mail_smtp_port": smtp_sink.port, "mail_smtp_security": "none",
-        "mail_smtp_timeout": 5.0, "mail_from": "Tengen <noreply@tengen.test>",
-        "mail_site_url": "https://go.example.org", "mail_digest_hour": 8,
-    })
+    settings = stack_settings.model_copy(
+        update={
+            "mail_smtp_host": "127.0.0.1",
+            "mail_smtp_port": smtp_sink.port,
+            "mail_smtp_security": "none",
+            "mail_smtp_timeout": 5.0,
+            "mail_from": "Tengen <noreply@tengen.test>",
+            "mail_site_url": "https://go.example.org",
+            "mail_digest_hour": 8,
+        }
+    )
     stack = MailStack(settings, FakeClock(), smtp_sink)
     stack.start_server()
     yield stack

@@ -62,9 +62,19 @@ class Nginx:
         self._out = open(self.access_log, "wb")  # closed in stop()
         self._err = open(self.error_log, "wb")  # closed in stop()
         self.process = subprocess.Popen(
-            [NGINX, "-p", str(prefix), "-c", str(self.conf_path), "-e", "stderr",
-             "-g", f"daemon off; pid {prefix / 'nginx.pid'};"],
-            stdout=self._out, stderr=self._err,
+            [
+                NGINX,
+                "-p",
+                str(prefix),
+                "-c",
+                str(self.conf_path),
+                "-e",
+                "stderr",
+                "-g",
+                f"daemon off; pid {prefix / 'nginx.pid'};",
+            ],
+            stdout=self._out,
+            stderr=self._err,
         )
 
     def wait_ready(self, timeout: float = START_TIMEOUT) -> None:

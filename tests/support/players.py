@@ -88,6 +88,7 @@ class GameSocket:
 
     async def until(self, predicate, timeout: float = 10.0) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         """Consume messages until one satisfies ``predicate``; return it."""
+
         async def scan() -> dict[str, Any]:
             while True:
                 message = await self.next(timeout)
@@ -108,8 +109,10 @@ class GameSocket:
         """Wait until this socket holds version ``v``: its event, or a resync snapshot at ``v`` or later (the
         answer to a reconnect the recent-event log cannot cover, docs/protocol.md section 2)."""
         return await self.until(
-            lambda m: (m.get("t") == "snapshot" and m.get("resync") is True and m["v"] >= v)
-            or (m.get("v") == v and m.get("t") not in ("ack", "snapshot")),
+            lambda m: (
+                (m.get("t") == "snapshot" and m.get("resync") is True and m["v"] >= v)
+                or (m.get("v") == v and m.get("t") not in ("ack", "snapshot"))
+            ),
             timeout,
         )
 

@@ -14,9 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-POSTGRES_URL = os.environ.get(
-    "TENGEN_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
-)
+POSTGRES_URL = os.environ.get("TENGEN_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("TENGEN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 GNUGO = os.environ.get("TENGEN_TEST_GNUGO", "/usr/games/gnugo")
 CHROMIUM = os.environ.get("TENGEN_TEST_CHROMIUM", "/usr/bin/chromium")

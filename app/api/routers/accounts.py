@@ -57,9 +57,7 @@ async def _me_view(db: DB, user: User) -> dict:
 @router.post("/auth/register", status_code=201, summary="Create an account (a guest keeps its games)")
 async def register(body: Registration, request: Request, response: Response, db: DB, user: OptionalUser) -> dict:
     await check_password_limits(request, None)
-    registered = await accounts.register(
-        db, request.app.state.passwords, user, body.username, body.password, body.strength
-    )
+    registered = await accounts.register(db, request.app.state.passwords, user, body.username, body.password, body.strength)
     set_session_cookie(request, response, registered)
     return user_view(registered, await display_ranks(db, [registered.id]))
 

@@ -36,20 +36,25 @@ async def incoming(db: DB, user: OptionalUser) -> dict:
 @router.post("", status_code=201, summary="Create a challenge (to anyone, or to one player with `opponent`)")
 async def create(body: ChallengeCreate, request: Request, db: DB, visitor: Visiting, lobby: Lobby) -> dict:
     user = await visitor.user(commit=False)  # stored with the challenge
-    challenge = await service.create_challenge(db, lobby, user, body, request.app.state.caps,
-                                               request.app.state.fair_play)
-    return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=True,
-                          ranks=await display_ranks(db, challenge_people(challenge)))
+    challenge = await service.create_challenge(db, lobby, user, body, request.app.state.caps, request.app.state.fair_play)
+    return challenge_view(
+        challenge,
+        await users.people(db, challenge_people(challenge)),
+        with_token=True,
+        ranks=await display_ranks(db, challenge_people(challenge)),
+    )
 
 
 @router.get("/{challenge_id}", summary="One challenge (a private one needs its token)")
-async def get(
-    challenge_id: str, db: DB, user: OptionalUser, token: str | None = Query(default=None, max_length=128)
-) -> dict:
+async def get(challenge_id: str, db: DB, user: OptionalUser, token: str | None = Query(default=None, max_length=128)) -> dict:
     challenge = await service.find_challenge(db, user, challenge_id, token)
     mine = user is not None and user.id == challenge.creator_id
-    return challenge_view(challenge, await users.people(db, challenge_people(challenge)), with_token=mine,
-                          ranks=await display_ranks(db, challenge_people(challenge)))
+    return challenge_view(
+        challenge,
+        await users.people(db, challenge_people(challenge)),
+        with_token=mine,
+        ranks=await display_ranks(db, challenge_people(challenge)),
+    )
 
 
 @router.delete("/{challenge_id}", summary="Cancel your challenge")
@@ -60,12 +65,18 @@ async def cancel(challenge_id: str, db: DB, user: RequiredUser, lobby: Lobby) ->
 
 @router.post("/{challenge_id}/accept", status_code=201, summary="Accept a challenge: a game starts")
 async def accept(
-    challenge_id: str, request: Request, db: DB, visitor: Visiting, lobby: Lobby, spectators: Spectators,
-    body: ChallengeAccept | None = None
+    challenge_id: str,
+    request: Request,
+    db: DB,
+    visitor: Visiting,
+    lobby: Lobby,
+    spectators: Spectators,
+    body: ChallengeAccept | None = None,
 ) -> dict:
     user = await visitor.user(commit=False)  # stored with the game
-    row = await service.accept_challenge(db, lobby, user, challenge_id, body.token if body else None,
-                                         request.app.state.caps, request.app.state.fair_play)
+    row = await service.accept_challenge(
+        db, lobby, user, challenge_id, body.token if body else None, request.app.state.caps, request.app.state.fair_play
+    )
     ranks = await display_ranks(db, player_ids([row]))
     return {"game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, spectators, ranks)}
 

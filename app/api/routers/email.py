@@ -57,8 +57,7 @@ async def _check_requests(request: Request, address: str) -> None:
     limiter: Limiter = request.app.state.limiter
     per_ip = Rule("mail-ip", settings.mail_requests_per_ip_hour, HOUR)
     per_address = Rule("mail-address", settings.mail_per_address_hour, HOUR)
-    if not await limiter.allow(per_ip, client_address(request)) or \
-            not await limiter.allow(per_address, address_key(address)):
+    if not await limiter.allow(per_ip, client_address(request)) or not await limiter.allow(per_address, address_key(address)):
         raise RateLimited("Too many email requests; try again in an hour.", HOUR, code="mail_rate_limited")
 
 
@@ -73,8 +72,9 @@ async def put_email(body: Address, request: Request, db: DB, user: RequiredUser)
     mail.require_account(user)
     mail.require_mail(request.app.state.settings)
     await _check_requests(request, body.email)
-    await mail.request_address(db, request.app.state.settings, request.app.state.mail_tokens, user, body.email,
-                               _now(request), body.language)
+    await mail.request_address(
+        db, request.app.state.settings, request.app.state.mail_tokens, user, body.email, _now(request), body.language
+    )
     return mail.email_view(user)
 
 
@@ -100,21 +100,26 @@ async def unsubscribe(token: str, request: Request, db: DB) -> dict:
     return {"ok": True}
 
 
-@router.post("/auth/reset-request", status_code=202,
-             summary="Mail a password-reset link to this verified address (the answer is the same for any address)")
+@router.post(
+    "/auth/reset-request",
+    status_code=202,
+    summary="Mail a password-reset link to this verified address (the answer is the same for any address)",
+)
 async def reset_request(body: Address, request: Request, db: DB) -> dict:
     mail.require_mail(request.app.state.settings)
     await _check_requests(request, body.email)
-    await mail.request_reset(db, request.app.state.settings, request.app.state.mail_tokens, body.email,
-                             _now(request), body.language)
+    await mail.request_reset(
+        db, request.app.state.settings, request.app.state.mail_tokens, body.email, _now(request), body.language
+    )
     return {"ok": True}
 
 
 @router.post("/auth/reset", summary="Choose a new password with a reset link's token; every other session ends")
 async def reset(body: NewPassword, request: Request, response: Response, db: DB) -> dict:
     await check_password_limits(request, None)
-    user = await mail.reset_password(db, request.app.state.passwords, request.app.state.mail_tokens, body.token,
-                                     body.password, _now(request))
+    user = await mail.reset_password(
+        db, request.app.state.passwords, request.app.state.mail_tokens, body.token, body.password, _now(request)
+    )
     await announce_logout(request.app.state.hub, user.id)
     set_session_cookie(request, response, user)
     return user_view(user, await display_ranks(db, [user.id]))

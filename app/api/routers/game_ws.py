@@ -62,8 +62,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await refuse_token(websocket, exc)
         return
     sockets: SocketRegistry = websocket.app.state.sockets
-    ticket = await sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close,
-                           **socket_limits(websocket, user))
+    ticket = await sockets.admit(
+        None if user is None else user.id, client_address(websocket), websocket.close, **socket_limits(websocket, user)
+    )
     if ticket is None:
         await refuse_socket(websocket, metrics)
         return
@@ -84,13 +85,15 @@ async def refuse_socket(websocket: WebSocket, metrics: Metrics) -> None:
     """Over the cap of sockets per user or per address: say so, then close (4429)."""
     await websocket.accept()
     metrics.error("too_many_sockets")
-    await websocket.send_text(encode(ErrorMessage(
-        code="too_many_sockets", message="too many open connections: close some tabs and reload")).decode())
+    await websocket.send_text(
+        encode(ErrorMessage(code="too_many_sockets", message="too many open connections: close some tabs and reload")).decode()
+    )
     await websocket.close(CLOSE_TOO_MANY_SOCKETS, "too many connections")
 
 
-async def _serve(websocket: WebSocket, game_id: str, user: User | None, ticket: Ticket, metrics: Metrics,
-                 chat_filter: ChatFilter | None) -> None:
+async def _serve(
+    websocket: WebSocket, game_id: str, user: User | None, ticket: Ticket, metrics: Metrics, chat_filter: ChatFilter | None
+) -> None:
     room = await websocket.app.state.rooms.open(game_id)
     await websocket.accept()
     if room is None:
@@ -148,8 +151,9 @@ async def refuse_token(websocket: WebSocket, exc: ServiceError) -> None:
     await websocket.close(CLOSE_BAD_TOKEN, exc.code)
 
 
-def _senders(websocket: WebSocket, chat_filter: ChatFilter | None
-             ) -> tuple[Callable[[str], Awaitable[None]], Callable[[str], bool] | None]:
+def _senders(
+    websocket: WebSocket, chat_filter: ChatFilter | None
+) -> tuple[Callable[[str], Awaitable[None]], Callable[[str], bool] | None]:
     """The socket's ``send`` and ``send_now`` for its Connection: texts go straight to the transport when the
     server offers it (app/ws_protocol.py), through the viewer's chat filter either way."""
     send, send_now = text_sender(websocket), text_sender_now(websocket)
@@ -181,14 +185,17 @@ def _observe(metrics: Metrics, kind: str | None, outcome: Outcome, seconds: floa
         metrics.move_latency.observe(seconds)
 
 
-async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any,
-                  new_account: bool = False) -> tuple[Outcome | bytes | None, str | None]:
+async def _handle(
+    room: Room, conn: Connection, raw: str | bytes, state: Any, new_account: bool = False
+) -> tuple[Outcome | bytes | None, str | None]:
     """The reply to one client message (an outcome, another message, or None: no reply) and the message's
     type (None: not understood)."""
     if not conn.messages.take():
         closing = conn.refuse()
-        return (Outcome.refused(client_id_of(raw), "rate_limited", "too many messages; this one was ignored"),
-                _FLOODED if closing else None)
+        return (
+            Outcome.refused(client_id_of(raw), "rate_limited", "too many messages; this one was ignored"),
+            _FLOODED if closing else None,
+        )
     try:
         message = parse_client_message(raw)
     except ProtocolError as exc:
@@ -211,8 +218,7 @@ async def _handle(room: Room, conn: Connection, raw: str | bytes, state: Any,
     return await room.act(conn, message.id, action, facts), message.t
 
 
-async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat,
-                        new_account: bool) -> Outcome | None:
+async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat, new_account: bool) -> Outcome | None:
     """Chat is limited per user, whatever socket or instance it comes through (lichess: 4 lines in 10 s; a
     guest's or a new account's, ``TENGEN_NEW_ACCOUNT_CHAT_LINES``), a line repeating the user's previous one in
     this game is dropped, and a muted, suspended or banned user's line is refused, as the database says now."""

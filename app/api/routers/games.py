@@ -56,7 +56,9 @@ async def detail(game_id: str, db: DB, spectators: Spectators) -> dict:
 
 @router.get("/games/{game_id}/chat", summary="Older chat of a game, a page at a time (newest first)")
 async def chat(
-    game_id: str, db: DB, user: OptionalUser,
+    game_id: str,
+    db: DB,
+    user: OptionalUser,
     before: int | None = Query(default=None, ge=1, description="only lines with a version below this"),
     limit: int = Query(default=50, ge=1, le=100),
 ) -> dict:
@@ -69,9 +71,13 @@ async def chat(
     events = await games.chat_events(db, game_id, before, limit + 1)
     removed = await moderation.removed_chat(db, game_id)
     blocked = frozenset() if user is None else await moderation.avoided(db, user.id)  # docs/moderation.md
-    lines = [public(event.payload, event.v) for event in events[:limit] if event.v not in removed
-             and (event.payload.get("from") or {}).get("id") not in blocked
-             and (finished or can_see(event.payload.get("visibility", "all"), seat))]
+    lines = [
+        public(event.payload, event.v)
+        for event in events[:limit]
+        if event.v not in removed
+        and (event.payload.get("from") or {}).get("id") not in blocked
+        and (finished or can_see(event.payload.get("visibility", "all"), seat))
+    ]
     more = len(events) > limit
     return {"chat": lines[::-1], "more": more, "next_before": events[limit - 1].v if more else None}
 

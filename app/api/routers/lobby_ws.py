@@ -98,8 +98,9 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
                 "incoming": [challenge_view(row, people, ranks=ranks) for row in incoming],
                 "games": [game_summary(row, spectators, ranks) for row in live],
                 "seek": seek_view(seeker) if seeker else None,
-                "my_games": sorted((my_games.from_row(row, ranks) for row in mine),
-                                   key=my_games.sort_key(user.id if user else 0)),
+                "my_games": sorted(
+                    (my_games.from_row(row, ranks) for row in mine), key=my_games.sort_key(user.id if user else 0)
+                ),
             }
         )
         if user is not None:
@@ -150,8 +151,14 @@ async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, use
         while True:
             raw = await websocket.receive_text()
             if not bucket.take():
-                await sender.send({"t": "error", "id": client_id_of(raw), "code": "rate_limited",
-                                   "message": "too many messages; this one was ignored"})
+                await sender.send(
+                    {
+                        "t": "error",
+                        "id": client_id_of(raw),
+                        "code": "rate_limited",
+                        "message": "too many messages; this one was ignored",
+                    }
+                )
                 if refused.count():
                     await websocket.close(CLOSE_FLOODING, FLOOD_REASON)
                     return

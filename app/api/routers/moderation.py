@@ -67,8 +67,7 @@ async def my_roles(db: DB, user: Moderator) -> dict:
 
 
 @router.get("/moderation/reports", summary="The report queue (oldest first), or every report")
-async def report_queue(db: DB, _: Moderator,
-                       status: Literal["received", "closed", "all"] = Query(default="received")) -> dict:
+async def report_queue(db: DB, _: Moderator, status: Literal["received", "closed", "all"] = Query(default="received")) -> dict:
     return {"reports": await reports.queue(db, None if status == "all" else status)}
 
 
@@ -92,8 +91,12 @@ async def user_record(name: str, request: Request, db: DB, _: Moderator) -> dict
     assert standing is not None
     share = await escape_share(db, target.id, request.app.state.fair_play)
     return {
-        "id": target.id, "name": target.name, "roles": sorted(await repo.roles_of(db, target.id)),
-        "banned": standing.banned, "suspended_until": standing.suspended_until, "muted_until": standing.muted_until,
+        "id": target.id,
+        "name": target.name,
+        "roles": sorted(await repo.roles_of(db, target.id)),
+        "banned": standing.banned,
+        "suspended_until": standing.suspended_until,
+        "muted_until": standing.muted_until,
         "escapes": share.view(request.app.state.fair_play),
         "audit": [audit_view(e) for e in await repo.audit_entries(db, target_user_id=target.id, limit=50)],
     }
@@ -135,8 +138,8 @@ async def annul(game_id: str, body: schemas.Action, request: Request, user: Mode
 
 
 @router.get("/moderation/audit", summary="The audit log, newest first")
-async def audit_log(db: DB, _: Moderator, before: int | None = Query(default=None, ge=1),
-                    limit: int = Query(default=100, ge=1, le=500)) -> dict:
+async def audit_log(
+    db: DB, _: Moderator, before: int | None = Query(default=None, ge=1), limit: int = Query(default=100, ge=1, le=500)
+) -> dict:
     entries = await repo.audit_entries(db, before=before, limit=limit)
-    return {"entries": [audit_view(e) for e in entries],
-            "next_before": entries[-1].id if len(entries) == limit else None}
+    return {"entries": [audit_view(e) for e in entries], "next_before": entries[-1].id if len(entries) == limit else None}

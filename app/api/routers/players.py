@@ -52,7 +52,9 @@ async def suggested_handicap(name: str, db: DB, me: OptionalUser, size: int = Qu
 
 @router.get("/leaderboard", summary="Registered players by rating in one category, strongest first")
 async def leaderboard(
-    db: DB, category: str = CATEGORY, page: int = Query(default=1, ge=1, le=10000),
+    db: DB,
+    category: str = CATEGORY,
+    page: int = Query(default=1, ge=1, le=10000),
     per_page: int = Query(default=50, ge=1, le=100),
 ) -> dict:
     return await players.leaderboard(db, category, page, per_page)
@@ -79,8 +81,14 @@ async def search_archive(
     elif result in ("win", "loss"):
         raise ServiceError("player_required", "'win' and 'loss' need a player.")
     rows, total = await archive.search(
-        db, player_id=player_id, size=size, result=result, since=_day_start(since), until=_day_start(until, 1),
-        offset=(page - 1) * per_page, limit=per_page,
+        db,
+        player_id=player_id,
+        size=size,
+        result=result,
+        since=_day_start(since),
+        until=_day_start(until, 1),
+        offset=(page - 1) * per_page,
+        limit=per_page,
     )
     shown = await display_ranks(db, player_ids(rows))
     return {

@@ -77,8 +77,9 @@ async def _refuse(websocket: WebSocket, metrics: Metrics, close: int, *, code: s
     await websocket.close(close, code)
 
 
-async def _serve(websocket: WebSocket, review_id: str, user: User | None, metrics: Metrics,
-                 chat_filter: ChatFilter | None) -> None:
+async def _serve(
+    websocket: WebSocket, review_id: str, user: User | None, metrics: Metrics, chat_filter: ChatFilter | None
+) -> None:
     room: ReviewRoom | None = None
     if 0 < len(review_id) <= 16:
         room = await websocket.app.state.review_rooms.open(review_id)
@@ -88,12 +89,16 @@ async def _serve(websocket: WebSocket, review_id: str, user: User | None, metric
         return
     user_id = None if user is None else user.id
     if await room.is_full_for(user_id):
-        await _refuse(websocket, metrics, CLOSE_REVIEW_FULL, code="review_full",
-                      message=f"this review already has {room.limits.participants} people in it")
+        await _refuse(
+            websocket,
+            metrics,
+            CLOSE_REVIEW_FULL,
+            code="review_full",
+            message=f"this review already has {room.limits.participants} people in it",
+        )
         return
     send = websocket.send_text if chat_filter is None else chat_filter.wrap(websocket.send_text)
-    conn = Connection(send, websocket.close, user_id=user_id,
-                      user_name=None if user is None else user.name, seat=None)
+    conn = Connection(send, websocket.close, user_id=user_id, user_name=None if user is None else user.name, seat=None)
     await room.attach(conn, _since(websocket.query_params.get("v")))
     metrics.connected_sockets.inc()
     try:
@@ -112,8 +117,9 @@ async def _serve(websocket: WebSocket, review_id: str, user: User | None, metric
             if flooded:
                 await conn.flush()
                 conn.closed = True
-                await websocket.close(CLOSE_FLOODING, f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: "
-                                                      "slow down and reconnect")
+                await websocket.close(
+                    CLOSE_FLOODING, f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: slow down and reconnect"
+                )
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -129,8 +135,9 @@ async def _handle(room: ReviewRoom, conn: Connection, raw: str | bytes, state: A
     """The reply to one client message (None: no reply), and whether the socket flooded and must close."""
     if not conn.messages.take():
         closing = conn.refuse()
-        return encode(ErrorMessage(id=client_id_of(raw), code="rate_limited",
-                                   message="too many messages; this one was ignored")), closing
+        return encode(
+            ErrorMessage(id=client_id_of(raw), code="rate_limited", message="too many messages; this one was ignored")
+        ), closing
     try:
         message = parse_review_message(raw)
     except ProtocolError as exc:
@@ -141,8 +148,9 @@ async def _handle(room: ReviewRoom, conn: Connection, raw: str | bytes, state: A
         return None, False
     if isinstance(message, ReviewChat) and conn.user_id is not None:
         settings = state.settings
-        refusal = await chat_refusal(state.limiter, settings.chat_lines, settings.chat_window, conn.user_id,
-                                     room.channel, message.text)
+        refusal = await chat_refusal(
+            state.limiter, settings.chat_lines, settings.chat_window, conn.user_id, room.channel, message.text
+        )
         if refusal is None:  # muted, suspended or banned (docs/moderation.md)
             refusal = await chat_sanction(state.sessionmaker, conn.user_id)
         if refusal is not None:

@@ -66,15 +66,19 @@ async def detail(review_id: str, db: DB) -> dict:
     return summary(review, await _owner_name(db, review.owner_id))
 
 
-@router.get("/reviews/{review_id}/sgf", summary="The review's tree as SGF, with every variation and comment",
-            response_class=Response)
+@router.get(
+    "/reviews/{review_id}/sgf", summary="The review's tree as SGF, with every variation and comment", response_class=Response
+)
 async def sgf(request: Request, review_id: str, db: DB) -> Response:
     review = await reviews_repo.get(db, review_id)
     if review is None:
         raise NotFound("review_not_found", "No such review.")
     text = await request.app.state.study_workers.run(jobs.doc_to_sgf, review.tree, budget=service.BUDGET)
-    return Response(text, media_type="application/x-go-sgf",
-                    headers={"Content-Disposition": f'attachment; filename="tengen-review-{review_id}.sgf"'})
+    return Response(
+        text,
+        media_type="application/x-go-sgf",
+        headers={"Content-Disposition": f'attachment; filename="tengen-review-{review_id}.sgf"'},
+    )
 
 
 @router.get("/games/{game_id}/reviews", summary="The reviews of a game, newest first")

@@ -120,5 +120,6 @@ async def export_sgf(request: Request, body: TreeDoc, user: OptionalUser) -> Res
     settings = _settings(request)
     await _limit(request, Rule("study", settings.study_requests, 60), _key(request, user), "requests")
     text = await _run(request, jobs.doc_to_sgf, body.model_dump(mode="json"), budget=HEAVY_BUDGET)
-    return Response(text, media_type="application/x-go-sgf",
-                    headers={"Content-Disposition": 'attachment; filename="tengen-study.sgf"'})
+    return Response(
+        text, media_type="application/x-go-sgf", headers={"Content-Disposition": 'attachment; filename="tengen-study.sgf"'}
+    )

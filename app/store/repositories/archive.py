@@ -81,9 +81,7 @@ async def search(
     return rows, total
 
 
-async def outcomes(
-    session: AsyncSession, player_id: int, limit: int
-) -> list[tuple[int, dict[str, Any], str | None, bool]]:
+async def outcomes(session: AsyncSession, player_id: int, limit: int) -> list[tuple[int, dict[str, Any], str | None, bool]]:
     """The player's last ``limit`` finished games: board size, time control, result and whether they were Black."""
     rows = await session.execute(
         select(Game.board_size, Game.time_control, Game.result, Game.black_id)

@@ -13,9 +13,7 @@ async def get(session: AsyncSession, user_id: int) -> CorrespondenceSettings | N
 
 
 async def get_many(session: AsyncSession, user_ids: list[int]) -> dict[int, CorrespondenceSettings]:
-    rows = (await session.execute(
-        select(CorrespondenceSettings).where(CorrespondenceSettings.user_id.in_(user_ids))
-    )).scalars()
+    rows = (await session.execute(select(CorrespondenceSettings).where(CorrespondenceSettings.user_id.in_(user_ids)))).scalars()
     return {row.user_id: row for row in rows}
 
 

@@ -172,11 +172,7 @@ async def append(
     if isinstance(db, AsyncSession):
         return await _append_in_session(db, game_id, expected_version, events)
     engine = db.kw.get("bind")
-    if (
-        engine is None
-        or engine.dialect.name != "postgresql"
-        or any(event.drop_moves_from is not None for event in events)
-    ):
+    if engine is None or engine.dialect.name != "postgresql" or any(event.drop_moves_from is not None for event in events):
         async with db() as session:
             return await _append_in_session(session, game_id, expected_version, events)
     sql, params = _one_statement(engine.dialect, game_id, expected_version, events, _updates_of(events), utcnow())
@@ -191,15 +187,11 @@ async def append(
     return expected_version + len(events)
 
 
-async def _append_in_session(
-    session: AsyncSession, game_id: str, expected_version: int, events: list[NewEvent]
-) -> int:
+async def _append_in_session(session: AsyncSession, game_id: str, expected_version: int, events: list[NewEvent]) -> int:
     updates = _updates_of(events)
     now = utcnow()
     dialect = None if session.bind is None else session.bind.dialect
-    if dialect is not None and dialect.name == "postgresql" and not any(
-        event.drop_moves_from is not None for event in events
-    ):
+    if dialect is not None and dialect.name == "postgresql" and not any(event.drop_moves_from is not None for event in events):
         return await _append_in_one_statement(session, dialect, game_id, expected_version, events, updates, now)
     values: dict[str, Any] = {**updates, "version": Game.version + len(events), "updated_at": now}
     async with _rolled_back_on_failure(session, game_id, expected_version):
@@ -231,8 +223,13 @@ def _updates_of(events: list[NewEvent]) -> dict[str, Any]:
 
 
 async def _append_in_one_statement(
-    session: AsyncSession, dialect: Any, game_id: str, expected_version: int, events: list[NewEvent],
-    updates: dict[str, Any], now: Any,
+    session: AsyncSession,
+    dialect: Any,
+    game_id: str,
+    expected_version: int,
+    events: list[NewEvent],
+    updates: dict[str, Any],
+    now: Any,
 ) -> int:
     """PostgreSQL: the whole append as one statement (see ``_one_statement``), atomic on its own. Outside a
     transaction it runs in autocommit (no BEGIN/COMMIT trips)."""
@@ -270,18 +267,44 @@ def _one_statement(
     # (table, columns and values): the gate's SET, the gate's WHERE, then each inserted row.
     parts: list[tuple[Any, dict[str, Any]]] = [(games, sets), (games, {"id": game_id, "version": expected_version})]
     for offset, event in enumerate(events, start=1):
-        parts.append((game_events, {"game_id": game_id, "v": expected_version + offset, "type": event.type,
-                                    "payload": event.payload, "created_at": now}))
+        parts.append(
+            (
+                game_events,
+                {
+                    "game_id": game_id,
+                    "v": expected_version + offset,
+                    "type": event.type,
+                    "payload": event.payload,
+                    "created_at": now,
+                },
+            )
+        )
         if event.move is not None:
             move = event.move
             x, y = move.point if move.point is not None else (None, None)
-            parts.append((moves_t, {"game_id": game_id, "number": move.number, "color": move.color, "x": x, "y": y,
-                                    "time_taken": move.time_taken, "clock_after": move.clock_after,
-                                    "created_at": now}))
+            parts.append(
+                (
+                    moves_t,
+                    {
+                        "game_id": game_id,
+                        "number": move.number,
+                        "color": move.color,
+                        "x": x,
+                        "y": y,
+                        "time_taken": move.time_taken,
+                        "clock_after": move.clock_after,
+                        "created_at": now,
+                    },
+                )
+            )
         if event.chat is not None:
             chat = event.chat
-            parts.append((chat_t, {"game_id": game_id, "channel": chat.channel, "user_id": chat.user_id,
-                                   "text": chat.text, "created_at": now}))
+            parts.append(
+                (
+                    chat_t,
+                    {"game_id": game_id, "channel": chat.channel, "user_id": chat.user_id, "text": chat.text, "created_at": now},
+                )
+            )
     shape = (dialect.name, tuple((table.name, tuple(columns)) for table, columns in parts))
     sql = _STATEMENTS.get(shape)
     if sql is None:
@@ -326,8 +349,7 @@ def _binding(dialect: Any, column: Any) -> tuple[str, Any]:
     found = _BINDINGS.get(key)
     if found is None:
         # the bind processor of the dialect's own implementation of the type, as SQLAlchemy binds it itself
-        found = _BINDINGS[key] = (column.type.compile(dialect=dialect),
-                                  column.type.dialect_impl(dialect).bind_processor(dialect))
+        found = _BINDINGS[key] = (column.type.compile(dialect=dialect), column.type.dialect_impl(dialect).bind_processor(dialect))
     return found
 
 
@@ -354,9 +376,7 @@ async def _rolled_back_on_failure(session: AsyncSession, game_id: str, expected_
 
 
 async def _insert_event_rows(session: AsyncSession, game_id: str, v: int, event: NewEvent, now: Any) -> None:
-    await session.execute(
-        insert(GameEvent).values(game_id=game_id, v=v, type=event.type, payload=event.payload, created_at=now)
-    )
+    await session.execute(insert(GameEvent).values(game_id=game_id, v=v, type=event.type, payload=event.payload, created_at=now))
     if event.drop_moves_from is not None:
         await session.execute(delete(Move).where(Move.game_id == game_id, Move.number >= event.drop_moves_from))
     if event.move is not None:
@@ -431,15 +451,11 @@ async def list_live(session: AsyncSession, limit: int = 100) -> list[GameWithPla
     """Games not yet finished, most recently started first (practice games, one user on both sides, are not listed)."""
     return await _with_players(
         session,
-        lambda q: q.where(Game.status != FINISHED, Game.black_id != Game.white_id)
-        .order_by(Game.started_at.desc())
-        .limit(limit),
+        lambda q: q.where(Game.status != FINISHED, Game.black_id != Game.white_id).order_by(Game.started_at.desc()).limit(limit),
     )
 
 
-async def list_for_user(
-    session: AsyncSession, user_id: int, *, finished: bool, limit: int = 100
-) -> list[GameWithPlayers]:
+async def list_for_user(session: AsyncSession, user_id: int, *, finished: bool, limit: int = 100) -> list[GameWithPlayers]:
     """A user's unfinished games (to rejoin) or finished ones (history), newest first."""
 
     def shape(q):
@@ -501,9 +517,7 @@ async def started_since(session: AsyncSession, user_id: int, since: datetime) ->
 
 async def count_unfinished_of(session: AsyncSession, user_id: int) -> int:
     """How many games the user is playing now."""
-    query = select(func.count()).where(
-        (Game.black_id == user_id) | (Game.white_id == user_id), Game.status != FINISHED
-    )
+    query = select(func.count()).where((Game.black_id == user_id) | (Game.white_id == user_id), Game.status != FINISHED)
     return int((await session.execute(query)).scalar_one())
 
 
@@ -520,8 +534,9 @@ async def unfinished_with_deadlines(session: AsyncSession) -> list[str]:
 async def count_unfinished_untimed(session: AsyncSession, user_id: int) -> tuple[int, int]:
     """(unfinished games without a clock, of which practice games) of ``user_id``."""
     rows = await session.execute(
-        select(Game.black_id, Game.white_id, Game.time_control)
-        .where(Game.status != FINISHED, (Game.black_id == user_id) | (Game.white_id == user_id))
+        select(Game.black_id, Game.white_id, Game.time_control).where(
+            Game.status != FINISHED, (Game.black_id == user_id) | (Game.white_id == user_id)
+        )
     )
     untimed = [row for row in rows if _untimed(row.time_control)]
     return len(untimed), sum(1 for row in untimed if row.black_id == row.white_id)
@@ -530,7 +545,9 @@ async def count_unfinished_untimed(session: AsyncSession, user_id: int) -> tuple
 async def abandoned_untimed(session: AsyncSession, idle_since: datetime, limit: int = 100) -> list[str]:
     """Unfinished games without a clock where nothing has happened since ``idle_since``."""
     rows = await session.execute(
-        select(Game.id, Game.time_control).where(Game.status != FINISHED, Game.updated_at < idle_since)
-        .order_by(Game.updated_at).limit(limit * 4)
+        select(Game.id, Game.time_control)
+        .where(Game.status != FINISHED, Game.updated_at < idle_since)
+        .order_by(Game.updated_at)
+        .limit(limit * 4)
     )
     return [row.id for row in rows if _untimed(row.time_control)][:limit]

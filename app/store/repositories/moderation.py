@@ -44,8 +44,9 @@ async def audit(session: AsyncSession, **fields: Any) -> AuditEntry:
     return entry
 
 
-async def audit_entries(session: AsyncSession, *, target_user_id: int | None = None, before: int | None = None,
-                        limit: int = 100) -> list[AuditEntry]:
+async def audit_entries(
+    session: AsyncSession, *, target_user_id: int | None = None, before: int | None = None, limit: int = 100
+) -> list[AuditEntry]:
     query = select(AuditEntry)
     if target_user_id is not None:
         query = query.where(AuditEntry.target_user_id == target_user_id)
@@ -74,8 +75,11 @@ async def unblock(session: AsyncSession, blocker_id: int, blocked_id: int) -> bo
 async def blocked_by(session: AsyncSession, blocker_id: int, limit: int = 1000) -> list[tuple[int, str]]:
     """The users ``blocker_id`` blocked (id, name), most recent first."""
     rows = await session.execute(
-        select(User.id, User.name).join(Block, Block.blocked_id == User.id)
-        .where(Block.blocker_id == blocker_id).order_by(Block.created_at.desc()).limit(limit)
+        select(User.id, User.name)
+        .join(Block, Block.blocked_id == User.id)
+        .where(Block.blocker_id == blocker_id)
+        .order_by(Block.created_at.desc())
+        .limit(limit)
     )
     return [(row.id, row.name) for row in rows]
 
@@ -94,9 +98,9 @@ async def avoided(session: AsyncSession, user_id: int) -> frozenset[int]:
 
 
 async def blocked_between(session: AsyncSession, a: int, b: int) -> bool:
-    query = select(Block.blocker_id).where(or_(
-        and_(Block.blocker_id == a, Block.blocked_id == b), and_(Block.blocker_id == b, Block.blocked_id == a)
-    ))
+    query = select(Block.blocker_id).where(
+        or_(and_(Block.blocker_id == a, Block.blocked_id == b), and_(Block.blocker_id == b, Block.blocked_id == a))
+    )
     return (await session.execute(query.limit(1))).first() is not None
 
 
@@ -125,15 +129,15 @@ async def reports(session: AsyncSession, status: str | None, limit: int = 100) -
 
 
 async def open_reports_by(session: AsyncSession, reporter_id: int) -> int:
-    query = select(func.count()).select_from(Report).where(Report.reporter_id == reporter_id,
-                                                           Report.status == "received")
+    query = select(func.count()).select_from(Report).where(Report.reporter_id == reporter_id, Report.status == "received")
     return int((await session.execute(query)).scalar_one())
 
 
 async def close_report(session: AsyncSession, report_id: int, closed_by: int, resolution: str) -> bool:
     """False when the report was closed already."""
     result = await session.execute(
-        update(Report).where(Report.id == report_id, Report.status == "received")
+        update(Report)
+        .where(Report.id == report_id, Report.status == "received")
         .values(status="closed", closed_at=utcnow(), closed_by=closed_by, resolution=resolution)
     )
     return bool(getattr(result, "rowcount", 0))
@@ -157,9 +161,7 @@ async def chat_line(session: AsyncSession, game_id: str, v: int) -> GameEvent | 
 
 async def removed_chat(session: AsyncSession, game_id: str) -> set[int]:
     """The versions of a game's chat lines a moderator removed (its ``chat_removed`` events)."""
-    rows = await session.execute(
-        select(GameEvent.payload).where(GameEvent.game_id == game_id, GameEvent.type == "chat_removed")
-    )
+    rows = await session.execute(select(GameEvent.payload).where(GameEvent.game_id == game_id, GameEvent.type == "chat_removed"))
     return {int(v) for row in rows for v in (row.payload.get("lines") or [])}
 
 
@@ -179,25 +181,32 @@ class Standing:
 
 
 async def standing(session: AsyncSession, user_id: int) -> Standing | None:
-    row = (await session.execute(
-        select(User.banned, User.suspended_until, User.muted_until, User.created_at, User.registered_at,
-               User.is_guest).where(User.id == user_id)
-    )).first()
+    row = (
+        await session.execute(
+            select(User.banned, User.suspended_until, User.muted_until, User.created_at, User.registered_at, User.is_guest).where(
+                User.id == user_id
+            )
+        )
+    ).first()
     if row is None:
         return None
-    return Standing(bool(row.banned), row.suspended_until, row.muted_until, row.created_at, row.registered_at,
-                    bool(row.is_guest))
+    return Standing(bool(row.banned), row.suspended_until, row.muted_until, row.created_at, row.registered_at, bool(row.is_guest))
 
 
 async def standings(session: AsyncSession, user_ids: set[int]) -> dict[int, Standing]:
     if not user_ids:
         return {}
     rows = await session.execute(
-        select(User.id, User.banned, User.suspended_until, User.muted_until, User.created_at, User.registered_at,
-               User.is_guest).where(User.id.in_(user_ids))
+        select(
+            User.id, User.banned, User.suspended_until, User.muted_until, User.created_at, User.registered_at, User.is_guest
+        ).where(User.id.in_(user_ids))
     )
-    return {row.id: Standing(bool(row.banned), row.suspended_until, row.muted_until, row.created_at,
-                             row.registered_at, bool(row.is_guest)) for row in rows}
+    return {
+        row.id: Standing(
+            bool(row.banned), row.suspended_until, row.muted_until, row.created_at, row.registered_at, bool(row.is_guest)
+        )
+        for row in rows
+    }
 
 
 async def set_sanction(session: AsyncSession, user_id: int, **values: Any) -> None:
@@ -228,8 +237,7 @@ async def escape_record(session: AsyncSession, user_id: int, window: int) -> Esc
     mine = or_(Game.black_id == user_id, Game.white_id == user_id)
     recent = (
         select(Game.id, Game.black_id, Game.result, Game.ended_by)
-        .where(mine, Game.status == "finished", Game.black_id != Game.white_id,
-               Game.ended_by.not_in(("abort", "no_result")))
+        .where(mine, Game.status == "finished", Game.black_id != Game.white_id, Game.ended_by.not_in(("abort", "no_result")))
         .order_by(Game.ended_at.desc().nulls_last(), Game.id.desc())
         .limit(window)
     )

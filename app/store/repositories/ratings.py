@@ -30,8 +30,7 @@ async def ensure(session: AsyncSession, starts: dict[tuple[int, str], tuple[floa
     The first statement of a rating transaction: a write, so SQLite takes its write lock before anything is read.
     """
     rows = [
-        {"user_id": uid, "category": cat, "rating": r, "deviation": d, "volatility": v, "games": 0,
-         "updated_at": utcnow()}
+        {"user_id": uid, "category": cat, "rating": r, "deviation": d, "volatility": v, "games": 0, "updated_at": utcnow()}
         for (uid, cat), (r, d, v) in sorted(starts.items())
     ]
     await session.execute(_insert(session, PlayerRating).values(rows).on_conflict_do_nothing())
@@ -148,8 +147,11 @@ async def leaderboard(session: AsyncSession, category: str, offset: int, limit: 
 
 
 async def count_leaderboard(session: AsyncSession, category: str) -> int:
-    query = select(func.count()).select_from(PlayerRating).join(User, User.id == PlayerRating.user_id).where(
-        PlayerRating.category == category, PlayerRating.games > 0, User.is_guest.is_(False)
+    query = (
+        select(func.count())
+        .select_from(PlayerRating)
+        .join(User, User.id == PlayerRating.user_id)
+        .where(PlayerRating.category == category, PlayerRating.games > 0, User.is_guest.is_(False))
     )
     return int((await session.execute(query)).scalar_one())
 
@@ -184,8 +186,9 @@ async def write_figures(session: AsyncSession, rows: list[dict[str, Any]], now: 
         await session.execute(
             update(PlayerRating)
             .where(PlayerRating.user_id == row["user_id"], PlayerRating.category == row["category"])
-            .values(rating=row["rating"], deviation=row["deviation"], volatility=row["volatility"],
-                    games=row["games"], updated_at=now)
+            .values(
+                rating=row["rating"], deviation=row["deviation"], volatility=row["volatility"], games=row["games"], updated_at=now
+            )
         )
 
 
@@ -193,16 +196,30 @@ async def snapshot(session: AsyncSession) -> dict[str, Any]:
     """Every figure and every change, for comparing two computations of the same history."""
     figures = (
         await session.execute(
-            select(PlayerRating.user_id, PlayerRating.category, PlayerRating.rating, PlayerRating.deviation,
-                   PlayerRating.volatility, PlayerRating.games).order_by(PlayerRating.user_id, PlayerRating.category)
+            select(
+                PlayerRating.user_id,
+                PlayerRating.category,
+                PlayerRating.rating,
+                PlayerRating.deviation,
+                PlayerRating.volatility,
+                PlayerRating.games,
+            ).order_by(PlayerRating.user_id, PlayerRating.category)
         )
     ).all()
     changes = (
         await session.execute(
-            select(RatingChange.seq, RatingChange.game_id, RatingChange.user_id, RatingChange.category,
-                   RatingChange.rating_before, RatingChange.deviation_before, RatingChange.volatility_before,
-                   RatingChange.rating_after, RatingChange.deviation_after, RatingChange.volatility_after)
-            .order_by(RatingChange.seq, RatingChange.user_id, RatingChange.category)
+            select(
+                RatingChange.seq,
+                RatingChange.game_id,
+                RatingChange.user_id,
+                RatingChange.category,
+                RatingChange.rating_before,
+                RatingChange.deviation_before,
+                RatingChange.volatility_before,
+                RatingChange.rating_after,
+                RatingChange.deviation_after,
+                RatingChange.volatility_after,
+            ).order_by(RatingChange.seq, RatingChange.user_id, RatingChange.category)
         )
     ).all()
     return {"figures": [tuple(r) for r in figures], "changes": [tuple(r) for r in changes]}

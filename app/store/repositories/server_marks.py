@@ -21,9 +21,7 @@ async def get(session: AsyncSession, name: str = HEARTBEAT) -> float | None:
 
 async def touch(session: AsyncSession, at: float, name: str = HEARTBEAT) -> None:
     """Record ``at`` under ``name`` (never moving it back) and commit."""
-    result = await session.execute(
-        update(ServerMark).where(ServerMark.name == name, ServerMark.at < at).values(at=at)
-    )
+    result = await session.execute(update(ServerMark).where(ServerMark.name == name, ServerMark.at < at).values(at=at))
     if cast(CursorResult[Any], result).rowcount == 0 and await get(session, name) is None:
         try:
             await session.execute(insert(ServerMark).values(name=name, at=at))

@@ -44,8 +44,7 @@ async def add_guest(session: AsyncSession, name: str, name_key: str) -> User:
 
 
 async def add_registered(session: AsyncSession, name: str, name_key: str, password_hash: str) -> User:
-    return await _add(session, name=name, name_key=name_key, is_guest=False, password_hash=password_hash,
-                      registered_at=utcnow())
+    return await _add(session, name=name, name_key=name_key, is_guest=False, password_hash=password_hash, registered_at=utcnow())
 
 
 async def register_guest(session: AsyncSession, user: User, name: str, name_key: str, password_hash: str) -> None:
@@ -64,9 +63,7 @@ async def set_password_hash(session: AsyncSession, user_id: int, password_hash: 
 
 
 async def bump_session_version(session: AsyncSession, user_id: int) -> None:
-    await session.execute(
-        update(User).where(User.id == user_id).values(session_version=User.session_version + 1)
-    )
+    await session.execute(update(User).where(User.id == user_id).values(session_version=User.session_version + 1))
 
 
 async def names(session: AsyncSession, user_ids: set[int]) -> dict[int, str]:
@@ -98,8 +95,17 @@ async def house_bots(session: AsyncSession) -> list[User]:
 async def add_bot(
     session: AsyncSession, name: str, name_key: str, owner_id: int | None, accepts: dict, strength: str | None = None
 ) -> User:
-    return await _add(session, strength=strength, name=name, name_key=name_key, is_guest=False, is_bot=True,
-                      owner_id=owner_id, bot_accepts=accepts, registered_at=utcnow())
+    return await _add(
+        session,
+        strength=strength,
+        name=name,
+        name_key=name_key,
+        is_guest=False,
+        is_bot=True,
+        owner_id=owner_id,
+        bot_accepts=accepts,
+        registered_at=utcnow(),
+    )
 
 
 async def set_bot_accepts(session: AsyncSession, user_id: int, accepts: dict) -> None:
@@ -155,6 +161,7 @@ async def mail_recipients(session: AsyncSession, user_ids: set[int]) -> dict[int
     """Of these users, the registered people with a verified address who want notices."""
     if not user_ids:
         return {}
-    query = select(User).where(User.id.in_(user_ids), User.email.is_not(None), User.mail_mode != "off",
-                               User.is_guest.is_(False), User.is_bot.is_(False))
+    query = select(User).where(
+        User.id.in_(user_ids), User.email.is_not(None), User.mail_mode != "off", User.is_guest.is_(False), User.is_bot.is_(False)
+    )
     return {user.id: user for user in (await session.execute(query)).scalars()}

@@ -116,7 +116,8 @@ async def test_registered_user_cannot_register_again(client: httpx.AsyncClient) 
 
 
 async def test_passwords_never_appear_in_responses_or_logs(
-    make_client, caplog: pytest.LogCaptureFixture  # type: ignore[no-untyped-def]
+    make_client,
+    caplog: pytest.LogCaptureFixture,  # type: ignore[no-untyped-def]
 ) -> None:
     caplog.set_level(logging.DEBUG)
     secret = "Unique-Pw-7731-zq"

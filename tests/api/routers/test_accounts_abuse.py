@@ -37,8 +37,10 @@ async def test_a_password_check_does_not_stall_the_instance(live_server: str, mo
         return real(password_hash, password)
 
     monkeypatch.setattr(passwords, "verify_password", slow_verify)
-    async with httpx.AsyncClient(base_url=live_server, timeout=60) as attacker, \
-            httpx.AsyncClient(base_url=live_server, timeout=20) as other:
+    async with (
+        httpx.AsyncClient(base_url=live_server, timeout=60) as attacker,
+        httpx.AsyncClient(base_url=live_server, timeout=20) as other,
+    ):
         login = asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Sakata", "password": "wrong!!!"}))
         while not entered.is_set():
             await asyncio.sleep(0.01)
@@ -64,8 +66,10 @@ async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(live_s
     monkeypatch.setattr(passwords, "verify_password", slow_verify)
     pool = live_server_handle.app.state.engine.sync_engine.pool
     async with httpx.AsyncClient(base_url=url, timeout=60) as attacker:
-        logins = [asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Honinbo", "password": f"wrong {n}"}))
-                  for n in range(3)]
+        logins = [
+            asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Honinbo", "password": f"wrong {n}"}))
+            for n in range(3)
+        ]
         while not entered.is_set():
             await asyncio.sleep(0.01)
         # The first is hashing and cannot end until released; the other two reach the queue behind it. Once
@@ -83,8 +87,10 @@ async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(live_s
 async def test_wrong_passwords_are_limited_per_account(live_server: str) -> None:
     await (await _register(live_server, "Kitani")).aclose()
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as attacker:
-        codes = [(await attacker.post("/api/auth/login", json={"username": "kitani", "password": f"guess-{i}"})).status_code
-                 for i in range(12)]
+        codes = [
+            (await attacker.post("/api/auth/login", json={"username": "kitani", "password": f"guess-{i}"})).status_code
+            for i in range(12)
+        ]
         assert codes == [401] * 10 + [429] * 2
         right = await attacker.post("/api/auth/login", json={"username": "Kitani", "password": PASSWORD})
         assert right.status_code == 429 and right.json()["error"]["code"] == "rate_limited"
@@ -94,8 +100,10 @@ async def test_wrong_passwords_are_limited_per_account(live_server: str) -> None
 async def test_guesses_at_many_accounts_are_limited_per_address_and_globally(make_live_server) -> None:  # type: ignore[no-untyped-def]
     server = make_live_server(login_limit_address=5)
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as attacker:
-        codes = [(await attacker.post("/api/auth/login", json={"username": f"name{i}", "password": "guess-it"})).status_code
-                 for i in range(7)]
+        codes = [
+            (await attacker.post("/api/auth/login", json={"username": f"name{i}", "password": "guess-it"})).status_code
+            for i in range(7)
+        ]
     assert codes == [401] * 5 + [429] * 2
     server = make_live_server(login_limit_global=3)
     codes = []
@@ -133,8 +141,9 @@ async def test_logging_out_closes_the_users_sockets(live_server: str) -> None:
     await white.visit()
     game_id = await start_game(black, white)
     sockets = [await black.socket(game_id), await black.socket(game_id)]
-    lobby = await websockets.connect(live_server.replace("http://", "ws://") + "/ws/lobby",
-                                     additional_headers={"Cookie": black.cookie_header})
+    lobby = await websockets.connect(
+        live_server.replace("http://", "ws://") + "/ws/lobby", additional_headers={"Cookie": black.cookie_header}
+    )
     for sock in sockets:
         await sock.of_type("snapshot")
     cookie = black.cookie_header
@@ -149,8 +158,9 @@ async def test_logging_out_closes_the_users_sockets(live_server: str) -> None:
             await asyncio.wait_for(lobby.recv(), timeout=10)
     assert lobby_closed.value.rcvd is not None and lobby_closed.value.rcvd.code == 4401
     # The old cookie no longer seats anyone: a new socket with it is a spectator, and cannot play.
-    async with websockets.connect(live_server.replace("http://", "ws://") + f"/ws/games/{game_id}",
-                                  additional_headers={"Cookie": cookie}) as ws:
+    async with websockets.connect(
+        live_server.replace("http://", "ws://") + f"/ws/games/{game_id}", additional_headers={"Cookie": cookie}
+    ) as ws:
         import orjson
 
         snapshot = orjson.loads(await ws.recv())

@@ -15,17 +15,25 @@ async def _create(http: httpx.AsyncClient, **settings) -> dict:  # type: ignore[
 @pytest.mark.parametrize(
     ("time_control", "stored"),
     [
-        ({"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 30},
-         {"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 30}),
-        ({"kind": "fischer", "main": 300, "increment": 5, "cap": 600},
-         {"kind": "fischer", "main": 300, "increment": 5, "cap": 600}),
-        ({"kind": "canadian", "main": 600, "stones": 25, "period_time": 300},
-         {"kind": "canadian", "main": 600, "stones": 25, "period_time": 300}),
+        (
+            {"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 30},
+            {"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 30},
+        ),
+        (
+            {"kind": "fischer", "main": 300, "increment": 5, "cap": 600},
+            {"kind": "fischer", "main": 300, "increment": 5, "cap": 600},
+        ),
+        (
+            {"kind": "canadian", "main": 600, "stones": 25, "period_time": 300},
+            {"kind": "canadian", "main": 600, "stones": 25, "period_time": 300},
+        ),
         ({"kind": "absolute", "main": 1200}, {"kind": "absolute", "main": 1200}),
         ({"kind": "none"}, {"kind": "none"}),
         ("chinese_countdown", {"kind": "chinese_countdown", "main": 1800, "periods": 3, "period_time": 60}),
-        ({"kind": "chinese_countdown", "main": 1200, "periods": 3},
-         {"kind": "chinese_countdown", "main": 1200, "periods": 3, "period_time": 60}),
+        (
+            {"kind": "chinese_countdown", "main": 1200, "periods": 3},
+            {"kind": "chinese_countdown", "main": 1200, "periods": 3, "period_time": 60},
+        ),
     ],
 )
 async def test_time_controls(client: httpx.AsyncClient, time_control, stored) -> None:  # type: ignore[no-untyped-def]
@@ -35,8 +43,15 @@ async def test_time_controls(client: httpx.AsyncClient, time_control, stored) ->
 
 @pytest.mark.parametrize(
     ("rules", "handicap", "komi"),
-    [("chinese", 0, 7.5), ("japanese", 0, 6.5), ("korean", 0, 6.5), ("aga", 0, 7.5), ("new_zealand", 0, 7.0),
-     ("ing", 0, 8.0), ("japanese", 3, 0.5)],
+    [
+        ("chinese", 0, 7.5),
+        ("japanese", 0, 6.5),
+        ("korean", 0, 6.5),
+        ("aga", 0, 7.5),
+        ("new_zealand", 0, 7.0),
+        ("ing", 0, 8.0),
+        ("japanese", 3, 0.5),
+    ],
 )
 async def test_default_komi_from_the_preset(client: httpx.AsyncClient, rules: str, handicap: int, komi: float) -> None:
     challenge = await _create(client, rules=rules, handicap=handicap, board_size=19)
@@ -46,12 +61,22 @@ async def test_default_komi_from_the_preset(client: httpx.AsyncClient, rules: st
 @pytest.mark.parametrize(
     "body",
     [
-        {"board_size": 1}, {"board_size": 26}, {"rules": "klingon"}, {"handicap": 10}, {"handicap": -1},
-        {"color": "red"}, {"komi": 6.3}, {"time_control": {"kind": "byoyomi", "main": 600}},
+        {"board_size": 1},
+        {"board_size": 26},
+        {"rules": "klingon"},
+        {"handicap": 10},
+        {"handicap": -1},
+        {"color": "red"},
+        {"komi": 6.3},
+        {"time_control": {"kind": "byoyomi", "main": 600}},
         {"time_control": {"kind": "fischer", "main": 300, "increment": 5, "cap": 100}},
-        {"time_control": {"kind": "hourglass", "main": 60}}, {"time_control": "blitz"},
-        {"board_size": 5, "handicap": 2}, {"surprise": True}, {"board_size": 8, "handicap": 5},
-        {"board_size": 7, "handicap": 9}, {"handicap": 1},
+        {"time_control": {"kind": "hourglass", "main": 60}},
+        {"time_control": "blitz"},
+        {"board_size": 5, "handicap": 2},
+        {"surprise": True},
+        {"board_size": 8, "handicap": 5},
+        {"board_size": 7, "handicap": 9},
+        {"handicap": 1},
     ],
 )
 async def test_invalid_settings_get_one_error_shape_and_create_nothing(client: httpx.AsyncClient, body: dict) -> None:
@@ -168,8 +193,12 @@ async def test_rated_games_need_accounts(make_client) -> None:  # type: ignore[n
 async def test_unknown_ids_answer_404_in_the_error_shape(client: httpx.AsyncClient) -> None:
     await client.post("/api/guest")
     for method, path in [
-        ("GET", "/api/challenges/nope"), ("DELETE", "/api/challenges/nope"), ("POST", "/api/challenges/nope/accept"),
-        ("GET", "/api/games/nope"), ("GET", "/api/games/nope/sgf"), ("GET", "/api/nothing-here"),
+        ("GET", "/api/challenges/nope"),
+        ("DELETE", "/api/challenges/nope"),
+        ("POST", "/api/challenges/nope/accept"),
+        ("GET", "/api/games/nope"),
+        ("GET", "/api/games/nope/sgf"),
+        ("GET", "/api/nothing-here"),
     ]:
         response = await client.request(method, path)
         assert response.status_code == 404, (method, path)

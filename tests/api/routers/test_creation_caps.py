@@ -88,8 +88,30 @@ async def test_requests_that_need_no_guest_store_none(live_server: str, database
     rounds = [await _cookieless_requests(live_server, game_id, "Honinbo") for _ in range(7)]
     assert sum(map(len, rounds)) >= 150
     assert await _users(database_url) == before
-    expected = [200, 403, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 422, 422, 404, 401, 401, 200, 401,
-                "not_authenticated", "not_authenticated"]
+    expected = [
+        200,
+        403,
+        200,
+        200,
+        200,
+        200,
+        200,
+        200,
+        200,
+        200,
+        200,
+        200,
+        200,
+        422,
+        422,
+        404,
+        401,
+        401,
+        200,
+        401,
+        "not_authenticated",
+        "not_authenticated",
+    ]
     assert rounds == [expected] * 7
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as stranger:  # refused by the service, not the schema
         rated = await stranger.post("/api/challenges", json={"board_size": 9, "rated": True})
@@ -161,8 +183,9 @@ async def test_untimed_games_and_open_challenges_are_capped(make_live_server) ->
     refused = await host.http.post("/api/challenges", json={"board_size": 9, "time_control": UNTIMED})
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "too_many_untimed_games"
     # With a clock it is fine, up to the cap on open challenges.
-    codes = [(await host.http.post("/api/challenges", json={"board_size": 9, "time_control": TIMED})).status_code
-             for _ in range(4)]
+    codes = [
+        (await host.http.post("/api/challenges", json={"board_size": 9, "time_control": TIMED})).status_code for _ in range(4)
+    ]
     assert codes == [201, 201, 201, 409]
     # Someone else's untimed challenge cannot be accepted by a player already at the cap either.
     offer = (await guests[2].http.post("/api/challenges", json={"board_size": 9, "time_control": UNTIMED})).json()

@@ -7,7 +7,11 @@ import httpx
 
 from app.accounts.cookies import COOKIE_NAME
 from tests.support.mail_stack import (  # noqa: F401 - fixtures
-    PASSWORD, MailStack, mail_stack, smtp_sink, stack_settings,
+    PASSWORD,
+    MailStack,
+    mail_stack,
+    smtp_sink,
+    stack_settings,
 )
 from tests.support.smtp_sink import body_of, link_token
 
@@ -22,7 +26,10 @@ async def test_address_is_verified_by_its_link_changed_and_removed(mail_stack: M
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_email"
 
     assert (await player.http.put("/api/me/email", json={"email": "dosaku@example.org"})).json() == {
-        "email": None, "pending": "dosaku@example.org", "mode": "digest"}
+        "email": None,
+        "pending": "dosaku@example.org",
+        "mode": "digest",
+    }
     await mailer.run_once()
     [message] = mail_stack.sink.wait_for("dosaku@example.org", 1)
     assert message["From"] == "Tengen <noreply@tengen.test>" and "Dosaku" in body_of(message)

@@ -83,12 +83,15 @@ async def test_sgf_export_then_import_gives_the_same_tree(visitor) -> None:
     assert shape(tree_from_doc(TreeDoc.model_validate(imported.json()))) == shape(tree)
 
 
-@pytest.mark.parametrize("data, code", [
-    (b"(;SZ[9];B[aa];W[aa])", "occupied"),
-    (b"garbage", "bad_sgf"),
-    (b"   ", "bad_sgf"),
-    (b"(;SZ[19]" + b"(;B[]" * 1500 + b")" * 1501, "tree_too_deep"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        (b"(;SZ[9];B[aa];W[aa])", "occupied"),
+        (b"garbage", "bad_sgf"),
+        (b"   ", "bad_sgf"),
+        (b"(;SZ[19]" + b"(;B[]" * 1500 + b")" * 1501, "tree_too_deep"),
+    ],
+)
 async def test_hostile_records_get_a_clear_error(visitor, data, code) -> None:  # type: ignore[no-untyped-def]
     answer = await visitor.http.post("/api/study/sgf", content=data)
     assert answer.status_code == 422 and answer.json()["error"]["code"] == code
@@ -135,15 +138,25 @@ async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_i
     student, black, white = [await Player(live_server).visit() for _ in range(3)]
     try:
         # White to move, its three stones surrounded but for two liberties: GNU Go's first answer extends them
-        position = line(("B", [4, 3]), ("W", [4, 4]), ("B", [3, 4]), ("W", [5, 4]), ("B", [5, 3]), ("W", [4, 5]),
-                        ("B", [3, 5]), ("W", [8, 8]), ("B", [5, 5]))
+        position = line(
+            ("B", [4, 3]),
+            ("W", [4, 4]),
+            ("B", [3, 4]),
+            ("W", [5, 4]),
+            ("B", [5, 3]),
+            ("W", [4, 5]),
+            ("B", [3, 5]),
+            ("W", [8, 8]),
+            ("B", [5, 5]),
+        )
         answer = await student.http.post("/api/study/hints", json={"setup": NINE, "line": position}, timeout=SLOW)
         assert answer.status_code == 200, answer.text
         body = answer.json()
         assert body["to_move"] == "W" and 1 <= len(body["moves"]) <= 5
         assert body["moves"][0]["point"] in ([6, 4], [4, 6]) and isinstance(body["moves"][0]["value"], float)
-        illegal = await student.http.post("/api/study/hints", json={"setup": NINE, "line": position + line(("W", [4, 4]))},
-                                          timeout=SLOW)
+        illegal = await student.http.post(
+            "/api/study/hints", json={"setup": NINE, "line": position + line(("W", [4, 4]))}, timeout=SLOW
+        )
         assert illegal.status_code == 422 and illegal.json()["error"]["code"] == "occupied"
         await start_game(black, white)
         refused = await black.http.post("/api/study/hints", json={"setup": NINE, "line": position}, timeout=SLOW)
@@ -155,8 +168,13 @@ async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_i
 
 @pytest.mark.redis
 async def test_hints_and_estimates_are_limited_per_user_across_instances(make_live_server, redis_cluster_prefix) -> None:  # type: ignore[no-untyped-def]
-    limits = {"hints_per_window": 1, "study_estimates": 2, "hint_engine": "/bin/false",
-              "redis_url": REDIS_URL, "redis_prefix": redis_cluster_prefix}
+    limits = {
+        "hints_per_window": 1,
+        "study_estimates": 2,
+        "hint_engine": "/bin/false",
+        "redis_url": REDIS_URL,
+        "redis_prefix": redis_cluster_prefix,
+    }
     server, other = make_live_server(**limits), make_live_server(**limits)
     person = await Player(server.url).visit()
     try:

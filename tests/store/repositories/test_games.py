@@ -35,14 +35,26 @@ async def _new_game(sessionmaker):  # type: ignore[no-untyped-def]
 async def test_append_writes_event_move_and_chat(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
     game_id, black_id, _ = await _new_game(db_sessionmaker)
     async with db_sessionmaker() as session:
-        v1 = await games.append(session, game_id, 0, [
-            NewEvent("move", {"p": [2, 3]}, move=NewMove(1, "B", (2, 3), time_taken=4.5, clock_after={"main": 55.5}))
-        ])
+        v1 = await games.append(
+            session,
+            game_id,
+            0,
+            [NewEvent("move", {"p": [2, 3]}, move=NewMove(1, "B", (2, 3), time_taken=4.5, clock_after={"main": 55.5}))],
+        )
         v2 = await games.append(session, game_id, 1, [NewEvent("pass", {}, move=NewMove(2, "W", None))])
-        v3 = await games.append(session, game_id, 2, [
-            NewEvent("chat", {"text": "gg"}, chat=NewChat("players", black_id, "gg"),
-                     updates={"state": {"phase": "playing", "n": 3}})
-        ])
+        v3 = await games.append(
+            session,
+            game_id,
+            2,
+            [
+                NewEvent(
+                    "chat",
+                    {"text": "gg"},
+                    chat=NewChat("players", black_id, "gg"),
+                    updates={"state": {"phase": "playing", "n": 3}},
+                )
+            ],
+        )
     assert (v1, v2, v3) == (1, 2, 3)
 
     async with db_sessionmaker() as session:
@@ -51,7 +63,9 @@ async def test_append_writes_event_move_and_chat(db_sessionmaker) -> None:  # ty
         assert game.state == {"phase": "playing", "n": 3}
         events = await games.events_after(session, game_id, 0)
         assert [(e.v, e.type, e.payload) for e in events] == [
-            (1, "move", {"p": [2, 3]}), (2, "pass", {}), (3, "chat", {"text": "gg"})
+            (1, "move", {"p": [2, 3]}),
+            (2, "pass", {}),
+            (3, "chat", {"text": "gg"}),
         ]
         assert [e.v for e in await games.events_after(session, game_id, 2)] == [3]
         moves = await games.moves(session, game_id)
@@ -66,9 +80,12 @@ async def test_stale_version_conflicts_and_writes_nothing(db_sessionmaker) -> No
     async with db_sessionmaker() as session:
         await games.append(session, game_id, 0, [NewEvent("move", {}, move=NewMove(1, "B", (0, 0)))])
         with pytest.raises(VersionConflict):
-            await games.append(session, game_id, 0, [
-                NewEvent("move", {"late": True}, move=NewMove(2, "W", (1, 1)), chat=NewChat("players", black_id, "x"))
-            ])
+            await games.append(
+                session,
+                game_id,
+                0,
+                [NewEvent("move", {"late": True}, move=NewMove(2, "W", (1, 1)), chat=NewChat("players", black_id, "x"))],
+            )
         # The session is usable after the conflict and the game is unchanged.
         assert (await games.get(session, game_id)).version == 1  # type: ignore[union-attr]
         assert len(await games.events_after(session, game_id, 0)) == 1
@@ -127,7 +144,9 @@ async def test_append_through_a_sessionmaker_writes_the_same_rows_and_refuses_a_
         assert game is not None and game.version == 3 and game.move_count == 0 and game.state == {"n": 2}
         events = await games.events_after(session, game_id, 0)
         assert [(e.v, e.type, e.payload) for e in events] == [
-            (1, "move", {"p": [2, 3]}), (2, "chat", {"text": "hi"}), (3, "undo", {})
+            (1, "move", {"p": [2, 3]}),
+            (2, "chat", {"text": "hi"}),
+            (3, "undo", {}),
         ]
         assert await games.moves(session, game_id) == []
         assert [(c.channel, c.user_id, c.text) for c in await games.chat(session, game_id)] == [("players", black_id, "hi")]
@@ -155,12 +174,22 @@ async def test_the_contract_is_the_same_through_a_session_and_a_sessionmaker(db_
         game_id = first_id if through_session else (await _new_game_for(db_sessionmaker, black_id, white_id))[0]
         script = [
             (0, [NewEvent("move", {"p": [2, 3]}, move=NewMove(1, "B", (2, 3), 1.5, {"main": 9.0}))]),
-            (1, [NewEvent("pass", {}, move=NewMove(2, "W", None)),
-                 NewEvent("chat", {"text": "hi"}, chat=NewChat("players", black_id, "hi"), updates={"state": {"n": 3}})]),
+            (
+                1,
+                [
+                    NewEvent("pass", {}, move=NewMove(2, "W", None)),
+                    NewEvent("chat", {"text": "hi"}, chat=NewChat("players", black_id, "hi"), updates={"state": {"n": 3}}),
+                ],
+            ),
             (3, [NewEvent("undo", {}, updates={"move_count": 1}, drop_moves_from=2)]),
             (3, [NewEvent("move", {"late": True}, move=NewMove(2, "W", (0, 0)))]),  # stale: refused
-            (4, [NewEvent("move", {"p": [4, 4]}, move=NewMove(2, "W", (4, 4))),
-                 NewEvent("game_over", {}, updates={"status": "finished", "result": "W+R"})]),
+            (
+                4,
+                [
+                    NewEvent("move", {"p": [4, 4]}, move=NewMove(2, "W", (4, 4))),
+                    NewEvent("game_over", {}, updates={"status": "finished", "result": "W+R"}),
+                ],
+            ),
         ]
         answers: list[object] = []
         for expected, events in script:
@@ -196,9 +225,17 @@ async def test_lists_live_and_per_user(db_sessionmaker) -> None:  # type: ignore
 async def _new_game_for(sessionmaker, black_id: int, white_id: int):  # type: ignore[no-untyped-def]
     async with sessionmaker() as session:
         game = await games.add(
-            session, board_size=19, rules="japanese", rules_params={}, komi=6.5, handicap=0,
-            time_control={"kind": "none"}, config={"size": 19, "rules": {"preset": "japanese"}}, rated=False,
-            black_id=black_id, white_id=white_id,
+            session,
+            board_size=19,
+            rules="japanese",
+            rules_params={},
+            komi=6.5,
+            handicap=0,
+            time_control={"kind": "none"},
+            config={"size": 19, "rules": {"preset": "japanese"}},
+            rated=False,
+            black_id=black_id,
+            white_id=white_id,
         )
         await session.commit()
         return game.id, black_id, white_id

@@ -20,8 +20,20 @@ async def _review(sessionmaker, review_id: str = "rev1", game_id: str | None = N
         owner = await users.add_guest(session, f"Guest-{review_id}", f"guest-{review_id}")
         await session.commit()
         owner_id = owner.id
-        await reviews.add(session, Review(id=review_id, owner_id=owner_id, game_id=game_id, title="t", board_size=9,
-                                          tree=TREE, current=0, chat=[], version=0))
+        await reviews.add(
+            session,
+            Review(
+                id=review_id,
+                owner_id=owner_id,
+                game_id=game_id,
+                title="t",
+                board_size=9,
+                tree=TREE,
+                current=0,
+                chat=[],
+                version=0,
+            ),
+        )
     return owner_id
 
 
