@@ -141,8 +141,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # leaner stand-ins with the same interface as uvicorn's asyncio.Queue and asyncio.Event
-        self.queue = _Inbox()  # type: ignore[assignment]
-        self.writable = _Flag()  # type: ignore[assignment]
+        self.queue = _Inbox()  # type: ignore[assignment]  # a stand-in with asyncio.Queue's interface, not its class
+        self.writable = _Flag()  # type: ignore[assignment]  # a stand-in with asyncio.Event's interface, not its class
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)

@@ -27,14 +27,15 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import httpx
 import orjson
 import websockets
 
-from bench.ws_clients import percentile
 from tests.support.instances import Instances, delete_redis_prefix
 from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin
+from ws_clients import percentile
 
 SEEK = {"sizes": [9], "speeds": ["blitz"], "rules": "any"}
 TIMEOUT = 30.0

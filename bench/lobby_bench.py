@@ -22,13 +22,14 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("TENGEN_ENV", "test")
 
 import orjson
 
-from bench.ws_clients import percentile
 from tests.conftest import LiveServer
 from tests.support.players import Player, start_game
+from ws_clients import percentile
 
 CORRESPONDENCE = {"kind": "simple", "per_move": 3 * 86400, "correspondence": True}
 

@@ -108,5 +108,5 @@ class SharedSlots:
             await asyncio.sleep(self.ttl / 3)
             try:
                 await self.renew()
-            except Exception:  # noqa: BLE001 - renewed on the next round, well before the slots lapse
+            except Exception:  # renewed on the next round, well before the slots lapse
                 log.warning("socket slots could not be renewed", exc_info=True)

@@ -85,7 +85,7 @@ class SocketRegistry:
                 caps.append((self.slots.key("u", user_id or 0), cap))
             try:
                 slot = await self.slots.take(caps)
-            except Exception:  # noqa: BLE001 - Redis did not answer: this instance's own count stands
+            except Exception:  # Redis did not answer: this instance's own count stands
                 log.warning("shared socket slots unavailable; counting this instance's sockets only", exc_info=True)
                 slot = ""
             if slot is None:
@@ -101,7 +101,7 @@ class SocketRegistry:
         if ticket.slot is not None and self.slots is not None:
             try:
                 await self.slots.give_back(ticket.slot)
-            except Exception:  # noqa: BLE001 - the slot lapses by itself
+            except Exception:  # the slot lapses by itself
                 log.warning("a shared socket slot could not be given back", exc_info=True)
         if ticket.counts_address:
             left = self._by_address.get(ticket.address, 0) - 1

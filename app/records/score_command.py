@@ -10,7 +10,7 @@ from app.rules import Game, IllegalMove, rules_for
 from app.rules.coords import from_gtp, to_gtp
 
 
-def _fail(code: str, message: str, **extra) -> int:
+def _fail(code: str, message: str, **extra: object) -> int:
     print(json.dumps({"error": {"code": code, "message": message, **extra}}))
     return 1 if code != "usage" else 2
 

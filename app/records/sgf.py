@@ -6,6 +6,7 @@ Points in a :class:`GameRecord` are Tengen's ``(x, y)`` (x from the left, y from
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sgfmill import sgf
 
@@ -114,7 +115,7 @@ def export_sgf(record: GameRecord) -> str:
     return game.serialise().decode("utf-8")
 
 
-def _get(node, ident: str, default=None):
+def _get(node: sgf.Tree_node, ident: str, default: Any = None) -> Any:
     try:
         return node.get(ident) if node.has_property(ident) else default
     except ValueError as exc:

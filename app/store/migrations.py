@@ -14,6 +14,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import Connection
 
 from app.settings import REPO_ROOT, get_settings
 from app.store.db import normalise_url
@@ -44,6 +45,6 @@ def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 
 
-def current_revision(sync_connection) -> str | None:
+def current_revision(sync_connection: Connection) -> str | None:
     """The revision a database is at, from a synchronous connection (use with ``AsyncConnection.run_sync``)."""
     return MigrationContext.configure(sync_connection).get_current_revision()

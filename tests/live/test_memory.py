@@ -147,7 +147,7 @@ async def test_memory_comes_back_after_games_and_unknown_ids(db_sessionmaker) ->
         assert first <= 0.10 * held, (measured, held)
         projected = max(second, 0) * TARGET / min(GAMES, UNKNOWN)
         assert projected <= 0.10 * held, (measured, projected, held)
-        assert not rooms._opening and not hub._logs and not hub._deadline_versions  # noqa: SLF001
+        assert not rooms._opening and not hub._logs and not hub._deadline_versions
     finally:
         await rooms.close()
         await hub.close()

@@ -7,14 +7,14 @@ One module over 400 lines: every query on a game's tables lives in its repositor
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
 import asyncpg
-from sqlalchemy import CursorResult, delete, func, insert, select, update
+from sqlalchemy import CursorResult, Select, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
@@ -477,7 +477,9 @@ async def count_unfinished(session: AsyncSession) -> int:
     return int((await session.execute(select(func.count()).where(Game.status != FINISHED))).scalar_one())
 
 
-async def _with_players(session: AsyncSession, shape) -> list[GameWithPlayers]:
+async def _with_players(
+    session: AsyncSession, shape: Callable[[Select[Game, User, User]], Select[Game, User, User]]
+) -> list[GameWithPlayers]:
     black = aliased(User, name="black")
     white = aliased(User, name="white")
     query = select(Game, black, white).join(black, Game.black_id == black.id).join(white, Game.white_id == white.id)
