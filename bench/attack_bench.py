@@ -1,18 +1,26 @@
 """Players under attack: the room bench's games, with and without attackers, in one run on one machine.
 
 Starts one Tengen server process (``tengen serve`` on a fresh PostgreSQL database, in-process hub; with
-``--redis`` the Redis hub, so the limits are counted in Redis) and plays ``--games`` games of random legal
-moves, one move per game every ``--interval`` seconds, watched by ``--spectators`` sockets each (the room
-bench's tables, ``room_bench.TengenGames``). Rounds alternate: quiet, then under attack. During an attack
-round a separate attacker process pushes, as fast as the caps let it:
+``--redis`` the Redis hub, so the limits are counted in Redis) with the product's default limits but one: the
+players' sockets all come from one address, more than the cap per address allows (``bench_server.ONE_ADDRESS``).
+It plays ``--games`` games of random legal moves, one move per game every ``--interval`` seconds, watched by
+``--spectators`` sockets each (the room bench's tables, ``room_bench.TengenGames``). Rounds alternate: quiet,
+then under attack. During an attack round a separate attacker process pushes, as fast as the caps let it:
 
 - wrong passwords at one account and at made-up names (``--login-workers`` clients), answered 401, then 429;
 - refused actions: ``--refusers`` spectator sockets each sending moves at the socket rate (10/s), all refused
-  (``not_a_player``), and the same number of chat lines, refused past 4 per 10 s per user;
+  (``not_a_player``), and the same number of chat lines, refused past the chat limit per user;
 - lobby pings from ``--lobby-sockets`` sockets at the lobby rate.
 
-Prints the players' move round trip (send -> ack) p50/p99 quiet and under attack, what the attackers got
-through, and as its last line ``attack_ratio=<p99 under attack / p99 quiet>``.
+The server believes ``X-Forwarded-For`` from the bench, as from a proxy in front of it, and every attacking
+client sends addresses of its own (a new one for each log-in attempt): the attack is bounded by the limits for
+everyone and per account and user, not by those of one address.
+
+Prints, for each phase, what the server spent (its event loop's thread, and how long it waited for a core;
+its other threads, password hashing among them; its worker processes) and what the attacker process spent, in
+cores, with the longest stall of the server's own making (``tengen_event_loop_busy_lag_seconds``); the
+players' move round trip (send -> ack) p50/p99 quiet and under attack; what the attackers got through; and as
+its last line ``attack_ratio=<p99 under attack / p99 quiet>``.
 
 CPU: like ``room_bench.py``, the bench moves itself, and with it the server, the players' clients and the
 attacker process it starts, and the PostgreSQL backends of its database, into a cgroup of its own weighing 256
@@ -30,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -37,34 +46,41 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import asyncpg  # noqa: E402 - imported after sys.path names the repository
 import httpx  # noqa: E402 - imported after sys.path names the repository
 import orjson  # noqa: E402 - imported after sys.path names the repository
+import proc_cpu  # noqa: E402 - imported after sys.path names the repository
 import websockets  # noqa: E402 - imported after sys.path names the repository
-
-from cpu_groups import Favoured  # noqa: E402 - imported after sys.path names the repository
-from room_bench import (  # noqa: E402 - imported after sys.path names the repository
-    ADMIN_DSN,
-    Backends,
-    Server,
-    TengenGames,
+from bench_server import (  # noqa: E402 - imported after sys.path names the repository
+    add_game_options,
+    bench_run,
     free_port,
-    ms,
+    new_redis_prefix,
+    run_favoured,
     start_tengen,
     wait_listening,
 )
+from cpu_groups import Favoured  # noqa: E402 - imported after sys.path names the repository
+from room_bench import LAG_HISTOGRAMS, TengenGames, longest_stall_ms, loop_lag, ms  # noqa: E402 - imported after sys.path names the repository
 from ws_clients import percentile  # noqa: E402 - imported after sys.path names the repository
+
+from tests.support.instances import delete_redis_prefix  # noqa: E402 - imported after sys.path names the repository
 
 REDIS_URL = os.environ.get("TENGEN_BENCH_REDIS", "redis://127.0.0.1:6379/0")
 PASSWORD = "the right password"
+# The server runs with the product's default limits. It believes X-Forwarded-For from the bench, as from a
+# proxy in front of it: each attacking client then comes from addresses of its own, so that what bounds the
+# attack is the limits for everyone (300 password checks a minute, the hashing queue), not those of one
+# address. The players send no such header: they all come from 127.0.0.1 (bench_server.ONE_ADDRESS).
+ATTACKERS_BEHIND_A_PROXY = {"TENGEN_TRUSTED_PROXIES": '["127.0.0.1"]'}
 
 
 # ---------------------------------------------------------------- the attacker process
@@ -85,71 +101,81 @@ class Start:
         return self.stop
 
 
-async def _logins(base: str, start: Start, counts: Counter[str], worker: int) -> None:
+class Addresses:
+    """Made-up client addresses, one per attacking client and log-in attempt (10.0.0.1, 10.0.0.2, ...): the
+    server believes the bench's ``X-Forwarded-For`` (``TENGEN_TRUSTED_PROXIES``), as it would a proxy's."""
+
+    def __init__(self, first: int) -> None:
+        self.n = first
+
+    def next(self) -> dict[str, str]:
+        self.n += 1
+        return {"X-Forwarded-For": f"10.{self.n >> 16 & 255}.{self.n >> 8 & 255}.{self.n & 255}"}
+
+
+async def _logins(base: str, start: Start, counts: Counter[str], addresses: Addresses) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         n = 0
         stop = await start.wait()
         while time.monotonic() < stop:
             n += 1
-            name = "victim" if n % 2 else f"nobody{worker}x{n}"
-            response = await client.post("/api/auth/login", json={"username": name, "password": f"guess-{n}"})
+            name = "victim" if n % 2 else f"nobody{addresses.n}x{n}"
+            body = {"username": name, "password": f"guess-{n}"}
+            response = await client.post("/api/auth/login", json=body, headers=addresses.next())
             counts[f"login {response.status_code}"] += 1
 
 
-async def _refuser(base: str, game_id: str, start: Start, counts: Counter[str], rate: float) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+async def _socket(
+    url: str, headers: dict[str, str], start: Start, counts: Counter[str], rate: float, message: Callable[[int], dict]
+) -> None:
+    """One socket sending ``message(n)`` at ``rate`` per second while the attack lasts; answers are counted."""
+    async with websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=60) as ws:
+
+        async def read() -> None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                async for raw in ws:
+                    answer = orjson.loads(raw)
+                    if answer.get("t") in ("ack", "error", "pong"):
+                        counts[f"ws {answer.get('code') or answer['t']}"] += 1
+
+        reader = asyncio.create_task(read())
+        n = 0
+        stop = await start.wait()
+        with contextlib.suppress(websockets.ConnectionClosed):
+            while time.monotonic() < stop:
+                n += 1
+                await ws.send(orjson.dumps(message(n)).decode())
+                await asyncio.sleep(1 / rate)
+        reader.cancel()
+
+
+def _refused(n: int) -> dict:
+    """A spectator's move (refused: ``not_a_player``) and chat line (refused past the chat limit), in turn."""
+    if n % 2:
+        return {"t": "play", "id": f"x{n}", "p": [n % 19, (n // 19) % 19]}
+    return {"t": "chat", "id": f"x{n}", "channel": "spectators", "text": f"spam {n}"}
+
+
+async def _refuser(base: str, game_id: str, start: Start, counts: Counter[str], address: dict[str, str]) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=60, headers=address) as client:
         (await client.post("/api/guest")).raise_for_status()
         cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     url = base.replace("http://", "ws://") + f"/ws/games/{game_id}"
-    async with websockets.connect(url, additional_headers={"Cookie": cookie}, max_size=2**22, open_timeout=60) as ws:
-
-        async def read() -> None:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                async for raw in ws:
-                    message = orjson.loads(raw)
-                    if message.get("t") in ("ack", "error"):
-                        counts[f"ws {message.get('code') or 'ack'}"] += 1
-
-        reader = asyncio.create_task(read())
-        n = 0
-        stop = await start.wait()
-        with contextlib.suppress(websockets.ConnectionClosed):
-            while time.monotonic() < stop:
-                n += 1
-                if n % 2:
-                    message = {"t": "play", "id": f"x{n}", "p": [n % 19, (n // 19) % 19]}
-                else:
-                    message = {"t": "chat", "id": f"x{n}", "channel": "spectators", "text": f"spam {n}"}
-                await ws.send(orjson.dumps(message).decode())
-                await asyncio.sleep(1 / rate)
-        reader.cancel()
-
-
-async def _lobby(base: str, start: Start, counts: Counter[str], rate: float) -> None:
-    async with websockets.connect(base.replace("http://", "ws://") + "/ws/lobby", max_size=2**22, open_timeout=60) as ws:
-
-        async def read() -> None:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                async for raw in ws:
-                    counts[f"lobby {orjson.loads(raw).get('t')}"] += 1
-
-        reader = asyncio.create_task(read())
-        n = 0
-        stop = await start.wait()
-        with contextlib.suppress(websockets.ConnectionClosed):
-            while time.monotonic() < stop:
-                n += 1
-                await ws.send(json.dumps({"t": "ping", "id": f"p{n}"}))
-                await asyncio.sleep(1 / rate)
-        reader.cancel()
+    await _socket(url, {"Cookie": cookie, **address}, start, counts, 9.5, _refused)
 
 
 async def attack(base: str, game_ids: list[str], seconds: float, args: argparse.Namespace) -> None:
     counts: Counter[str] = Counter()
     start = Start(seconds)
-    tasks = [_logins(base, start, counts, i) for i in range(args.login_workers)]
-    tasks += [_refuser(base, game_ids[i % len(game_ids)], start, counts, 9.5) for i in range(args.refusers)]
-    tasks += [_lobby(base, start, counts, 1.9) for _ in range(args.lobby_sockets)]
+    # Each attacking client from addresses of its own, apart from every other's (and from the players').
+    blocks = (Addresses(i << 16) for i in itertools.count(1))
+    lobby = base.replace("http://", "ws://") + "/ws/lobby"
+    tasks = [_logins(base, start, counts, next(blocks)) for _ in range(args.login_workers)]
+    tasks += [_refuser(base, game_ids[i % len(game_ids)], start, counts, next(blocks).next()) for i in range(args.refusers)]
+    tasks += [
+        _socket(lobby, next(blocks).next(), start, counts, 1.9, lambda n: {"t": "ping", "id": f"p{n}"})
+        for _ in range(args.lobby_sockets)
+    ]
     running = asyncio.gather(*tasks, return_exceptions=True)
     connecting = time.monotonic() + 90
     while start.waiting < len(tasks) and not running.done() and time.monotonic() < connecting:
@@ -186,20 +212,69 @@ def start_attacker(
     return subprocess.Popen(command, cwd=ROOT, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
+@dataclass
+class Use:
+    """What the server spent over a phase's rounds, in seconds: its event loop's thread running and waiting
+    for a core, its other threads (the password hashing's among them, ended ones included), its child
+    processes (the hashing and study workers), and the attacker process; the phase's wall-clock seconds."""
+
+    loop: float = 0.0
+    loop_waited: float = 0.0
+    threads: float = 0.0
+    children: float = 0.0
+    attacker: float = 0.0
+    wall: float = 0.0
+
+    def add(self, other: "Use") -> None:
+        for name in ("loop", "loop_waited", "threads", "children", "attacker", "wall"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def describe(self) -> str:
+        cores = {k: max(0.0, v) / self.wall if self.wall else float("nan") for k, v in vars(self).items() if k != "wall"}
+        return (
+            f"server loop {cores['loop']:.2f} cores (waited for one {cores['loop_waited']:.2f}), other threads "
+            f"{cores['threads']:.2f}, workers {cores['children']:.2f}; attacker process {cores['attacker']:.2f}"
+        )
+
+
+class Meter:
+    """Reads ``Use`` from ``/proc`` before and after a round (``proc_cpu``)."""
+
+    def __init__(self, server: int) -> None:
+        self.server = server
+
+    def read(self, attacker: int | None) -> Use:
+        main = proc_cpu.threads(self.server).get(self.server, ("", 0.0, 0.0))
+        everyone = proc_cpu.processes()
+        children = sum(row[2] for row in everyone.values() if row[3] == self.server)
+        attacking = everyone[attacker][2] if attacker in everyone else 0.0
+        own = proc_cpu.cpu_seconds(self.server)
+        return Use(main[1], main[2], own - main[1], children, attacking, time.monotonic())
+
+    @staticmethod
+    def spent(before: Use, after: Use) -> Use:
+        return Use(*(b - a for a, b in zip(vars(before).values(), vars(after).values())))
+
+
+async def measured(games: TengenGames, moves: int, meter: Meter, use: Use, attacker: int | None) -> list[float]:
+    """One paced round of the games; the players' round trips. What it cost is added to ``use``."""
+    games.rtts = []
+    before = meter.read(attacker)
+    await games.round(moves)
+    use.add(Meter.spent(before, meter.read(attacker)))
+    return games.rtts
+
+
 async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
     rng = random.Random(args.seed)
-    database = f"tengen_bench_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{database}"')
-    backends = Backends(favoured, admin, database)
-    prefix = f"tengen-bench-{uuid.uuid4().hex[:12]}:"
-    server: Server | None = None
-    try:
+    prefix = new_redis_prefix()
+    async with bench_run(favoured) as bench:
         with tempfile.TemporaryDirectory(prefix="tengen-attack-") as tmp:
             data_dir = Path(tmp)
             port = free_port()
             extra = {"TENGEN_REDIS_URL": REDIS_URL, "TENGEN_REDIS_PREFIX": prefix} if args.redis else {}
-            server = start_tengen(database, port, data_dir, **extra)
+            server = start_tengen(bench.database, port, data_dir, **ATTACKERS_BEHIND_A_PROXY, **extra)
+            bench.servers.append(server)
             await wait_listening(server, port)
             base = f"http://127.0.0.1:{port}"
             async with httpx.AsyncClient(base_url=base) as victim:
@@ -213,25 +288,30 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
             )
             games = TengenGames(base, args, rng)
             await games.open()
+            meter = Meter(server.process.pid)
             quiet: list[float] = []
             attacked: list[float] = []
+            quiet_use, attacked_use = Use(), Use()
+            stalls: dict[str, float] = {}
             per_round = max(1, args.moves // args.rounds)
             try:
                 for r in range(args.rounds):
-                    await backends.join()
-                    games.rtts = []
-                    await games.round(per_round)
-                    quiet += games.rtts
+                    await bench.backends.join()
+                    lag = await asyncio.to_thread(loop_lag, base)
+                    quiet += await measured(games, per_round, meter, quiet_use, None)
                     seconds = per_round * args.interval + 3
                     log = data_dir / f"attacker-{r}.log"
                     attacker = start_attacker(base, [t.game_id for t in games.tables], seconds, args, log)
                     while attacker.poll() is None and "ready" not in log.read_text():
                         await asyncio.sleep(0.2)  # the attackers connect first, then all start at once
+                    lag_between = await asyncio.to_thread(loop_lag, base)
                     await asyncio.sleep(1)  # ... and are at full rate
-                    games.rtts = []
-                    await games.round(per_round)
-                    attacked += games.rtts
+                    attacked += await measured(games, per_round, meter, attacked_use, attacker.pid)
+                    lag_after = await asyncio.to_thread(loop_lag, base)
                     await asyncio.get_running_loop().run_in_executor(None, attacker.wait)
+                    for phase, (a, b) in (("quiet", (lag, lag_between)), ("attack", (lag_between, lag_after))):
+                        stall = longest_stall_ms(a[LAG_HISTOGRAMS[0]], b[LAG_HISTOGRAMS[0]])
+                        stalls[phase] = max(stalls.get(phase, 0.0), stall)
                     report = log.read_text().strip().splitlines()
                     print(f"round {r + 1}: attackers got {report[-1] if report else '(nothing)'}", flush=True)
             except Exception:
@@ -239,39 +319,24 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 raise
             finally:
                 await games.close()
+                if args.redis:
+                    delete_redis_prefix(prefix)
+            print(f"quiet:        {quiet_use.describe()}; longest busy stall {stalls.get('quiet', 0):.0f} ms")
+            print(f"under attack: {attacked_use.describe()}; longest busy stall {stalls.get('attack', 0):.0f} ms")
             print(f"move round trip, quiet:        {ms(quiet)}")
             print(f"move round trip, under attack: {ms(attacked)}")
             print(f"attack_ratio={percentile(attacked, 99) / percentile(quiet, 99):.2f}", flush=True)
-    finally:
-        if server is not None:
-            server.stop()
-        with contextlib.suppress(Exception):
-            await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-        await admin.close()
-        if args.redis:
-            with contextlib.suppress(Exception):
-                import redis.asyncio as aioredis
-
-                client = aioredis.Redis.from_url(REDIS_URL)
-                keys = [key async for key in client.scan_iter(match=prefix + "*", count=500)]
-                if keys:
-                    await client.delete(*keys)
-                await client.aclose()
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
-    parser.add_argument("--spectators", type=int, default=5, help="spectators per game (default 5)")
-    parser.add_argument("--moves", type=int, default=20, help="moves per game in each phase (default 20)")
-    parser.add_argument("--interval", type=float, default=1.0, help="seconds between two moves of a game")
+    add_game_options(parser, moves_help="moves per game in each phase (default 20)")
     parser.add_argument("--rounds", type=int, default=4, help="alternating quiet and attacked rounds (default 4)")
     parser.add_argument("--login-workers", type=int, default=8, help="attacking log-in clients (default 8)")
     parser.add_argument("--refusers", type=int, default=40, help="attacking game sockets (default 40)")
     parser.add_argument("--lobby-sockets", type=int, default=20, help="attacking lobby sockets (default 20)")
     parser.add_argument("--redis", action="store_true", help="the Redis hub (limits counted in Redis)")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, few moves")
     parser.add_argument("--attacker", help=argparse.SUPPRESS)  # internal: run as the attacker process
     parser.add_argument("--seconds", type=float, default=10.0, help=argparse.SUPPRESS)
@@ -282,12 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 8, 0.25, 2
         args.login_workers, args.refusers, args.lobby_sockets = 2, 4, 2
-    favoured = Favoured.enter("attack-bench")
-    try:
-        return asyncio.run(run(args, favoured))
-    finally:
-        if favoured is not None:
-            favoured.close()
+    return run_favoured("attack-bench", lambda favoured: run(args, favoured))
 
 
 if __name__ == "__main__":

@@ -94,3 +94,22 @@ def cpu_split(
         "other": max(0.0, machine - ours),
         "machine": machine,
     }
+
+
+def threads(pid: int) -> dict[int, tuple[str, float, float]]:
+    """tid -> (thread name, CPU seconds, seconds runnable but waiting for a core) for each thread of ``pid``."""
+    out = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ran, waited = (int(v) / 1e9 for v in f.read().split()[:2])
+        except (OSError, ValueError):
+            continue
+        out[int(tid)] = (name, ran, waited)
+    return out

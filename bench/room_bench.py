@@ -34,16 +34,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,8 +47,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import asyncpg  # noqa: E402 - imported after sys.path names the repository
 import httpx  # noqa: E402 - imported after sys.path names the repository
+from bench_server import (  # noqa: E402 - imported after sys.path names the repository
+    Backends,
+    Server,
+    add_game_options,
+    bench_run,
+    dsn_for,
+    free_port,
+    run_favoured,
+    start_tengen,
+    wait_listening,
+)
 from cpu_groups import Favoured  # noqa: E402 - imported after sys.path names the repository
 from proc_cpu import cpu_seconds  # noqa: E402 - imported after sys.path names the repository
 from room_side_load import SideLoad  # noqa: E402 - imported after sys.path names the repository
@@ -60,17 +66,13 @@ from ws_clients import Probe, clock, open_many, percentile, settle, wait_deliver
 
 from app.rules import Game  # noqa: E402 - imported after sys.path names the repository
 
-ADMIN_DSN = os.environ.get("TENGEN_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 BOARD = 19
+# The side load logs in twice a second from one address to one account: far over the limits per account and
+# per address (10 and 30 per 600 s), under the global one (300 a minute), which stays as shipped.
+SIDE_LOAD_LOGINS = {"TENGEN_LOGIN_LIMIT_ACCOUNT": "1000000", "TENGEN_LOGIN_LIMIT_ADDRESS": "1000000"}
 
 
 # ---------------------------------------------------------------- processes
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def rss_kb(pid: int) -> int:
@@ -80,57 +82,6 @@ def rss_kb(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-def dsn_for(database: str) -> str:
-    base, _, _ = ADMIN_DSN.rpartition("/")
-    return f"{base}/{database}"
-
-
-@dataclass
-class Server:
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def tail(self) -> str:
-        return self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
-
-
-def start_tengen(database: str, port: int, data_dir: Path, **extra: str) -> Server:
-    env = dict(os.environ)
-    env.update(
-        TENGEN_DATABASE_URL=dsn_for(database),
-        TENGEN_PORT=str(port),
-        TENGEN_HOST="127.0.0.1",
-        TENGEN_DATA_DIR=str(data_dir),
-        TENGEN_SECRET_KEY=uuid.uuid4().hex * 2,
-        TENGEN_LOG_LEVEL="warning",
-        TENGEN_REDIS_URL="",
-        TENGEN_SOCKETS_PER_ADDRESS="0",  # every listener of the bench comes from one address
-        # The side load's log-ins all come from one address and one account, two a second.
-        TENGEN_LOGIN_LIMIT_ACCOUNT="1000000",
-        TENGEN_LOGIN_LIMIT_ADDRESS="1000000",
-        TENGEN_LOGIN_LIMIT_GLOBAL="1000000",
-    )
-    env.update(extra)
-    log = data_dir / "tengen.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve"],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    return Server(process, log)
-
-
 def start_floor(kind: str, port: int, data_dir: Path, dsn: str = "") -> Server:
     log = data_dir / f"{kind}.log"
     args = [sys.executable, str(ROOT / "bench" / "floor_servers.py"), kind, "--port", str(port)]
@@ -138,33 +89,6 @@ def start_floor(kind: str, port: int, data_dir: Path, dsn: str = "") -> Server:
         args += ["--dsn", dsn]
     process = subprocess.Popen(args, cwd=ROOT, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     return Server(process, log)
-
-
-async def wait_listening(server: Server, port: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"server exited early:\n{server.tail()}")
-        with contextlib.suppress(OSError):
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.close()
-            return
-        await asyncio.sleep(0.1)
-    raise RuntimeError(f"server did not listen on {port}:\n{server.tail()}")
-
-
-class Backends:
-    """The PostgreSQL backends serving the bench's database, moved into the bench's CPU group (if it has one)
-    whenever ``join()`` is called: the servers open connections as they need them."""
-
-    def __init__(self, favoured: Favoured | None, admin: asyncpg.Connection, database: str) -> None:
-        self.favoured, self.admin, self.database = favoured, admin, database
-
-    async def join(self) -> None:
-        if self.favoured is None:
-            return
-        rows = await self.admin.fetch("SELECT pid FROM pg_stat_activity WHERE datname = $1", self.database)
-        self.favoured.add([row["pid"] for row in rows])
 
 
 # ---------------------------------------------------------------- Tengen bots
@@ -497,20 +421,16 @@ def ms(values: list[float]) -> str:
 
 async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
     rng = random.Random(args.seed)
-    database = f"tengen_bench_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(ADMIN_DSN)
-    await admin.execute(f'CREATE DATABASE "{database}"')
-    backends = Backends(favoured, admin, database)
-    servers: list[Server] = []
-    try:
+    async with bench_run(favoured) as bench:
+        backends, database = bench.backends, bench.database
         with tempfile.TemporaryDirectory(prefix="tengen-bench-") as tmp:
             data_dir = Path(tmp)
             port, persist_port, broadcast_port = free_port(), free_port(), free_port()
-            tengen = start_tengen(database, port, data_dir)
+            tengen = start_tengen(database, port, data_dir, **SIDE_LOAD_LOGINS)
             persist = start_floor("persist-echo", persist_port, data_dir, dsn_for(database))
             broadcast = start_floor("broadcast", broadcast_port, data_dir)
-            servers = [tengen, persist, broadcast]
-            for server, p in zip(servers, (port, persist_port, broadcast_port)):
+            bench.servers += [tengen, persist, broadcast]
+            for server, p in zip(bench.servers, (port, persist_port, broadcast_port)):
                 await wait_listening(server, p)
             base = f"http://127.0.0.1:{port}"
             print(
@@ -553,21 +473,12 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 f"stall_ms={stall_ms:.0f}",
                 flush=True,
             )
-    finally:
-        for server in servers:
-            server.stop()
-        with contextlib.suppress(Exception):
-            await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-        await admin.close()
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
-    parser.add_argument("--spectators", type=int, default=5, help="spectators per game (default 5)")
-    parser.add_argument("--moves", type=int, default=20, help="moves per game (default 20)")
-    parser.add_argument("--interval", type=float, default=1.0, help="seconds between two moves of a game")
+    add_game_options(parser, moves_help="moves per game (default 20)")
     parser.add_argument("--fanout-listeners", type=int, default=1000, help="spectators of the fan-out game")
     parser.add_argument(
         "--fanout-moves",
@@ -582,19 +493,13 @@ def main(argv: list[str] | None = None) -> int:
         default=5.0,
         help="seconds the fan-out game's sockets sit idle while the server's CPU is read",
     )
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, 5 moves")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 6, 0.2, 2
         args.fanout_listeners, args.fanout_moves, args.idle_seconds = 50, 5, 1.0
     gc.set_threshold(50_000, 20, 20)  # the clients' own collector: see run_fanout
-    favoured = Favoured.enter("room-bench")
-    try:
-        return asyncio.run(run(args, favoured))
-    finally:
-        if favoured is not None:
-            favoured.close()
+    return run_favoured("room-bench", lambda favoured: run(args, favoured))
 
 
 if __name__ == "__main__":

@@ -59,6 +59,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cpu_groups
 import httpx
+from bench_server import ONE_ADDRESS, new_database_name, new_redis_prefix
 import proc_cpu
 import scale_clients
 
@@ -320,8 +321,8 @@ def main() -> int:
     except cpu_groups.NoCpuController as error:
         print(f"scale_bench needs a writable CPU controller to hold each instance to a quota: {error}", file=sys.stderr)
         return 2
-    name = f"tengen_bench_{uuid.uuid4().hex}"
-    prefix = f"tengen-bench-{uuid.uuid4().hex}:"
+    name = new_database_name()
+    prefix = new_redis_prefix()
     tag = uuid.uuid4().hex[:8]  # this run's control groups are tengen-bench-<tag>-*
     pg_admin(f'CREATE DATABASE "{name}"')
     database_url = POSTGRES_URL.rpartition("/")[0] + "/" + name
@@ -337,7 +338,7 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(dir=os.environ.get("TENGEN_BENCH_WORKDIR")) as workdir:
             group = Instances(database_url, REDIS_URL, prefix, Path(workdir), secret_key=uuid.uuid4().hex)
-            group.env["TENGEN_SOCKETS_PER_ADDRESS"] = "0"  # every player of the bench comes from one address
+            group.env.update(ONE_ADDRESS)
             try:
                 group.start(1, timeout=START_TIMEOUT)[0].stop()  # migrate the new database once, before any timing
                 rig = Rig(group, controller, opts, Path(workdir), tag)
