@@ -2,7 +2,9 @@
 score estimates, engine hints, a stored game as a tree, SGF import and export.
 
 The board's tree lives in the browser; every rule is applied here. The slow work runs in the study workers
-(``app.study.workers``) or in an engine process (``app.study.hints``), never on the event loop.
+(``app.study.workers``) or in an engine process (``app.study.hints``), never on the event loop. Nothing here
+needs a session, nor stores one: a visitor without one (analysing a finished game it watched) is limited by
+its client address instead of its user.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import DB, OptionalUser, Visiting
+from app.api.deps import DB, OptionalUser
 from app.api.login_limits import client_address
 from app.errors import RateLimited, ServiceError
 from app.limits.rules import Limiter, Rule
@@ -76,19 +78,18 @@ async def position(request: Request, body: LineBody, user: OptionalUser) -> dict
 
 
 @router.post("/estimate", summary="Score estimate: dead stones, ownership of every point, the score")
-async def estimate(request: Request, body: LineBody, visitor: Visiting) -> dict:
-    user = await visitor.user()
-    await _limit(request, Rule("study-estimate", _settings(request).study_estimates, 60), user.id, "estimates")
+async def estimate(request: Request, body: LineBody, user: OptionalUser) -> dict:
+    await _limit(request, Rule("study-estimate", _settings(request).study_estimates, 60), _key(request, user), "estimates")
     return await _run(request, jobs.estimate, body.setup.model_dump(), body.plain_line(), budget=HEAVY_BUDGET)
 
 
 @router.post("/hints", summary="The engine's top moves at a position (not while you play a game)")
-async def hints(request: Request, body: LineBody, visitor: Visiting, db: DB) -> dict:
-    user = await visitor.user()
-    if await games_repo.list_for_user(db, user.id, finished=False, limit=1):
+async def hints(request: Request, body: LineBody, user: OptionalUser, db: DB) -> dict:
+    if user is not None and await games_repo.list_for_user(db, user.id, finished=False, limit=1):
         raise ServiceError("hints_during_game", "Engine hints are not given while you have a game in progress.", 403)
     settings = _settings(request)
-    await _limit(request, Rule("study-hints", settings.hints_per_window, settings.hint_window), user.id, "hint requests")
+    rule = Rule("study-hints", settings.hints_per_window, settings.hint_window)
+    await _limit(request, rule, _key(request, user), "hint requests")
     engine: HintEngine = request.app.state.hints
     # the line is checked by the rules first: the engine only ever sees legal positions
     await _run(request, jobs.position, body.setup.model_dump(), body.plain_line(), budget=POSITION_BUDGET)

@@ -9,24 +9,13 @@ import json
 
 import httpx
 import websockets
-from sqlalchemy import func, select
 
 from app.accounts.cookies import COOKIE_NAME
-from app.store.db import create_engine, create_sessionmaker
-from app.store.models import User
 from tests.support.players import Player, start_game
+from tests.support.rows import count_users
 
 UNTIMED = {"kind": "none"}
 TIMED = {"kind": "fischer", "main": 600, "increment": 5}
-
-
-async def _users(database_url: str) -> int:
-    engine = create_engine(database_url)
-    try:
-        async with create_sessionmaker(engine)() as session:
-            return int((await session.execute(select(func.count()).select_from(User))).scalar_one())
-    finally:
-        await engine.dispose()
 
 
 async def _cookieless_requests(base_url: str, game_id: str, player_name: str) -> list[int | str]:
@@ -84,10 +73,10 @@ async def test_requests_that_need_no_guest_store_none(live_server: str, database
     game_id = await start_game(black, white)
     named = await Player(live_server).visit()
     await named.http.post("/api/auth/register", json={"username": "Honinbo", "password": "s3cret-Tengen-pw"})
-    before = await _users(database_url)
+    before = await count_users(database_url)
     rounds = [await _cookieless_requests(live_server, game_id, "Honinbo") for _ in range(7)]
     assert sum(map(len, rounds)) >= 150
-    assert await _users(database_url) == before
+    assert await count_users(database_url) == before
     expected = [
         200,
         403,
@@ -116,7 +105,7 @@ async def test_requests_that_need_no_guest_store_none(live_server: str, database
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as stranger:  # refused by the service, not the schema
         rated = await stranger.post("/api/challenges", json={"board_size": 9, "rated": True})
         assert rated.status_code == 403 and COOKIE_NAME not in stranger.cookies
-    assert await _users(database_url) == before
+    assert await count_users(database_url) == before
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as stranger:
         me = await stranger.get("/api/me")
         assert me.json() == {"id": None, "name": None, "guest": True, "bot": False, "rank": None}
@@ -124,14 +113,14 @@ async def test_requests_that_need_no_guest_store_none(live_server: str, database
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as player:  # doing something that needs one does
         assert (await player.post("/api/challenges", json={"board_size": 9})).status_code == 201
         assert COOKIE_NAME in player.cookies
-    assert await _users(database_url) == before + 1
+    assert await count_users(database_url) == before + 1
     for person in (black, white, named):
         await person.close()
 
 
 async def test_new_guests_are_capped_per_address(make_live_server, database_url: str) -> None:  # type: ignore[no-untyped-def]
     server = make_live_server(guests_per_address=2)
-    before = await _users(database_url)
+    before = await count_users(database_url)
     answers = []
     for _ in range(4):
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as stranger:
@@ -141,7 +130,7 @@ async def test_new_guests_are_capped_per_address(make_live_server, database_url:
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
         assert COOKIE_NAME not in stranger.cookies
     assert answers == [200, 200, 429, 429]
-    assert await _users(database_url) == before + 2
+    assert await count_users(database_url) == before + 2
 
 
 async def test_unused_guests_expire(make_live_server, database_url: str) -> None:  # type: ignore[no-untyped-def]
@@ -152,9 +141,9 @@ async def test_unused_guests_expire(make_live_server, database_url: str) -> None
     idle = await Player(server.url).visit()
     for _ in range(100):
         await asyncio.sleep(0.1)
-        if await _users(database_url) == 1:
+        if await count_users(database_url) == 1:
             break
-    assert await _users(database_url) == 1  # the guest with a challenge stays
+    assert await count_users(database_url) == 1  # the guest with a challenge stays
     stale = idle.http.cookies[COOKIE_NAME]
     again = (await idle.http.post("/api/guest")).json()
     assert again["name"] != idle.user["name"]  # the expired guest's cookie starts a new guest

@@ -1,16 +1,19 @@
 """``/api/study`` on a real server: positions with captures and refusals, a stored game as a tree (refused
 to its own players while it is played), SGF import and export with every variation, hostile records,
 score estimates and engine hints from the real GNU Go (refused to a player with a game in progress), and
-the per-user limits."""
+the per-user limits, or per-address ones for a visitor without a session (for whom nothing is stored)."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
+from app.accounts.cookies import COOKIE_NAME
 from app.study.schemas import TreeDoc, tree_from_doc, tree_to_doc
 from app.study.sgf_tree import export_tree
 from tests.study.sample import sample_tree, shape
 from tests.support.players import Player, start_game
+from tests.support.rows import count_users
 from tests.support.instances import redis_cluster_prefix  # noqa: F401 (a fixture)
 from tests.support.services import REDIS_URL, need_gnugo
 
@@ -188,5 +191,35 @@ async def test_hints_and_estimates_are_limited_per_user_across_instances(make_li
         # the count is shared by every instance (in Redis)
         third = await person.http.post(f"{other.url}/api/study/estimate", json={"setup": NINE, "line": []}, timeout=SLOW)
         assert third.status_code == 429 and third.json()["error"]["code"] == "rate_limited"
+    finally:
+        await person.close()
+
+
+async def test_a_visitor_without_a_session_gets_estimates_and_hints_limited_per_address_and_stores_nothing(
+    make_live_server, database_url: str
+) -> None:  # type: ignore[no-untyped-def]
+    """Someone analysing a finished game needs no session: estimates and hints answer without storing a guest
+    or setting a cookie, and count against the client address (every client of the test is 127.0.0.1)."""
+    server = make_live_server(study_estimates=2, hints_per_window=1, hint_engine="/bin/false")
+    before = await count_users(database_url)
+    for _ in range(2):
+        async with httpx.AsyncClient(base_url=server.url, timeout=SLOW) as stranger:
+            done = await stranger.post("/api/study/estimate", json={"setup": NINE, "line": []})
+            assert done.status_code == 200, done.text
+            assert len(done.json()["ownership"]) == 9
+            assert COOKIE_NAME not in stranger.cookies
+    async with httpx.AsyncClient(base_url=server.url, timeout=SLOW) as stranger:
+        over = await stranger.post("/api/study/estimate", json={"setup": NINE, "line": []})
+        assert over.status_code == 429 and over.json()["error"]["code"] == "rate_limited"
+        hint = await stranger.post("/api/study/hints", json={"setup": NINE, "line": []})
+        assert hint.status_code == 503 and hint.json()["error"]["code"] == "hints_unavailable"
+        again = await stranger.post("/api/study/hints", json={"setup": NINE, "line": []})
+        assert again.status_code == 429 and again.json()["error"]["code"] == "rate_limited"
+        assert COOKIE_NAME not in stranger.cookies
+    assert await count_users(database_url) == before
+    person = await Player(server.url).visit()  # a user is counted apart from the address
+    try:
+        mine = await person.http.post("/api/study/estimate", json={"setup": NINE, "line": []}, timeout=SLOW)
+        assert mine.status_code == 200, mine.text
     finally:
         await person.close()
