@@ -12,16 +12,15 @@ heartbeat costs about 100 wake-ups a second.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 
-from app.background import BackgroundTask
+from app.background import Periodic
 
 INTERVAL = 0.01
 
 
-class LoopWatch:
+class LoopWatch(Periodic):
     def __init__(
         self,
         observe: Callable[[float], None],
@@ -30,24 +29,24 @@ class LoopWatch:
         observe_busy: Callable[[float], None] | None = None,
         cpu_clock: Callable[[], float] = time.thread_time,
     ) -> None:
+        super().__init__("loop-watch", interval)
         self.observe = observe
         self.observe_busy = observe_busy
-        self.interval = interval
         self.clock = clock
         self.cpu_clock = cpu_clock
-        self._task = BackgroundTask("loop-watch")
+        self._asked = self._cpu = 0.0
 
-    async def start(self) -> None:
-        self._task.start(self._beat())
+    def start(self) -> None:
+        self._ask()
+        super().start()
 
-    async def close(self) -> None:
-        await self._task.close()
+    def _ask(self) -> None:
+        """Note when the next wake-up is asked for, on both clocks."""
+        self._asked, self._cpu = self.clock(), self.cpu_clock()
 
-    async def _beat(self) -> None:
-        while True:
-            asked, cpu = self.clock(), self.cpu_clock()
-            await asyncio.sleep(self.interval)
-            late = max(0.0, self.clock() - asked - self.interval)
-            self.observe(late)
-            if self.observe_busy is not None:
-                self.observe_busy(min(late, self.cpu_clock() - cpu))
+    async def run_once(self) -> None:
+        late = max(0.0, self.clock() - self._asked - self.interval)
+        self.observe(late)
+        if self.observe_busy is not None:
+            self.observe_busy(min(late, self.cpu_clock() - self._cpu))
+        self._ask()

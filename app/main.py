@@ -163,7 +163,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         await ratings.start()
         await automatch.start()
         watch = LoopWatch(app.state.metrics.loop_lag.observe, observe_busy=app.state.metrics.loop_busy_lag.observe)
-        await watch.start()
+        watch.start()
         try:
             yield
         finally:

@@ -13,7 +13,7 @@ from app.metrics import Metrics
 async def test_a_blocking_call_on_the_loop_is_observed_as_a_late_heartbeat() -> None:
     seen: list[float] = []
     watch = LoopWatch(seen.append, interval=0.01)
-    await watch.start()
+    watch.start()
     await asyncio.sleep(0.05)  # a few beats first
     time.sleep(0.12)  # the loop runs nothing else for 120 ms
     await asyncio.sleep(0.05)
@@ -28,7 +28,7 @@ async def test_a_blocking_call_on_the_loop_is_observed_as_a_late_heartbeat() -> 
 async def test_the_lag_lands_in_the_instance_metrics() -> None:
     metrics = Metrics()
     watch = LoopWatch(metrics.loop_lag.observe, interval=0.01)
-    await watch.start()
+    watch.start()
     await asyncio.sleep(0.02)
     time.sleep(0.06)
     await asyncio.sleep(0.03)
@@ -45,7 +45,7 @@ async def test_a_stall_of_the_loop_s_own_making_is_told_from_waiting_for_a_core(
     lags: list[float] = []
     busy: list[float] = []
     watch = LoopWatch(lags.append, interval=0.01, observe_busy=busy.append)
-    await watch.start()
+    watch.start()
     await asyncio.sleep(0.03)
     time.sleep(0.1)  # the thread is off the CPU: late, but not busy
     await asyncio.sleep(0.03)

@@ -11,13 +11,12 @@ Every ``interval`` seconds, on every instance (each step is idempotent, so insta
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.background import BackgroundTask
+from app.background import Periodic
 from app.live.rooms import RoomManager
 from app.store.repositories import games as games_repo
 from app.store.repositories import users as users_repo
@@ -26,7 +25,7 @@ from app.store.types import utcnow
 log = logging.getLogger(__name__)
 
 
-class Housekeeping:
+class Housekeeping(Periodic):
     def __init__(
         self,
         sessionmaker: async_sessionmaker[AsyncSession],
@@ -36,26 +35,11 @@ class Housekeeping:
         untimed_abandon_days: float,
         interval: float,
     ) -> None:
+        super().__init__("tengen-housekeeping", interval)
         self.sessionmaker = sessionmaker
         self.rooms = rooms
         self.guest_ttl = timedelta(hours=guest_ttl_hours)
         self.abandon_after = timedelta(days=untimed_abandon_days)
-        self.interval = interval
-        self._task = BackgroundTask("tengen-housekeeping")
-
-    def start(self) -> None:
-        self._task.start(self._loop())
-
-    async def close(self) -> None:
-        await self._task.close()
-
-    async def _loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.run_once()
-            except Exception:  # tried again next time
-                log.exception("housekeeping failed")
 
     async def run_once(self) -> tuple[int, int]:
         """(guests deleted, games ended)."""

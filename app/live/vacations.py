@@ -8,14 +8,13 @@ ended is not found again, and the action changes nothing in a game where the pla
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.accounts.vacation import Vacation
+from app.background import Periodic
 from app.errors import Forbidden, ServiceError
 from app.games.weekends import UnknownTimeZone, zone
 from app.live.rooms import RoomManager
@@ -112,32 +111,13 @@ async def _reach_games(rooms: RoomManager, games: list[tuple[str, str, dict]], o
             await room.act(None, None, {"t": "vacation", "color": color, "on": on})
 
 
-class VacationSweeper:
+class VacationSweeper(Periodic):
     """Ends the vacations that ran out, every ``interval`` seconds (read on the server's clock)."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], rooms: RoomManager, interval: float) -> None:
+        super().__init__("tengen-vacations", interval)
         self.sessionmaker = sessionmaker
         self.rooms = rooms
-        self.interval = interval
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="tengen-vacations")
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.run_once()
-            except Exception:  # tried again next time
-                log.exception("vacation sweep failed")
 
     async def run_once(self) -> int:
         """Vacations ended."""
