@@ -462,7 +462,7 @@ class Automatch:
         for seek in due:
             self._bot_checked[seek.seeker.seek_id] = now
         async with self.sessionmaker() as session:
-            bots = await users.house_bots(session)
+            bots = await users.bots_of(session, None)
             present = await self.pool.present({bot.id for bot in bots}) if bots else set()
             available = [bot for bot in bots if bot.id in present]
             if not available:

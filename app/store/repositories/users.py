@@ -81,14 +81,10 @@ async def lock(session: AsyncSession, user_ids: list[int]) -> None:
     await session.execute(select(User.id).where(User.id.in_(sorted(user_ids))).order_by(User.id).with_for_update())
 
 
-async def bots_of(session: AsyncSession, owner_id: int) -> list[User]:
-    query = select(User).where(User.owner_id == owner_id, User.is_bot.is_(True)).order_by(User.id)
-    return list((await session.execute(query)).scalars())
-
-
-async def house_bots(session: AsyncSession) -> list[User]:
-    """The server's own bots (no owner)."""
-    query = select(User).where(User.owner_id.is_(None), User.is_bot.is_(True)).order_by(User.id)
+async def bots_of(session: AsyncSession, owner_id: int | None) -> list[User]:
+    """An owner's bots; with ``None``, the server's own (no owner)."""
+    owned = User.owner_id.is_(None) if owner_id is None else User.owner_id == owner_id
+    query = select(User).where(owned, User.is_bot.is_(True)).order_by(User.id)
     return list((await session.execute(query)).scalars())
 
 
