@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal, Self
 
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -182,6 +182,17 @@ class Settings(BaseSettings):
             path.write_text(secrets.token_urlsafe(48))
             path.chmod(0o600)
         return path.read_text().strip()
+
+
+class FromSettings:
+    """Limits a service is given as one frozen dataclass, each field read from one setting (``SETTINGS``: field
+    name to setting name; a field not named keeps its default)."""
+
+    SETTINGS: ClassVar[dict[str, str]]
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Self:
+        return cls(**{field: getattr(settings, name) for field, name in cls.SETTINGS.items()})
 
 
 @lru_cache

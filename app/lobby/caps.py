@@ -8,24 +8,26 @@ functions check them before creating anything.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict
-from app.settings import Settings
+from app.settings import FromSettings
 from app.store.repositories import challenges, games
 
 
 @dataclass(frozen=True)
-class Caps:
+class Caps(FromSettings):
     open_challenges: int = 10
     practice_games: int = 3
     untimed_games: int = 10
 
-    @classmethod
-    def from_settings(cls, settings: Settings) -> "Caps":
-        return cls(settings.max_open_challenges, settings.max_practice_games, settings.max_untimed_games)
+    SETTINGS: ClassVar = {
+        "open_challenges": "max_open_challenges",
+        "practice_games": "max_practice_games",
+        "untimed_games": "max_untimed_games",
+    }
 
 
 DEFAULT_CAPS = Caps()

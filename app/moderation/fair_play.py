@@ -8,23 +8,22 @@ its end lowers the share, and it is measured again at every rated challenge, acc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Forbidden
-from app.settings import Settings
+from app.settings import FromSettings
 from app.store.repositories import moderation as repo
 
 
 @dataclass(frozen=True)
-class FairPlay:
+class FairPlay(FromSettings):
     window: int = 50
     min_games: int = 10
     threshold: float = 0.2
 
-    @classmethod
-    def from_settings(cls, settings: Settings) -> "FairPlay":
-        return cls(settings.escape_window, settings.escape_min_games, settings.escape_threshold)
+    SETTINGS: ClassVar = {"window": "escape_window", "min_games": "escape_min_games", "threshold": "escape_threshold"}
 
 
 DEFAULT_FAIR_PLAY = FairPlay()

@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from app.settings import Settings
+from app.settings import FromSettings
 
 
 @dataclass(frozen=True)
-class ReviewLimits:
+class ReviewLimits(FromSettings):
     participants: int = 50  # distinct people in one review room at once (across instances)
     nodes: int = 2000  # nodes in a review's tree
     comment_chars: int = 2000  # one node's comment
     chat_kept: int = 100  # chat lines a review keeps (the snapshot carries them)
     per_day: int = 30  # reviews one user may make in 24 hours
 
-    @classmethod
-    def from_settings(cls, settings: Settings) -> "ReviewLimits":
-        return cls(
-            participants=settings.review_max_participants,
-            nodes=settings.review_max_nodes,
-            per_day=settings.review_max_per_day,
-        )
+    SETTINGS: ClassVar = {"participants": "review_max_participants", "nodes": "review_max_nodes", "per_day": "review_max_per_day"}
