@@ -26,64 +26,55 @@ function credentialsForm(kind) {
           [...Array.from({ length: 30 }, (_, i) => `${30 - i}k`), ...Array.from({ length: 9 }, (_, i) => `${i + 1}d`)].map((r) => h("option", { value: r }, r)),
         )
       : null;
-  const error = h("p", { class: "form-error", role: "alert" });
-  const submit = h("button", { type: "submit", class: "btn primary", i18n: kind === "register" ? "account.register" : "account.login" });
-  const form = h(
-    "form",
-    { class: "stack" },
-    h("label", {}, h("span", { i18n: "account.username" }), user),
-    h("label", {}, h("span", { i18n: "account.password" }), pass),
-    strength ? h("label", {}, h("span", { i18n: "account.strength" }), strength) : null,
-    kind === "login"
-      ? h("button", {
-          type: "button",
-          class: "link-button",
-          id: "forgot-password",
-          i18n: "account.forgot",
-          onclick: () => {
-            form.closest("dialog").close();
-            openDialog("reset.title", resetRequestForm());
-          },
-        })
-      : null,
-    error,
-    h(
-      "div",
-      { class: "dialog-buttons" },
-      h("button", { type: "button", class: "btn", i18n: "common.cancel", onclick: () => form.closest("dialog").close() }),
-      submit,
-    ),
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    submit.disabled = true;
-    error.textContent = "";
-    try {
+  const closeDialog = (ev) => ev.currentTarget.closest("dialog").close();
+  return dialogForm(
+    kind === "register" ? "account.register" : "account.login",
+    [
+      h("label", {}, h("span", { i18n: "account.username" }), user),
+      h("label", {}, h("span", { i18n: "account.password" }), pass),
+      strength ? h("label", {}, h("span", { i18n: "account.strength" }), strength) : null,
+      kind === "login"
+        ? h("button", {
+            type: "button",
+            class: "link-button",
+            id: "forgot-password",
+            i18n: "account.forgot",
+            onclick: (ev) => {
+              closeDialog(ev);
+              openDialog("reset.title", resetRequestForm());
+            },
+          })
+        : null,
+    ],
+    async () => {
       const me = kind === "register" ? await api.register(user.value.trim(), pass.value, strength.value) : await api.login(user.value.trim(), pass.value);
       if (me && (me.user || me.name || me.username)) setUser(me);
       else await loadMe();
-      form.closest("dialog").close();
-      toast(kind === "register" ? "account.registered" : "account.logged_in", { name: displayName(currentUser()) });
-    } catch (err) {
-      errorMessageInto(error, err);
-    } finally {
-      submit.disabled = false;
-    }
-  });
-  return form;
+      return () => toast(kind === "register" ? "account.registered" : "account.logged_in", { name: displayName(currentUser()) });
+    },
+  );
 }
 
 /** "Forgot password?": ask for a reset link to the account's confirmed address (the answer never says
  * whether the address belongs to an account). */
 function resetRequestForm() {
   const email = h("input", { name: "email", type: "email", required: true, autocomplete: "email", maxlength: 254 });
+  return dialogForm("reset.request_send", [h("p", { class: "muted", i18n: "reset.request_text" }), h("label", {}, h("span", { i18n: "email.address" }), email)], async () => {
+    await api.resetRequest(email.value.trim());
+    return () => toast("reset.requested");
+  });
+}
+
+/** A dialog's form: the fields, an error line, Cancel and the submit button. Submitting runs `action` with the
+ * button disabled; when it succeeds the dialog closes and what `action` returned is called; when it fails the
+ * error is shown in the form. */
+function dialogForm(submitKey, fields, action) {
   const error = h("p", { class: "form-error", role: "alert" });
-  const submit = h("button", { type: "submit", class: "btn primary", i18n: "reset.request_send" });
+  const submit = h("button", { type: "submit", class: "btn primary", i18n: submitKey });
   const form = h(
     "form",
     { class: "stack" },
-    h("p", { class: "muted", i18n: "reset.request_text" }),
-    h("label", {}, h("span", { i18n: "email.address" }), email),
+    ...fields,
     error,
     h(
       "div",
@@ -97,9 +88,9 @@ function resetRequestForm() {
     submit.disabled = true;
     error.textContent = "";
     try {
-      await api.resetRequest(email.value.trim());
+      const done = await action();
       form.closest("dialog").close();
-      toast("reset.requested");
+      done();
     } catch (err) {
       errorMessageInto(error, err);
     } finally {
