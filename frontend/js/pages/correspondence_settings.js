@@ -2,9 +2,9 @@
 // and vacation (registered players: their correspondence clocks stop until they come back or the days run out).
 import { h, replace } from "../dom.js";
 import { api } from "../api.js";
-import { errorMessageInto } from "../account.js";
 import { currentUser, isGuest } from "../session.js";
 import { toast } from "../ui.js";
+import { settingsCard } from "./settings_card.js";
 
 const DAY = 86400;
 
@@ -21,18 +21,7 @@ function timeZones(current) {
 }
 
 export function correspondenceSection() {
-  const section = h("section", { class: "card stack", id: "correspondence-settings" }, h("h2", { i18n: "corr.title" }));
-  const state = h("div", { class: "stack" });
-  const error = h("p", { class: "form-error", role: "alert" });
-
-  async function attempt(action) {
-    error.textContent = "";
-    try {
-      await action();
-    } catch (err) {
-      errorMessageInto(error, err);
-    }
-  }
+  const { section, state, attempt, failed } = settingsCard("correspondence-settings", "corr.title");
 
   function vacationPart(view) {
     const v = view.vacation;
@@ -85,11 +74,10 @@ export function correspondenceSection() {
         }
         render(view);
       },
-      (err) => errorMessageInto(error, err),
+      failed,
     );
   }
 
-  section.append(state, error);
   load(currentUser());
   return { section, load };
 }

@@ -1,26 +1,15 @@
 // Settings (#/settings): the account's email address (confirmed by a mailed link), and what is mailed to it.
 import { h, replace } from "../dom.js";
 import { api } from "../api.js";
-import { errorMessageInto } from "../account.js";
 import { currentUser, isGuest, onUserChange } from "../session.js";
 import { toast } from "../ui.js";
+import { settingsCard } from "./settings_card.js";
 import { correspondenceSection } from "./correspondence_settings.js";
 
 const MODES = ["digest", "immediate", "off"];
 
 function emailSection() {
-  const section = h("section", { class: "card stack", id: "email-settings" }, h("h2", { i18n: "email.title" }));
-  const state = h("div", { class: "stack" });
-  const error = h("p", { class: "form-error", role: "alert" });
-
-  async function attempt(action) {
-    error.textContent = "";
-    try {
-      await action();
-    } catch (err) {
-      errorMessageInto(error, err);
-    }
-  }
+  const { section, state, attempt, failed } = settingsCard("email-settings", "email.title");
 
   function render(view) {
     const address = h("input", { name: "email", type: "email", required: true, autocomplete: "email", maxlength: 254 });
@@ -78,10 +67,9 @@ function emailSection() {
       replace(state, h("p", { i18n: "email.guest" }));
       return;
     }
-    api.email().then(render, (err) => errorMessageInto(error, err));
+    api.email().then(render, failed);
   }
 
-  section.append(state, error);
   load(currentUser());
   return { section, load };
 }
