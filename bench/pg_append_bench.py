@@ -116,16 +116,10 @@ async def _append(url: str, game_ids: list[str], ready, go) -> dict:  # type: ig
                 if sent >= start and done <= end:
                     latencies.append(done - sent)
 
-        async def clock() -> list[float]:
-            await asyncio.sleep(max(0.0, start - time.time()))
-            marks = [time.process_time()]
-            await asyncio.sleep(max(0.0, end - time.time()))
-            return [*marks, time.process_time()]
-
-        marks, *_ = await asyncio.gather(clock(), *(game(g) for g in game_ids))
+        cpu, *_ = await asyncio.gather(proc_cpu.own_cpu(start, end), *(game(g) for g in game_ids))
     finally:
         await engine.dispose()
-    return {"latencies": latencies, "cpu": marks[1] - marks[0]}
+    return {"latencies": latencies, "cpu": cpu}
 
 
 def _client(url: str, game_ids: list[str], ready, go, results) -> None:  # type: ignore[no-untyped-def]

@@ -6,7 +6,9 @@ a process's main thread was ready to run but waited for a core from ``/proc/<pid
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -33,6 +35,15 @@ def processes() -> dict[int, tuple[str, str, float, int]]:
             int(fields[1]),
         )
     return out
+
+
+async def own_cpu(start: float, end: float) -> float:
+    """This process's CPU seconds over the window from ``start`` to ``end`` (``time.time()``), awaited while the
+    process's own work goes on: a client process's share of a measured window."""
+    await asyncio.sleep(max(0.0, start - time.time()))
+    begun = time.process_time()
+    await asyncio.sleep(max(0.0, end - time.time()))
+    return time.process_time() - begun
 
 
 def cpu_seconds(pid: int) -> float:

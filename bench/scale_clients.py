@@ -18,6 +18,8 @@ import httpx
 import orjson
 import websockets
 
+import proc_cpu
+
 SIZE = 19
 BLACK_POINTS = [[x, y] for y in range(0, 9) for x in range(SIZE)]
 WHITE_POINTS = [[x, y] for y in range(10, SIZE) for x in range(SIZE)]
@@ -129,7 +131,6 @@ async def run_clients(urls: list[str], games: list[int], placement: str, ready, 
     begun = time.time()
     window = {"from": float("inf"), "end": float("inf")}
     out: dict = {"rtts": [], "acked_at": [], "errors": 0, "timeouts": 0, "paced": 0, "cpu": 0.0, "codes": {}, "setup_s": 0.0}
-    cpu_marks: list[float] = []
     set_up = 0
     all_set_up = asyncio.Event()
 
@@ -185,13 +186,9 @@ async def run_clients(urls: list[str], games: list[int], placement: str, ready, 
         out["setup_s"] = time.time() - begun
         ready.put(out["setup_s"])
         window["from"], window["end"] = await asyncio.to_thread(go.get)
-        await asyncio.sleep(max(0.0, window["from"] - time.time()))
-        cpu_marks.append(time.process_time())  # this process's own CPU seconds over the measured window
-        await asyncio.sleep(max(0.0, window["end"] - time.time()))
-        cpu_marks.append(time.process_time())
+        out["cpu"] = await proc_cpu.own_cpu(window["from"], window["end"])
 
     await asyncio.gather(conductor(), *(table(i) for i in games))
-    out["cpu"] = cpu_marks[1] - cpu_marks[0] if len(cpu_marks) == 2 else float("nan")
     return out
 
 
