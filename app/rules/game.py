@@ -14,6 +14,7 @@ from .coords import check_size
 from .dead import estimate_on_board, propose_dead_on_board
 from .errors import IllegalMove
 from .handicap import fixed_handicap_points
+from .legality import illegal_points
 from .ruleset import PRESETS, RuleSet
 from .scoring import Score, score_position
 
@@ -128,6 +129,9 @@ class Game:
         self._tracking = self._ko_mode == "simple" or self.rules.triple_ko_no_result
         self._over = False
         self._setup: tuple[list[Point], list[Point], str | None] | None = None  # add_setup's stones, for replays
+        # illegal_points' answer, with the (moves, side to move, hash) it is for: the moves only grow between
+        # rebuilds (undo and rollback start from a fresh game), so that key names one position and history
+        self._illegal: tuple[tuple[int, str, int], tuple[Point, ...]] | None = None
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -313,6 +317,20 @@ class Game:
                     continue
                 out.add(point)
         return out
+
+    def illegal_points(self) -> list[Point]:
+        """The empty points where the side to move may not play now (suicide, ko, superko per the rules), in
+        row order; empty when the game is over. Worked out once per position and side to move
+        (:mod:`.legality`), however often it is asked."""
+        if self.over:
+            return []
+        board = self._board
+        key = (len(self.moves), self.to_move, board.hash)
+        cached = self._illegal
+        if cached is None or cached[0] != key:
+            xy = board.xy
+            cached = self._illegal = (key, tuple(xy(p) for p in illegal_points(board, _CODE[self.to_move])))
+        return list(cached[1])
 
     def illegal_reason(self, color: str, point: Point) -> str | None:
         try:
