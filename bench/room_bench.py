@@ -8,16 +8,24 @@ bare ``websockets`` floor servers (``floor_servers.py``), each in its own proces
    Then ``--fanout-moves`` moves alternate between the two, each timed from its send to its delivery to the
    last listener.
 2. Round trips: ``--games`` concurrent games of random legal 19x19 moves between bot clients, each watched
-   by ``--spectators`` sockets and moving once per ``--interval`` seconds, alternate in ``--rounds`` rounds
-   with the persist-echo floor (a bare server committing one row per message to the same PostgreSQL before
-   acking it) driven through the same number of sockets at the same message rate.
+   by ``--spectators`` sockets and moving once per ``--interval`` seconds, against the persist-echo floor (a
+   bare server committing one row per message to the same PostgreSQL before acking it) driven through the
+   same number of sockets at the same message rate, in ``--rounds`` matched pairs of short rounds (ABBA ABBA
+   ...: Tengen first in one pair, the floor first in the next).
 
-Prints p50/p99 move round trip (send -> ack), move -> last spectator delivery, memory and server CPU per idle
-socket, server CPU per delivery of a move to one spectator, and
-as its last line ``rtt_ratio=<Tengen p50 / floor p50> fanout_ratio=<Tengen p50 / floor p50>``.
+Both round trips are mostly PostgreSQL's commit, whose time on a shared disk drifts by a factor of two within
+minutes. A ratio of two figures taken minutes apart measures that drift; so each pair's ratio is taken within
+the pair (Tengen's p50 over the floor's, the two rounds a few seconds apart), and ``rtt_ratio`` is the median
+of the pairs' ratios, printed with an interval for it (a sign test: the k-th smallest to the k-th largest
+ratio, at least 95% confidence with 6 pairs or more) and, beside it, the ratio of the pooled p50s.
 
-    .venv/bin/python bench/room_bench.py [--games 100] [--spectators 5] [--moves 20]
-        [--interval 1.0] [--rounds 4] [--fanout-listeners 1000] [--fanout-moves 100] [--quick]
+Prints p50/p99 move round trip (send -> ack), the pairs, move -> last spectator delivery, memory and server
+CPU per idle socket, server CPU per delivery of a move to one spectator, the longest event-loop stall, and as
+its last line ``rtt_ratio=<median of the pairs' Tengen p50 / floor p50> fanout_ratio=<Tengen p50 / floor p50>
+idle_kb=<memory per idle socket> stall_ms=<longest stall>``.
+
+    .venv/bin/python bench/room_bench.py [--games 100] [--spectators 5] [--moves 32]
+        [--interval 1.0] [--rounds 16] [--fanout-listeners 1000] [--fanout-moves 100] [--quick]
 
 CPU: on a machine shared with other jobs, the bench moves itself (and so the servers and clients it starts) and
 the PostgreSQL backends of its database into a cgroup of its own weighing 256 times the default
@@ -35,8 +43,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import math
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -228,7 +238,8 @@ class TengenGames:
             await table.open()
         await settle([p for t in self.tables for p in (*t.spectators, *t.sockets.values())], quiet=0.5)
 
-    async def round(self, moves: int) -> None:
+    async def round(self, moves: int) -> list[float]:
+        """``moves`` moves of every game at the paced rate; their round trips (also added to ``rtts``)."""
         interval = self.args.interval
         results = await asyncio.gather(
             *(
@@ -236,8 +247,10 @@ class TengenGames:
                 for i, (t, r) in enumerate(zip(self.tables, self.rngs))
             )
         )
-        self.rtts.extend(r for rs in results for r in rs)
+        rtts = [r for rs in results for r in rs]
+        self.rtts.extend(rtts)
         await asyncio.sleep(0.5)
+        return rtts
 
     async def close(self) -> list[float]:
         for table in self.tables:
@@ -268,14 +281,17 @@ class PersistFloor:
         assert answer.get("t") == "ack", answer
         return acked - sent
 
-    async def round(self, moves: int) -> None:
+    async def round(self, moves: int) -> list[float]:
+        """``moves`` messages from every pair at the paced rate; their round trips (also added to ``rtts``)."""
         interval = self.args.interval
         pairs = [(self.players[2 * i], self.players[2 * i + 1]) for i in range(self.args.games)]
         results = await asyncio.gather(
             *(paced(moves, interval, interval * i / len(pairs), lambda p=p: self._step(p)) for i, p in enumerate(pairs))
         )
-        self.rtts.extend(r for rs in results for r in rs)
+        rtts = [r for rs in results for r in rs]
+        self.rtts.extend(rtts)
         await asyncio.sleep(0.5)
+        return rtts
 
     async def close(self) -> None:
         for probe in self.players + self.idle:
@@ -378,14 +394,47 @@ def longest_stall_ms(before: dict[float, float], after: dict[float, float]) -> f
     return first_full * 1000
 
 
+@dataclass(frozen=True)
+class Pair:
+    """One matched pair of rounds: Tengen's move round trips and the persist-echo floor's, played one right
+    after the other at the same rate through the same number of sockets, so both met the same disk."""
+
+    tengen: list[float]
+    floor: list[float]
+
+    @property
+    def ratio(self) -> float:
+        return percentile(self.tengen, 50) / percentile(self.floor, 50)
+
+
+@dataclass(frozen=True)
+class RoundTrips:
+    pairs: list[Pair]
+    delivered: list[float]  # move -> last of its game's spectators
+    stall_ms: float
+    side: dict[str, int]
+
+    @property
+    def tengen(self) -> list[float]:
+        return [r for pair in self.pairs for r in pair.tengen]
+
+    @property
+    def floor(self) -> list[float]:
+        return [r for pair in self.pairs for r in pair.floor]
+
+
 async def run_round_trips(
     base: str,
     persist_port: int,
     args: argparse.Namespace,
     rng: random.Random,
     backends: Backends,
-) -> tuple[list[float], list[float], list[float], float, dict[str, int]]:
-    """Tengen's games and the persist-echo floor in alternating rounds, so both see the same machine load.
+) -> RoundTrips:
+    """Tengen's games and the persist-echo floor in ``--rounds`` matched pairs of rounds (see ``matched_ratio``).
+
+    The order alternates from pair to pair (Tengen first, then the floor first: ABBA ABBA ...), so that a
+    drift of the machine within a pair favours neither side overall. A first pair of one move per game is
+    played and not counted: both sides' database connections open on their first commits.
 
     Throughout, the side load (``room_side_load.py``) plays 19x19 games into scoring and logs in on the
     Tengen server; its event-loop heartbeat is read before and after: the longest stall, in ms. The stall is
@@ -397,19 +446,50 @@ async def run_round_trips(
     side = SideLoad(base, random.Random(rng.random()), lambda: Bot(base).visit(), start_game, choose_move, lambda: Game(BOARD))
     lag_before = await asyncio.to_thread(loop_lag, base)  # busy: the stalls of the server's own making
     await side.start()
+    await backends.join()
+    await games.round(1)  # the warm-up pair, not counted
+    await floor.round(1)
+    pairs = []
     done = 0
     for r in range(args.rounds):
         moves = (args.moves - done) // (args.rounds - r)
         done += moves
         await backends.join()
-        await games.round(moves)
-        await floor.round(moves)
+        if r % 2 == 0:
+            tengen_rtts = await games.round(moves)
+            floor_rtts = await floor.round(moves)
+        else:
+            floor_rtts = await floor.round(moves)
+            tengen_rtts = await games.round(moves)
+        pairs.append(Pair(tengen_rtts, floor_rtts))
     side_done = await side.stop()
     lag_after = await asyncio.to_thread(loop_lag, base)
     stall, late = (longest_stall_ms(lag_before[name], lag_after[name]) for name in LAG_HISTOGRAMS)
     await floor.close()
     delivered = await games.close()
-    return games.rtts, delivered, floor.rtts, stall, {**side_done, "late_ms": round(late)}
+    return RoundTrips(pairs, delivered, stall, {**side_done, "late_ms": round(late)})
+
+
+def matched_ratio(pairs: list[Pair]) -> tuple[float, float, float, float]:
+    """The median of the pairs' ratios (Tengen's p50 / the floor's p50, each pair's own), and an interval for
+    it with its confidence: the k-th smallest and k-th largest ratio, k the largest for which the median of
+    independent pairs falls outside them with probability at most 5% (a sign test: at least 95%, 97.9% for
+    16 pairs); with fewer than 6 pairs, the smallest and largest, at the confidence they give.
+
+    Each pair's two rounds ran one after the other, so the ratio of a pair compares the two servers on the
+    same disk; the median of the ratios neither lets one pair with a slow disk decide the figure nor weighs
+    rounds by how fast the disk happened to be, as a ratio of pooled percentiles would.
+    """
+    ratios = sorted(pair.ratio for pair in pairs)
+    n = len(ratios)
+
+    def outside(k: int) -> float:  # the chance that the median is below the k-th smallest or above the k-th largest
+        return min(1.0, 2 * sum(math.comb(n, i) for i in range(k)) / 2**n)
+
+    k = 1
+    while k < n // 2 and outside(k + 1) <= 0.05:
+        k += 1
+    return statistics.median(ratios), ratios[k - 1], ratios[n - k], 1 - outside(k)
 
 
 # ---------------------------------------------------------------- report
@@ -443,14 +523,23 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 fanout, floor_fanout, tengen_mem, floor_mem, costs = await run_fanout(
                     base, tengen.process.pid, broadcast_port, broadcast.process.pid, args, rng, backends
                 )
-                rtts, delivered, floor_rtts, stall_ms, side = await run_round_trips(base, persist_port, args, rng, backends)
+                trips = await run_round_trips(base, persist_port, args, rng, backends)
             except Exception:
                 print(tengen.tail(), file=sys.stderr)
                 raise
             rate = args.games / args.interval
-            print(f"tengen move round trip (send -> ack), {args.games} games at {rate:.0f} moves/s: {ms(rtts)}")
-            print(f"floor  persist-echo round trip, same sockets and rate: {ms(floor_rtts)}")
-            print(f"tengen move -> last of {args.spectators} spectators, same games: {ms(delivered)}")
+            side, stall_ms = trips.side, trips.stall_ms
+            print(f"tengen move round trip (send -> ack), {args.games} games at {rate:.0f} moves/s: {ms(trips.tengen)}")
+            print(f"floor  persist-echo round trip, same sockets and rate: {ms(trips.floor)}")
+            rtt_ratio, low, high, confidence = matched_ratio(trips.pairs)
+            pooled = percentile(trips.tengen, 50) / percentile(trips.floor, 50)
+            print(
+                f"round trip per pair of rounds (tengen p50 / floor p50), {len(trips.pairs)} pairs: median {rtt_ratio:.2f} "
+                f"({confidence:.1%} interval {low:.2f}-{high:.2f}); pooled p50s: {pooled:.2f}; "
+                + " ".join(f"{percentile(p.tengen, 50) * 1000:.2f}/{percentile(p.floor, 50) * 1000:.2f}" for p in trips.pairs)
+                + " ms"
+            )
+            print(f"tengen move -> last of {args.spectators} spectators, same games: {ms(trips.delivered)}")
             print(f"tengen move -> last of {args.fanout_listeners} spectators: {ms(fanout)}")
             print(f"floor  broadcast() -> last of {args.fanout_listeners} listeners: {ms(floor_fanout)}")
             print(
@@ -466,7 +555,6 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 f"longest event-loop stall (10 ms heartbeat, bucket bound): {stall_ms:.0f} ms of the server's own "
                 f"work, {side['late_ms']} ms counting the time it waited for a core"
             )
-            rtt_ratio = percentile(rtts, 50) / percentile(floor_rtts, 50)
             fanout_ratio = percentile(fanout, 50) / percentile(floor_fanout, 50)
             print(
                 f"rtt_ratio={rtt_ratio:.2f} fanout_ratio={fanout_ratio:.2f} idle_kb={tengen_mem / 1024:.1f} "
@@ -478,7 +566,8 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_game_options(parser, moves_help="moves per game (default 20)")
+    add_game_options(parser, moves_help="moves per game measured, shared among the pairs of rounds (default 32)")
+    parser.set_defaults(moves=32)
     parser.add_argument("--fanout-listeners", type=int, default=1000, help="spectators of the fan-out game")
     parser.add_argument(
         "--fanout-moves",
@@ -486,17 +575,19 @@ def main(argv: list[str] | None = None) -> int:
         default=100,
         help="moves timed in the fan-out game (default 100: the median of 30 moved by 10%% between runs)",
     )
-    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of Tengen and persist-echo moves (default 4)")
+    parser.add_argument(
+        "--rounds", type=int, default=16, help="matched pairs of a Tengen round and a persist-echo round (default 16)"
+    )
     parser.add_argument(
         "--idle-seconds",
         type=float,
         default=5.0,
         help="seconds the fan-out game's sockets sit idle while the server's CPU is read",
     )
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, 5 moves")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, 4 moves in 2 pairs")
     args = parser.parse_args(argv)
     if args.quick:
-        args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 6, 0.2, 2
+        args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 4, 0.2, 2
         args.fanout_listeners, args.fanout_moves, args.idle_seconds = 50, 5, 1.0
     gc.set_threshold(50_000, 20, 20)  # the clients' own collector: see run_fanout
     return run_favoured("room-bench", lambda favoured: run(args, favoured))
