@@ -429,6 +429,7 @@ class GameView(BaseModel):
     prisoners: dict[str, int]
     to_move: Literal["B", "W"]
     ko: list[int] | None
+    illegal: list[list[int]]  # the empty points where the side to move may not play (suicide, ko, superko)
     phase: Literal["playing", "scoring", "adjourned", "finished"]
     offers: dict[str, Any]
     scoring: dict[str, Any] | None
@@ -512,6 +513,7 @@ class MoveEvent(_Event):
     to_move: Color
     clocks: Clocks
     ko: WirePoint | None = None  # the point the side to move may not retake now
+    illegal: list[WirePoint]  # the empty points where the side to move may not play now (ko among them)
     periods_used: int | None = None
     sealed: bool | None = None
 
@@ -522,6 +524,7 @@ class PassEvent(_Event):
     move_number: int
     to_move: Color
     clocks: Clocks
+    illegal: list[WirePoint]
     periods_used: int | None = None
     sealed: bool | None = None
 
@@ -591,6 +594,7 @@ class UndoEvent(_Event):
     clocks: Clocks
     offers: dict[str, Any]
     ko: WirePoint | None = None
+    illegal: list[WirePoint]
 
 
 class SealedEvent(_Event):

@@ -213,6 +213,7 @@ class GameAuthority:
             "prisoners": dict(g.prisoners),
             "to_move": g.to_move,
             "ko": None if g.ko_point is None else list(g.ko_point),
+            "illegal": self.illegal(),
             "phase": self.phase,
             "offers": {k: v for k, v in self.offers.items()},
             "scoring": scoring_phase.score_fields(self) if self.phase == "scoring" else None,
@@ -274,6 +275,7 @@ class GameAuthority:
             prisoners=dict(self.game.prisoners),
             to_move=self.game.to_move,
             ko=self._ko(),
+            illegal=self.illegal(),
             clocks=self.clock.view(now),
         )
         if charge is not None and charge["periods_used"]:
@@ -282,6 +284,11 @@ class GameAuthority:
         if self.game.no_result:
             events.append(self.finish(void("no_result"), now))
         return events
+
+    def illegal(self) -> list[list[int]]:
+        """The empty points where the side to move may not play now, as the wire writes them: worked out once
+        per position by the engine, so every event and snapshot of that position shares it."""
+        return [list(p) for p in self.game.illegal_points()]
 
     def _ko(self) -> list[int] | None:
         """The point the side to move may not retake now (the engine's simple ko), as the wire writes it."""
@@ -293,7 +300,13 @@ class GameAuthority:
         self.game.pass_turn(actor)
         self._lapse_offers()
         ev = self.event(
-            "pass", now, color=actor, move_number=len(self.game.moves), to_move=self.game.to_move, clocks=self.clock.view(now)
+            "pass",
+            now,
+            color=actor,
+            move_number=len(self.game.moves),
+            to_move=self.game.to_move,
+            illegal=self.illegal(),
+            clocks=self.clock.view(now),
         )
         if charge is not None and charge["periods_used"]:
             ev["periods_used"] = charge["periods_used"]

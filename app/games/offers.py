@@ -71,6 +71,7 @@ def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
             prisoners=dict(game.prisoners),
             to_move=game.to_move,
             ko=None if game.ko_point is None else list(game.ko_point),
+            illegal=auth.illegal(),
             clocks=auth.clock.view(now),
             offers=dict(auth.offers),
         )

@@ -146,6 +146,7 @@ SNAPSHOT: dict[str, Any] = {
         "handicap_points": [],
         "move_number": 4,
         "ko": None,
+        "illegal": [],
         "scoring": None,
         "sealed": None,
         "rematch": None,

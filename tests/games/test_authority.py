@@ -72,6 +72,7 @@ def test_moves_and_passes_make_events_with_clocks():
             "prisoners": {"B": 0, "W": 0},
             "to_move": "W",
             "ko": None,
+            "illegal": [],
             "visibility": "all",
             "server_time": 5.0,
             "clocks": {
@@ -107,6 +108,22 @@ def test_a_move_and_an_undo_say_where_the_ko_is():
     act(a, "W", "undo_request", 22.0)
     undo = act(a, "B", "undo_accept", 23.0)[0]
     assert undo["t"] == "undo" and undo["ko"] == [1, 1]
+
+
+def test_moves_passes_undos_and_snapshots_list_the_points_the_side_to_move_may_not_play():
+    a = make()
+    play_all(a, KO_SETUP)
+    before = act(a, "W", "pass", 19.0) if a.game.to_move == "W" else []
+    assert all(e["illegal"] == [] for e in before if e["t"] == "pass")
+    taking = act(a, "B", "play", 20.0, p=[2, 1])[0]
+    assert taking["illegal"] == [[0, 0], [1, 1]]  # a suicide in the corner, and the ko
+    assert a.snapshot("B")["illegal"] == a.snapshot(None)["illegal"] == [[0, 0], [1, 1]]
+    passed = act(a, "W", "pass", 21.0)[0]
+    assert passed["illegal"] == []  # Black may fill the ko
+    act(a, "W", "undo_request", 22.0)
+    undo = act(a, "B", "undo_accept", 23.0)[0]
+    assert undo["t"] == "undo" and undo["illegal"] == [[0, 0], [1, 1]]  # White to move again, the ko back
+    assert refused(a, "W", "play", 24.0, "illegal_move", p=[1, 1]).reason == "ko"
 
 
 def test_refusals_change_nothing():
