@@ -84,6 +84,9 @@ class TreeDoc(_Strict):
     setup: SetupDoc = Field(default_factory=SetupDoc)
     info: dict[str, str] = Field(default_factory=dict, max_length=10)
     nodes: list[NodeDoc] = Field(min_length=1, max_length=LIMITS.nodes)
+    # The id the next new node gets (ids are never reused, removed nodes' included); None: one above the
+    # highest node's id, for a document that does not say.
+    next_id: int | None = Field(default=None, ge=1)
 
 
 def tree_to_doc(tree: Tree) -> TreeDoc:
@@ -97,11 +100,12 @@ def tree_to_doc(tree: Tree) -> TreeDoc:
                 id=node.id, parent=None if node.parent is None else node.parent.id, move=move, comment=node.comment, marks=marks
             )
         )
-    return TreeDoc(setup=SetupDoc.of(tree.setup), info=dict(tree.info), nodes=nodes)
+    return TreeDoc(setup=SetupDoc.of(tree.setup), info=dict(tree.info), nodes=nodes, next_id=tree.next_id)
 
 
 def tree_from_doc(doc: TreeDoc, limits: Limits = LIMITS) -> Tree:
-    """The tree a document describes, every move checked (TreeError otherwise); node ids are kept."""
+    """The tree a document describes, every move checked (TreeError otherwise); node ids are kept, and so are
+    the ids removed nodes retired (``next_id``)."""
     tree = Tree(doc.setup.to_setup(), limits, doc.info)
     root = doc.nodes[0]
     if root.parent is not None or root.move is not None or root.id != 0:
@@ -131,6 +135,8 @@ def tree_from_doc(doc: TreeDoc, limits: Limits = LIMITS) -> Tree:
         _decorate(tree, child.id, nd)
         if remaining.get(child.id):
             games[child.id] = game
+    if doc.next_id is not None:
+        tree.retire_ids_below(doc.next_id)
     return tree
 
 

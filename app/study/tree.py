@@ -133,6 +133,15 @@ class Tree:
     def __len__(self) -> int:
         return len(self._nodes)
 
+    @property
+    def next_id(self) -> int:
+        """The id the next new node gets: above every id the tree has given, removed nodes' included."""
+        return self._next_id
+
+    def retire_ids_below(self, next_id: int) -> None:
+        """Give no new node an id below ``next_id``: a tree read back keeps the ids its removed nodes had retired."""
+        self._next_id = max(self._next_id, next_id)
+
     def node(self, node_id: int) -> Node:
         node = self._nodes.get(node_id) if type(node_id) is int else None
         if node is None:

@@ -9,7 +9,7 @@ const sameMove = (a, b) =>
   a.color === b.color && ((a.point === null && b.point === null) || (a.point && b.point && a.point[0] === b.point[0] && a.point[1] === b.point[1]));
 
 export class StudyTree {
-  /** doc: {format, setup, info, nodes: [{id, parent, move, comment, marks}]} in preorder. */
+  /** doc: {format, setup, info, nodes: [{id, parent, move, comment, marks}] in preorder, next_id}. */
   constructor(doc) {
     this.setup = doc.setup;
     this.info = doc.info || {};
@@ -32,7 +32,7 @@ export class StudyTree {
       this.nodes.set(node.id, node);
       next = Math.max(next, node.id + 1);
     }
-    this.nextId = next;
+    this.nextId = Math.max(next, doc.next_id || 0); // ids a removed node retired stay retired
   }
 
   /** An empty board of ``size`` under Chinese rules. */
@@ -129,6 +129,6 @@ export class StudyTree {
         marks: [...n.marks.values()].map((m) => ({ point: m.point, kind: m.kind, label: m.label })),
       });
     }
-    return { format: 1, setup: this.setup, info: this.info, nodes };
+    return { format: 1, setup: this.setup, info: this.info, nodes, next_id: this.nextId };
   }
 }

@@ -74,3 +74,30 @@ async def test_followers_on_another_instance_follow_the_leader(cluster: Instance
     finally:
         for person in (owner, other, first, second):
             await person.close()
+
+
+async def test_an_id_a_removed_node_retired_is_not_given_again_by_another_instance(cluster: Instances) -> None:
+    """Instance B reloads the stored tree after A's changes: a move played there after A removed the newest node
+    gets a new id, never the removed one's (docs/study.md)."""
+    a, b = cluster.start(2)
+    owner, other = [await Player(a.url).visit() for _ in range(2)]
+    try:
+        game_id = await finished_game(owner, other)
+        review = await make_review(owner, game_id)
+        on_a = await owner.review(review["id"], base_url=a.url)
+        on_b = await owner.review(review["id"], base_url=b.url)
+        for sock in (on_a, on_b):
+            await sock.of_type("snapshot")
+        assert (await on_a.act({"t": "goto", "node": 4}))["t"] == "ack"
+        assert (await on_a.act({"t": "play", "p": [4, 4]}))["t"] == "ack"
+        played = (await on_a.event(2))["node"]
+        assert (await on_a.act({"t": "remove_branch", "node": played["id"]}))["v"] == 3
+        await on_b.event(3)
+        assert (await on_b.act({"t": "play", "p": [4, 4]}))["v"] == 4
+        again = (await on_b.event(4))["node"]
+        assert again["parent"] == 4 and again["id"] == played["id"] + 1
+        for sock in (on_a, on_b):
+            await sock.close()
+    finally:
+        for person in (owner, other):
+            await person.close()

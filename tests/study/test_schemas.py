@@ -19,6 +19,16 @@ def test_json_round_trip_keeps_every_node_its_id_and_the_order_of_variations():
     assert nxt.id == max(n.id for n in tree.walk()) + 1
 
 
+def test_an_id_a_removed_node_retired_is_not_given_again_after_a_reload():
+    tree = sample_tree()
+    highest = max(n.id for n in tree.walk())
+    tree.remove(highest)
+    again = tree_from_doc(TreeDoc.model_validate_json(tree_to_doc(tree).model_dump_json()))
+    assert highest not in {n.id for n in again.walk()}
+    child, _ = again.play(0, (0, 0))
+    assert child.id == highest + 1
+
+
 def test_first_node_is_the_root():
     assert tree_to_doc(sample_tree()).model_dump()["nodes"][0] == {
         "id": 0,
