@@ -1,10 +1,12 @@
-"""Chat between two people one of whom blocked the other is hidden both ways, on the socket itself.
+"""Chat between two people one of whom blocked the other is hidden both ways, on the socket itself; so are
+their open challenges, on a lobby socket.
 
 Every text a game or review socket sends goes through its viewer's ``ChatFilter``: a chat line from a hidden user
 becomes ``{"t": "hidden", "v": N}`` (the version stays, so the stream keeps no gaps), and a snapshot's chat
 loses their lines. Only chat lines and snapshots of a viewer who blocks someone (or is blocked) are read; every
-other text passes untouched. ``ChatFilters`` holds the filters of this instance's sockets by user, so a block
-made on any instance (announced over the hub, app/moderation/notices.py) applies to open sockets at once.
+other text passes untouched. A lobby socket asks ``hides_challenge`` of each ``challenge_created`` it is to send.
+``ChatFilters`` holds the filters of this instance's sockets by user, so a block made on any instance
+(announced over the hub, app/moderation/notices.py) applies to open sockets at once.
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ class ChatFilter:
                 room["chat"] = [line for line in room["chat"] if _author(line) not in self.hidden]
                 return orjson.dumps(message).decode()
         return text
+
+    def hides_challenge(self, message: dict) -> bool:
+        """Whether a lobby message announces a challenge of someone this viewer blocked or was blocked by."""
+        if message.get("t") != "challenge_created":
+            return False
+        return (message["challenge"].get("creator") or {}).get("id") in self.hidden
 
     def wrap(self, send: Callable[[str], Awaitable[None]]) -> Callable[[str], Awaitable[None]]:
         async def filtered(text: str) -> None:

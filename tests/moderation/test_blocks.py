@@ -36,6 +36,40 @@ async def test_a_blocked_player_cannot_challenge_or_accept(make_player) -> None:
     assert (await ana.http.post(f"/api/challenges/{theirs['id']}/accept")).status_code == 201
 
 
+async def test_open_challenges_of_a_blocked_player_are_not_listed_to_either(make_player) -> None:  # type: ignore[no-untyped-def]
+    ana, bao, chen = await make_player(), await make_player(), await make_player()
+    ana_lobby = await ana.lobby()  # open before the block: it follows the block as it comes
+    await ana_lobby.of_type("snapshot")
+    anas = (await ana.http.post("/api/challenges", json=NINE)).json()["id"]
+    assert (await bao.http.post("/api/blocks", json={"name": ana.user["name"]})).status_code == 201
+
+    def listed(people: dict) -> set[str]:
+        return {c["id"] for c in people["challenges"]}
+
+    assert anas not in listed((await bao.http.get("/api/challenges")).json())
+    assert anas in listed((await chen.http.get("/api/challenges")).json())
+    bao_lobby, chen_lobby = await bao.lobby(), await chen.lobby()
+    assert anas not in listed(await bao_lobby.of_type("snapshot"))
+    assert anas in listed(await chen_lobby.of_type("snapshot"))
+
+    # New challenges, either way: each reaches everyone but the other one; Chen's reaches both after them.
+    baos = (await bao.http.post("/api/challenges", json=NINE)).json()["id"]
+    anas_next = (await ana.http.post("/api/challenges", json=NINE)).json()["id"]
+    chens = (await chen.http.post("/api/challenges", json=NINE)).json()["id"]
+
+    def created(sock) -> list[str]:  # type: ignore[no-untyped-def]
+        return [m["challenge"]["id"] for m in sock.received if m.get("t") == "challenge_created"]
+
+    await ana_lobby.until(lambda m: m.get("t") == "challenge_created" and m["challenge"]["id"] == chens)
+    await bao_lobby.until(lambda m: m.get("t") == "challenge_created" and m["challenge"]["id"] == chens)
+    await chen_lobby.until(lambda m: m.get("t") == "challenge_created" and m["challenge"]["id"] == chens)
+    assert created(ana_lobby) == [anas, anas_next, chens]
+    assert created(bao_lobby) == [baos, chens]
+    assert created(chen_lobby) == [baos, anas_next, chens]
+    for sock in (ana_lobby, bao_lobby, chen_lobby):
+        await sock.close()
+
+
 async def test_blocking_refuses_bad_input(make_player) -> None:  # type: ignore[no-untyped-def]
     ana = await make_player()
     own = await ana.http.post("/api/blocks", json={"name": ana.user["name"]})

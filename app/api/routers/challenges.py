@@ -11,7 +11,7 @@ from app.lobby.views import challenge_people, challenge_view, game_summary, game
 from app.store.models import Challenge
 from app.lobby.views import player_ids
 from app.ratings.lookup import display_ranks
-from app.store.repositories import challenges, users
+from app.store.repositories import challenges, moderation, users
 
 router = APIRouter(prefix="/api/challenges", tags=["challenges"])
 
@@ -21,9 +21,10 @@ async def _views(db: DB, rows: list[Challenge]) -> list[dict]:
     return [challenge_view(row, people) for row in rows]
 
 
-@router.get("", summary="Open challenges anyone may accept")
-async def list_open(db: DB) -> dict:
-    return {"challenges": await _views(db, await challenges.list_open(db))}
+@router.get("", summary="Open challenges anyone may accept (but those of players blocked either way)")
+async def list_open(db: DB, user: OptionalUser) -> dict:
+    hiding = frozenset() if user is None else await moderation.avoided(db, user.id)
+    return {"challenges": await _views(db, await challenges.list_open(db, hiding=hiding))}
 
 
 @router.get("/incoming", summary="Open challenges addressed to me (a bot polls this after a reconnect)")

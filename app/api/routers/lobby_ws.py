@@ -5,7 +5,8 @@ Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [
 "my_games": [...]}``, then
 ``challenge_created`` (``challenge``), ``challenge_removed`` (``id``, ``reason``), ``game_started``
 (``challenge_id`` or ``automatch``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``,
-``result``), and ``resync`` when the socket fell too far behind (reload the lists). To this user only:
+``result``), and ``resync`` when the socket fell too far behind (reload the lists). Open challenges of players
+this user blocked or was blocked by are left out (docs/moderation.md). To this user only:
 ``seeking``, ``seek_cancelled``, ``paired``, and the challenges addressed to this user (``challenge_created``,
 ``challenge_removed``), and ``my_game`` (one of this user's games changed: app/lobby/my_games.py); the
 snapshot's ``incoming`` lists those still open. The user is the session cookie's
@@ -39,6 +40,7 @@ from app.automatch.service import Automatch
 from app.errors import ServiceError
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
 from app.lobby import my_games
+from app.moderation.chat_filter import ChatFilter, ChatFilters
 from app.moderation.notices import CLOSE_SANCTIONED
 from app.lobby.views import challenge_people, challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
@@ -75,6 +77,16 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
 
 async def _serve(websocket: WebSocket, user: User | None) -> None:
+    # Open challenges of those this user blocked or was blocked by are left out, now and as they come.
+    filters: ChatFilters = websocket.app.state.chat_filters
+    blocks = await filters.open(None if user is None else user.id)
+    try:
+        await _feed(websocket, user, blocks)
+    finally:
+        filters.close(blocks)
+
+
+async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | None) -> None:
     await websocket.accept()
     broadcaster = websocket.app.state.lobby
     spectators = websocket.app.state.spectator_count
@@ -83,7 +95,7 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
     sender = _Sender(websocket)
     async with broadcaster.subscribe(user.id if user else None) as subscription:
         async with sessionmaker_of(websocket)() as session:
-            open_challenges = await challenges.list_open(session)
+            open_challenges = await challenges.list_open(session, hiding=blocks.hidden if blocks else frozenset())
             incoming = [] if user is None else await challenges.list_open_to(session, user.id)
             people = await users.people(session, set().union(*(challenge_people(row) for row in open_challenges + incoming)))
             live = await games.list_live(session)
@@ -116,6 +128,8 @@ async def _serve(websocket: WebSocket, user: User | None) -> None:
                         await getter
                     return
                 message = getter.result()
+                if blocks is not None and blocks.hides_challenge(message):
+                    continue
                 await sender.send(message)
                 if message.get("t") == "account_sanctioned":  # suspended or banned: docs/moderation.md
                     await websocket.close(CLOSE_SANCTIONED, "account suspended")

@@ -55,15 +55,13 @@ async def get(session: AsyncSession, challenge_id: str) -> Challenge | None:
     return await session.get(Challenge, challenge_id)
 
 
-async def list_open(session: AsyncSession, limit: int = 200) -> list[Challenge]:
+async def list_open(session: AsyncSession, limit: int = 200, hiding: frozenset[int] = frozenset()) -> list[Challenge]:
     """Open challenges that anyone may accept, newest first (private ones and those addressed to one player
-    are never listed)."""
-    query = (
-        select(Challenge)
-        .where(Challenge.status == "open", Challenge.private.is_(False), Challenge.opponent_id.is_(None))
-        .order_by(Challenge.created_at.desc())
-        .limit(limit)
-    )
+    are never listed), but for those of the creators in ``hiding``."""
+    query = select(Challenge).where(Challenge.status == "open", Challenge.private.is_(False), Challenge.opponent_id.is_(None))
+    if hiding:
+        query = query.where(Challenge.creator_id.not_in(hiding))
+    query = query.order_by(Challenge.created_at.desc()).limit(limit)
     return list((await session.execute(query)).scalars())
 
 
