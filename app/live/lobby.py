@@ -7,7 +7,8 @@ instance feeds what it receives from that channel into its local subscriptions (
 for the memory implementation, so a Redis listener can wrap it).
 
 A message with ``"_to": [user ids]`` is private: it reaches only the subscriptions of those users (with
-``_to`` taken off). Everything else reaches every subscription. Listeners added with ``listen`` hear every
+``_to`` taken off). Everything else reaches every subscription that asked for public messages (a socket that
+shows only its user's own games, such as the header's on every page, does not). Listeners added with ``listen`` hear every
 message this instance delivers, private ones included (automatch uses them to hear of games started on
 other instances).
 """
@@ -27,10 +28,11 @@ Listener = Callable[[dict[str, Any]], None]
 class LobbySubscription:
     """One socket's inbox. A socket that falls this far behind is told to reload instead of growing memory."""
 
-    def __init__(self, user_id: int | None = None) -> None:
+    def __init__(self, user_id: int | None = None, public: bool = True) -> None:
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
         self.overflowed = False
         self.user_id = user_id
+        self.public = public
 
     def put(self, message: dict[str, Any]) -> None:
         try:
@@ -50,7 +52,8 @@ class LobbySubscription:
 class LobbyBroadcaster(Protocol):
     async def publish(self, message: dict[str, Any]) -> None: ...
 
-    def subscribe(self, user_id: int | None = None) -> Any: ...  # async context manager yielding a LobbySubscription
+    # An async context manager yielding a LobbySubscription.
+    def subscribe(self, user_id: int | None = None, public: bool = True) -> Any: ...
 
     def listen(self, listener: Listener) -> None: ...
 
@@ -77,7 +80,8 @@ class MemoryLobbyBroadcaster:
         to = message.get("_to")
         if to is None:
             for subscription in list(self._subscriptions):
-                subscription.put(message)
+                if subscription.public:
+                    subscription.put(message)
             return
         recipients = set(to)
         personal = {key: value for key, value in message.items() if key != "_to"}
@@ -86,9 +90,9 @@ class MemoryLobbyBroadcaster:
                 subscription.put(personal)
 
     @asynccontextmanager
-    async def subscribe(self, user_id: int | None = None) -> AsyncIterator[LobbySubscription]:
-        """A subscription to public messages, and to private ones addressed to ``user_id``."""
-        subscription = LobbySubscription(user_id)
+    async def subscribe(self, user_id: int | None = None, public: bool = True) -> AsyncIterator[LobbySubscription]:
+        """A subscription to private messages addressed to ``user_id``, and (``public``) to public ones."""
+        subscription = LobbySubscription(user_id, public)
         self._subscriptions.add(subscription)
         try:
             yield subscription

@@ -330,10 +330,11 @@ export class ReviewSocket extends GameSocket {
   }
 }
 
-/** Lobby socket: {"t": "challenge_created" | "challenge_removed" | "game_started" | "game_finished", ...}. */
+/** Lobby socket: {"t": "challenge_created" | "challenge_removed" | "game_started" | "game_finished", ...}.
+ * handlers.feed "mine": only what is addressed to the user (docs/protocol.md §7), for a page that shows no more. */
 export class LobbySocket extends ReconnectingSocket {
   path() {
-    return "/ws/lobby";
+    return this.handlers.feed === "mine" ? "/ws/lobby?feed=mine" : "/ws/lobby";
   }
 
   onOpen() {

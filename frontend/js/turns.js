@@ -1,7 +1,7 @@
 // The player's unfinished games (MYGAME, docs/protocol.md §7) and which of them wait for their move: one store
 // for the lobby's "Your turn" card and the header's badge on every page. It is fed by a lobby socket's
 // `snapshot` (`my_games`) and `my_game` messages: the lobby page's own socket while it is shown (it claims the
-// feed), else one the header keeps open for a signed-in player.
+// feed), else one the header keeps open for a signed-in player, subscribed to the player's own news only.
 import { LobbySocket } from "./protocol.js";
 import { currentUser, onUserChange } from "./session.js";
 
@@ -49,7 +49,7 @@ function syncSocket() {
     socket = null;
   }
   if (wanted && !socket) {
-    socket = new LobbySocket({ onMessage: feedTurns });
+    socket = new LobbySocket({ onMessage: feedTurns, feed: "mine" }); // its games' news only, not the whole lobby
     socket.userId = user.id;
     socket.start();
   }

@@ -9,7 +9,9 @@ Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [
 this user blocked or was blocked by are left out (docs/moderation.md). To this user only:
 ``seeking``, ``seek_cancelled``, ``paired``, and the challenges addressed to this user (``challenge_created``,
 ``challenge_removed``), and ``my_game`` (one of this user's games changed: app/lobby/my_games.py); the
-snapshot's ``incoming`` lists those still open. The user is the session cookie's
+snapshot's ``incoming`` lists those still open. With ``?feed=mine`` the socket gets only what is addressed to
+this user (the snapshot's ``challenges`` and ``games`` are empty): a page that shows only the user's own games
+asks for no more. The user is the session cookie's
 or the ``Authorization: Bearer`` token's. Clients may send ``{"t": "ping"}`` to get a pong, and ``seek`` /
 ``seek_cancel`` (answered with ``ack`` or ``error``). See docs/protocol.md §7 and docs/lobby.md.
 
@@ -93,12 +95,14 @@ async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | No
     automatch: Automatch = websocket.app.state.automatch
     conn_id = uuid.uuid4().hex
     sender = _Sender(websocket)
-    async with broadcaster.subscribe(user.id if user else None) as subscription:
+    public = websocket.query_params.get("feed") != "mine"  # else only what is this user's own
+    async with broadcaster.subscribe(user.id if user else None, public) as subscription:
         async with sessionmaker_of(websocket)() as session:
-            open_challenges = await challenges.list_open(session, hiding=blocks.hidden if blocks else frozenset())
+            hiding = blocks.hidden if blocks else frozenset()
+            open_challenges = await challenges.list_open(session, hiding=hiding) if public else []
             incoming = [] if user is None else await challenges.list_open_to(session, user.id)
             people = await users.people(session, set().union(*(challenge_people(row) for row in open_challenges + incoming)))
-            live = await games.list_live(session)
+            live = await games.list_live(session) if public else []
             mine = [] if user is None else await games.list_for_user(session, user.id, finished=False, limit=MY_GAMES)
             mine = [row for row in mine if row.black.id != row.white.id]  # practice boards aside
             ranks = await display_ranks(session, player_ids(live) | player_ids(mine) | set(people))

@@ -89,3 +89,30 @@ async def test_the_twentieth_refusal_closes_the_lobby_socket_as_it_does_a_game_s
     refused = [m for m in received if m["t"] == "error"]
     assert len(refused) == FLOOD_LIMIT == 20 and {m["code"] for m in refused} == {"rate_limited"}
     assert len({m["id"] for m in refused}) == 20 and all(m["id"].startswith("f") for m in refused)
+
+
+async def test_the_feed_of_a_user_s_own_games_carries_nothing_of_the_public_lobby(live_server: str) -> None:
+    """``?feed=mine`` (the header's socket on every page): an empty public snapshot, then only what is the
+    user's own; a whole feed of the same user, beside it, gets the public news in between."""
+    base = live_server.replace("http://", "ws://") + "/ws/lobby"
+    async with httpx.AsyncClient(base_url=live_server) as alice, httpx.AsyncClient(base_url=live_server) as bob:
+        (await alice.post("/api/challenges", json={"board_size": 13})).raise_for_status()
+        (await bob.post("/api/guest")).raise_for_status()
+        cookie = {"Cookie": f"{COOKIE_NAME}={bob.cookies[COOKIE_NAME]}"}
+        async with (
+            connect(base + "?feed=mine", additional_headers=cookie) as mine,
+            connect(base, additional_headers=cookie) as whole,
+        ):
+            snapshot = json.loads(await mine.recv())
+            assert snapshot["t"] == "snapshot" and snapshot["challenges"] == [] and snapshot["games"] == []
+            assert len((await _next(whole, "snapshot"))["challenges"]) == 1
+
+            challenge = (await alice.post("/api/challenges", json={"board_size": 9})).json()
+            await _next(whole, "challenge_created")
+            accepted = (await bob.post(f"/api/challenges/{challenge['id']}/accept")).json()
+            seen = []
+            while not seen or seen[-1]["t"] != "my_game":
+                seen.append(json.loads(await whole.recv()))
+            assert {m["t"] for m in seen} >= {"challenge_removed", "game_started"}
+            first = json.loads(await mine.recv())  # the public news before it never came
+            assert first["t"] == "my_game" and first["game"]["id"] == accepted["game_id"], first
