@@ -1,5 +1,6 @@
 // The client's copy of a game, rebuilt from the server's snapshot and versioned events.
-// The server is authoritative; this only mirrors it and answers obvious legality for the ghost stone.
+// The server is authoritative; this only mirrors it. Where the side to move may not play is the server's list
+// (`illegal` in GAME and in move, pass and undo events, docs/protocol.md §4.4): nothing here judges legality.
 import { parsePosition } from "./board.js";
 import { colorsForRole, normalizeClocks } from "./protocol.js";
 
@@ -42,7 +43,10 @@ function group(grid, x, y) {
   return { stones, liberties };
 }
 
-/** Play a stone on a copy of grid, removing captured opponent groups. Returns {grid, captured, suicide}. */
+/**
+ * Play a stone on a copy of grid, removing captured opponent groups. Returns {grid, captured}. Only for
+ * positions the server sends no board for (earlier positions of the move list, a conditional line's preview).
+ */
 export function placeStone(grid, p, color) {
   const n = grid.length;
   const g = grid.map((r) => r.slice());
@@ -60,8 +64,14 @@ export function placeStone(grid, p, color) {
       }
     }
   }
-  const own = group(g, x, y);
-  return { grid: g, captured, suicide: own.liberties === 0 };
+  return { grid: g, captured };
+}
+
+/** A copy of grid with a stone of color at p and nothing else changed: the sent move until the server's event. */
+export function withStone(grid, p, color) {
+  const g = grid.map((r) => r.slice());
+  g[p[1]][p[0]] = color;
+  return g;
 }
 
 function sameGrid(a, b) {
@@ -106,23 +116,12 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
   const n = g.size;
   const board = parsePosition(g.board, n);
   const moves = (g.moves || []).map((m) => ({ color: m.color, p: m.p || null }));
-  // Rebuild earlier positions for the move list from the server's setup: the stated initial board, else the
-  // handicap stones where the server placed them. Nothing is guessed: a start that does not reproduce the
-  // server's board leaves the history unavailable rather than wrong.
-  const starts = [];
-  if (g.initial_board) starts.push(parsePosition(g.initial_board, n));
-  const setup = g.handicap_points && g.handicap_points.length ? g.handicap_points : g.setup || [];
+  // Rebuild earlier positions for the move list from the handicap stones where the server placed them. Nothing
+  // is guessed: a start that does not reproduce the server's board leaves the history unavailable, not wrong.
   const start = emptyGrid(n);
-  for (const [x, y] of setup) start[y][x] = "B";
-  starts.push(start);
-  let positions = null;
-  for (const s of starts) {
-    const p = replay(s, moves);
-    if (p && sameGrid(p[p.length - 1], board)) {
-      positions = p;
-      break;
-    }
-  }
+  for (const [x, y] of g.handicap_points || []) start[y][x] = "B";
+  let positions = replay(start, moves);
+  if (positions && !sameGrid(positions[positions.length - 1], board)) positions = null;
   const state = {
     v: snap.v,
     id: g.id,
@@ -147,14 +146,14 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
     timeControl: g.time_control || { kind: "none" },
     result: g.result || null,
     chat: (g.chat || []).slice(),
-    dead: (g.scoring && g.scoring.dead) || g.dead || [],
-    accepted: (g.scoring && g.scoring.accepted) || g.accepted || { B: false, W: false },
-    score: (g.scoring && g.scoring.score) || g.score || null,
+    dead: (g.scoring && g.scoring.dead) || [],
+    accepted: (g.scoring && g.scoring.accepted) || { B: false, W: false },
+    score: (g.scoring && g.scoring.score) || null,
     scoringDeadline: deadlineFrom(g.scoring && g.scoring.deadline, g.server_time, receivedAt),
     hiddenEvents: 0,
     conditional: Array.isArray(g.conditional) ? g.conditional : null, // the viewer's own tree (§3.5); null: none sent
     rematch: g.rematch || null, // the id of the rematch game, once both players agreed to one
-    legal: Array.isArray(g.legal) ? new Set(g.legal.map(([x, y]) => `${x},${y}`)) : null,
+    illegal: pointSet(g.illegal),
     ko: g.ko || null,
     sealed: g.sealed || null,
     rated: Boolean(g.rated),
@@ -176,22 +175,24 @@ export function myTurn(state) {
   return state.phase === "playing" && myColors(state).includes(state.toMove);
 }
 
+/** The server's `illegal` points as a set of "x,y" keys; null when the message has none (nothing is refused). */
+function pointSet(points) {
+  return Array.isArray(points) ? new Set(points.map(([x, y]) => `${x},${y}`)) : null;
+}
+
 /**
- * Why a point is obviously illegal for the side to move ("occupied", "suicide", "ko"), or null. The server
- * still decides (superko and anything subtler come back from it as an error with the same reasons).
+ * Why the side to move may not play at p ("occupied", "ko", or "illegal_move" for the server's other illegal
+ * points: suicide, superko), or null. Taken from the server's board, ko point and `illegal` list alone.
  */
 export function illegalReason(state, p) {
   const [x, y] = p;
   if (state.board[y][x]) return "occupied";
-  if (state.legal) return state.legal.has(`${x},${y}`) ? null : "illegal_move";
-  const { suicide } = placeStone(state.board, p, state.toMove);
-  if (suicide && !state.rules.multi_stone_suicide) return "suicide";
-  // The ko point is the server's (snapshot, move and undo events): never worked out here.
+  if (!state.illegal || !state.illegal.has(`${x},${y}`)) return null;
   if (state.ko && state.ko[0] === x && state.ko[1] === y) return "ko";
-  return null;
+  return "illegal_move";
 }
 
-export function isObviouslyLegal(state, p) {
+export function isLegal(state, p) {
   return illegalReason(state, p) === null;
 }
 
@@ -232,7 +233,7 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       else state.positions = [g];
       if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
       state.toMove = ev.to_move || other(ev.color);
-      state.legal = Array.isArray(ev.legal) ? new Set(ev.legal.map(([a, b]) => `${a},${b}`)) : null;
+      state.illegal = pointSet(ev.illegal);
       delete state.offers.undo;
       setClocks(state, ev, receivedAt);
       return "ok";
@@ -243,7 +244,7 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       if (state.historyOk) state.positions.push(state.board);
       else state.positions = [state.board];
       state.toMove = ev.to_move || other(ev.color);
-      state.legal = Array.isArray(ev.legal) ? new Set(ev.legal.map(([a, b]) => `${a},${b}`)) : null;
+      state.illegal = pointSet(ev.illegal);
       setClocks(state, ev, receivedAt);
       return "ok";
     }
@@ -341,7 +342,7 @@ function applyOfferEvent(state, ev, receivedAt) {
     if (ev.to_move) state.toMove = ev.to_move;
     state.offers = ev.offers ? normalizeOffers(ev.offers) : {};
     state.ko = ev.ko || null;
-    state.legal = null;
+    state.illegal = pointSet(ev.illegal);
     setClocks(state, ev, receivedAt);
     return "ok";
   }

@@ -9,7 +9,7 @@ import { currentUser, ensureUser } from "../session.js";
 import { Board } from "../board.js";
 import { gtp } from "../coords.js";
 import { GameSocket, normalizeClocks } from "../protocol.js";
-import { fromSnapshot, applyEvent, illegalReason, isObviouslyLegal, isPlayer, myColors, myTurn, placeStone } from "../gamestate.js";
+import { fromSnapshot, applyEvent, illegalReason, isLegal, isPlayer, myColors, myTurn, withStone } from "../gamestate.js";
 import { formatClock, tick, urgentSeconds, describeTimeControl } from "../clock.js";
 import { ScoringPanel } from "./scoring.js";
 import { Countdown, playStoneSound } from "../sound.js";
@@ -178,7 +178,7 @@ export class GameView {
       onPending: (p) => this.onPending(p),
       onIllegal: (p) => this.onIllegal(p),
       onInactive: () => this.onInactive(),
-      isLegal: (p) => this.state && (this.conditional.editing || isObviouslyLegal(this.state, p)),
+      isLegal: (p) => this.state && (this.conditional.editing || isLegal(this.state, p)),
       ghostColor: () => (this.conditional.editing ? this.conditional.nextColor(this.state) : this.state && myTurn(this.state) ? this.state.toMove : null),
       mode: "play",
     });
@@ -283,7 +283,7 @@ export class GameView {
     fn();
   }
 
-  /** A click the local copy already knows is illegal: nothing is sent, and the reason is shown. */
+  /** A click on a point the server listed as illegal (or occupied): nothing is sent, and the reason is shown. */
   onIllegal(p) {
     if (!this.state) return;
     const reason = illegalReason(this.state, p) || "illegal_move";
@@ -295,7 +295,7 @@ export class GameView {
     const color = s.toMove;
     this.optimistic = p;
     this.confirmBar.hidden = true;
-    const preview = placeStone(s.board, p, color).grid;
+    const preview = withStone(s.board, p, color); // captures come with the server's move event
     this.board.setPosition(preview);
     this.board.setLastMove(p);
     this.board.setInteractive(false);
@@ -367,7 +367,7 @@ export class GameView {
     const canPlay = live && ((s.phase === "playing" && myTurn(s)) || (s.phase === "scoring" && isPlayer(s)));
     this.board.setInteractive(canPlay);
     if (this.optimistic) {
-      this.board.setPosition(placeStone(s.board, this.optimistic, s.toMove).grid);
+      this.board.setPosition(withStone(s.board, this.optimistic, s.toMove));
       this.board.setLastMove(this.optimistic);
       this.board.setInteractive(false);
     }
