@@ -38,19 +38,22 @@ export function colorsForRole(role) {
   return [];
 }
 
-/** Normalise one side of CLOCKS to {main, periods, period_time, period_left, stones, stones_left, running}. */
+/**
+ * Normalise one side of CLOCKS (docs/clocks.md: main, periods, period_time, period_left, stones, running) to
+ * {main, periods, period_time, period_left, stones, stones_left, running}; stones_left is the server's stones.
+ */
 export function normalizeClock(c) {
   if (!c) return null;
-  const main = Number(c.main ?? c.main_time ?? 0);
+  const main = Number(c.main ?? 0);
   const periodTime = Number(c.period_time ?? 0);
-  const periodLeft = c.period_left ?? c.period_remaining ?? (main <= 0 ? periodTime : null);
+  const periodLeft = c.period_left ?? (main <= 0 ? periodTime : null);
   return {
     main,
     periods: Number(c.periods ?? 0),
     period_time: periodTime,
     period_left: periodLeft === null ? null : Number(periodLeft),
     stones: c.stones ?? null,
-    stones_left: c.stones_left ?? c.stones ?? null,
+    stones_left: c.stones ?? null,
     running: Boolean(c.running),
   };
 }

@@ -10,6 +10,8 @@ import json
 import time
 from typing import Any, Callable
 
+from tests.frontend.schema import check_server_message
+
 ME = {"id": 7, "name": "Guest-7f3a", "guest": True, "rank": None}
 
 SAMPLE_ROWS = [
@@ -251,8 +253,42 @@ class GamePeer(_Peer):
         self.role = role
         self.v = SNAPSHOT["v"]
 
+    def push(self, msg: dict) -> None:
+        """Send a message as the server would; one the server could not send fails the test here."""
+        check_server_message(msg)
+        super().push(msg)
+
     def drop(self) -> None:
         self.ws.close(code=1012, reason="restart")
+
+
+ROLES = ("black", "white", "spectator")
+
+
+def snapshot_for(role: str, v: int) -> dict[str, Any]:
+    """The snapshot the fake room sends a ``role`` on connecting at version ``v``."""
+    snap = json.loads(json.dumps(SNAPSHOT))
+    snap["you"]["role"] = role
+    snap["v"] = v
+    if role == "spectator":
+        snap["you"]["user"] = {"id": 99, "name": "Guest-0a0a"}
+    return snap
+
+
+def answer(msg: dict[str, Any]) -> dict[str, Any]:
+    """The fake room's answer to a client message: ``pong`` to a ``ping``, else ``ack``."""
+    if msg.get("t") == "ping":
+        return {"t": "pong", "id": msg["id"], "server_time": time.time()}
+    return {"t": "ack", "id": msg.get("id")}
+
+
+def game_socket_messages() -> list[dict[str, Any]]:
+    """Every message the fake game room can send (tests/frontend/test_fixtures_schema.py checks them against
+    docs/protocol.schema.json)."""
+    return [snapshot_for(role, SNAPSHOT["v"]) for role in ROLES] + [
+        answer({"t": "ping", "id": "p1"}),
+        answer({"t": "play", "id": "a1", "p": [3, 3]}),
+    ]
 
 
 def serve_game_socket(page, role: str = "black") -> GamePeer:
@@ -266,19 +302,11 @@ def serve_game_socket(page, role: str = "black") -> GamePeer:
         def on_message(text: str | bytes) -> None:
             msg = json.loads(text)
             peer.received.append(msg)
-            if msg.get("t") == "ping":
-                ws.send(json.dumps({"t": "pong", "id": msg["id"], "server_time": time.time()}))
-            else:
-                ws.send(json.dumps({"t": "ack", "id": msg.get("id")}))
+            ws.send(json.dumps(answer(msg)))
 
         ws.on_message(on_message)
         if "?v=" not in ws.url:
-            snap = json.loads(json.dumps(SNAPSHOT))
-            snap["you"]["role"] = role
-            snap["v"] = peer.v
-            if role == "spectator":
-                snap["you"]["user"] = {"id": 99, "name": "Guest-0a0a"}
-            ws.send(json.dumps(snap))
+            ws.send(json.dumps(snapshot_for(role, peer.v)))
 
     page.route_web_socket("**/ws/games/*", on_socket)
     return peer
