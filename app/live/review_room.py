@@ -6,8 +6,9 @@ recent-event log replays what a reconnecting follower missed and every instance'
 What the log cannot vouch for is answered with a snapshot, never a replay from the database.
 
 Unlike a game, a review stores its whole state in its row (the tree, the leader's node, control, the newest
-chat lines), so an instance that hears of a version it does not hold simply reloads the row before it next
-decides anything or builds a snapshot. Followers' sockets need nothing of that: they get the published text.
+chat lines, the ids of the latest actions), so an instance that hears of a version it does not hold simply
+reloads the row before it next decides anything or builds a snapshot; a retried action is then answered with
+its first ack whichever instance took it. Followers' sockets need nothing of that: they get the published text.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 CONFLICT_RETRIES = 5
-SEEN_IDS_LIMIT = 2000
+ACTION_IDS_KEPT = 100  # the latest actions whose ids are stored with the review (a retry comes within seconds)
 PARTICIPANTS_COALESCE_SECONDS = 0.1
 
 
@@ -96,7 +97,7 @@ class ReviewRoom:
             loaded = await load_state(session, self.review_id, self.limits)
         if loaded is None:
             return False
-        self.state, self.v = loaded
+        self.state, self.v, self.seen = loaded
         self._view = None
         self._names[self.state.owner.id] = self.state.owner.name
         self._names[self.state.controller.id] = self.state.controller.name
@@ -312,6 +313,9 @@ class ReviewRoom:
                 # Applied in memory only: until the commit succeeds that is not the truth.
                 self._stale = True
                 changes = dict(outcome.changes)
+                # The action's id is stored with the change, so a retry through any instance finds it.
+                kept = list(self.seen.items())[-(ACTION_IDS_KEPT - 1) :]
+                changes["action_ids"] = [[u, c, seen_v] for (u, c), seen_v in kept] + [[uid, client_id, self.v + 1]]
                 try:
                     if outcome.tree_changed:  # serialised in a thread: a large tree takes milliseconds
                         changes["tree"] = await asyncio.to_thread(self.state.tree_doc)
@@ -324,9 +328,7 @@ class ReviewRoom:
                     return self._unavailable(client_id)
                 self._stale = False
                 self.v = v
-                self.seen[(uid, client_id)] = v
-                if len(self.seen) > SEEN_IDS_LIMIT:
-                    self.seen.pop(next(iter(self.seen)))
+                self.seen = {(u, c): seen_v for u, c, seen_v in changes["action_ids"]}
                 event = {**outcome.event, "v": v}
                 try:
                     # Under the lock, so the hub carries this room's events in version order.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,8 +27,14 @@ async def read_tree(stored: dict[str, Any], limits: ReviewLimits) -> Tree:
     return await asyncio.to_thread(lambda: tree_from_doc(TreeDoc.model_validate(stored), tree_limits(limits)))
 
 
-async def load_state(session: AsyncSession, review_id: str, limits: ReviewLimits) -> tuple[ReviewState, int] | None:
-    """The review's live state and its version, or None when there is no such review."""
+class LoadedReview(NamedTuple):
+    state: ReviewState
+    v: int
+    seen: dict[tuple[int | None, str], int]  # the latest actions' (user id, client id) -> the version acknowledged
+
+
+async def load_state(session: AsyncSession, review_id: str, limits: ReviewLimits) -> LoadedReview | None:
+    """The review's live state, its version and its latest action ids, or None when there is no such review."""
     row = await reviews_repo.get(session, review_id)
     if row is None:
         return None
@@ -47,7 +53,8 @@ async def load_state(session: AsyncSession, review_id: str, limits: ReviewLimits
         chat=list(row.chat or []),
         limits=limits,
     )
-    return state, row.version
+    seen = {(uid, cid): v for uid, cid, v in row.action_ids or ()}
+    return LoadedReview(state, row.version, seen)
 
 
 def snapshot_view(state: ReviewState) -> dict[str, Any]:

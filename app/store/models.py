@@ -292,8 +292,8 @@ class Review(Base):
 
     ``version`` is the compare-and-set version of the review's live events (docs/protocol.md, "Reviews"):
     every change (the leader's position, the tree, control, a chat line) advances it by one in the same
-    statement that stores the change. ``current`` is the node the leader is on; ``chat`` holds the newest
-    lines of the review's chat.
+    statement that stores the change and the id the client gave the action (``action_ids``). ``current`` is
+    the node the leader is on; ``chat`` holds the newest lines of the review's chat.
     """
 
     __tablename__ = "reviews"
@@ -308,6 +308,9 @@ class Review(Base):
     tree: Mapped[dict[str, Any]] = mapped_column(JSONType)
     current: Mapped[int] = mapped_column(Integer, default=0)
     chat: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
+    # [user id or null, client id, version acknowledged] of the latest actions, oldest first: a retry through
+    # any instance is acknowledged again rather than applied twice.
+    action_ids: Mapped[list[list[Any]]] = mapped_column(JSONType, default=list)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

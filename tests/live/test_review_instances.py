@@ -101,3 +101,30 @@ async def test_an_id_a_removed_node_retired_is_not_given_again_by_another_instan
     finally:
         for person in (owner, other):
             await person.close()
+
+
+async def test_an_action_retried_through_another_instance_is_acknowledged_not_applied_again(cluster: Instances) -> None:
+    """The ack of a comment is lost with instance A; the client sends it again, same id, through B: B answers
+    with the first ack, and the review's next change is the next version."""
+    a, b = cluster.start(2)
+    owner, other = [await Player(a.url).visit() for _ in range(2)]
+    try:
+        game_id = await finished_game(owner, other)
+        review = await make_review(owner, game_id)
+        on_a = await owner.review(review["id"], base_url=a.url)
+        await on_a.of_type("snapshot")
+        comment = {"t": "comment", "text": "once", "id": "retried-1"}
+        first = await on_a.act(comment)
+        assert first == {"t": "ack", "id": "retried-1", "v": 1}
+        await on_a.close()
+        on_b = await owner.review(review["id"], base_url=b.url)
+        await on_b.of_type("snapshot")
+        assert await on_b.act(comment) == first
+        assert (await on_b.act({"t": "goto", "node": 1, "id": "retried-2"}))["v"] == 2
+        follower = await other.review(review["id"], base_url=a.url)
+        assert (await follower.of_type("snapshot"))["v"] == 2
+        for sock in (on_b, follower):
+            await sock.close()
+    finally:
+        for person in (owner, other):
+            await person.close()
