@@ -259,8 +259,8 @@ def _one_statement(
     This is the path every move takes, so the SQL is written out directly and sent as driver SQL: building
     and compiling an equivalent SQLAlchemy construct cost more CPU than the round trip. The text depends only
     on the statement's shape (which rows, which columns), so it is written once per shape; values pass
-    through the columns' own bind processors (JSON, UTC timestamps), and the driver keeps the statement
-    prepared.
+    through the columns' own bind processors (JSON, UTC timestamps), looked up with the text, and the driver
+    keeps the statement prepared.
     """
     games, game_events, moves_t, chat_t = Game.__table__, GameEvent.__table__, Move.__table__, ChatMessage.__table__
     sets = {"version": len(events), "updated_at": now, **updates}
@@ -306,15 +306,13 @@ def _one_statement(
                 )
             )
     shape = (dialect.name, tuple((table.name, tuple(columns)) for table, columns in parts))
-    sql = _STATEMENTS.get(shape)
-    if sql is None:
-        sql = _STATEMENTS[shape] = _statement_text(dialect, parts)
-    params = []
-    for table, columns in parts:
-        for name, value in columns.items():
-            process = _binding(dialect, table.c[name])[1]
-            params.append(value if process is None else process(value))
-    return sql, tuple(params)
+    found = _STATEMENTS.get(shape)
+    if found is None:
+        processors = [_binding(dialect, table.c[name])[1] for table, columns in parts for name in columns]
+        found = _STATEMENTS[shape] = (_statement_text(dialect, parts), processors)
+    sql, processors = found
+    values = [value for _, columns in parts for value in columns.values()]
+    return sql, tuple(value if process is None else process(value) for value, process in zip(values, processors))
 
 
 def _statement_text(dialect: Any, parts: list[tuple[Any, dict[str, Any]]]) -> str:
@@ -337,7 +335,8 @@ def _statement_text(dialect: Any, parts: list[tuple[Any, dict[str, Any]]]) -> st
     return f"WITH {', '.join(ctes)} SELECT count(*) FROM gate"
 
 
-_STATEMENTS: dict[tuple[Any, ...], str] = {}
+# shape -> the statement's text and each parameter's bind processor (None: the value goes as it is)
+_STATEMENTS: dict[tuple[Any, ...], tuple[str, list[Any]]] = {}
 
 
 _BINDINGS: dict[tuple[str, str, str], tuple[str, Any]] = {}
