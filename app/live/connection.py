@@ -183,6 +183,8 @@ class Connection:
         if self._queue is not None or self.closed:
             self.push(text)
             return
+        if self._send_now is not None and self._send_now(text):
+            return  # written to the transport: no coroutine of the send path was needed
         try:
             await self._send(text)
         except Exception:  # the socket went away; the endpoint notices and cleans up

@@ -188,3 +188,23 @@ async def test_a_socket_offering_send_now_is_sent_to_with_no_coroutine_until_it_
     await _drained(conn)
     assert socket.sent == ["v3", "v4", "v5", "v6"] and now == ["snap@1", "v2", "tick"]
     await conn.stop()
+
+
+async def test_a_reply_is_written_with_send_now_when_the_socket_takes_it_else_sent() -> None:
+    socket = Socket()
+    now: list[str] = []
+    takes = [True]
+
+    def send_now(text: str) -> bool:
+        if takes[0]:
+            now.append(text)
+        return takes[0]
+
+    conn = Connection(socket.send, socket.close, user_id=None, user_name=None, seat=None, send_now=send_now)
+    conn.start(_no_gaps)
+    await conn.reply("ack 1")
+    assert now == ["ack 1"] and socket.sent == []
+    takes[0] = False  # the transport cannot take it now: the socket's own send waits for it
+    await conn.reply("ack 2")
+    assert now == ["ack 1"] and socket.sent == ["ack 2"]
+    await conn.stop()
