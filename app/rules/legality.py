@@ -2,17 +2,33 @@
 
 A point with an empty neighbour is never a suicide and never the simple-ko point (the stone that ko captured
 had no empty neighbour), so there it is only a repetition that can forbid a move. When the move also captures
-nothing, the position after it is the board's hash with one stone added: one set lookup in the repetition
-history decides it. Only the points without an empty neighbour, and the captures (the one liberty of an
+nothing, the position after it is the board's hash with one stone added, so it repeats exactly when the
+history holds that key: one set lookup per point, or, while the history is shorter than the board has points,
+one lookup per key of the history in a table of the points' keys (a key names the one point whose move would
+bring it back). Only the points without an empty neighbour, and the captures (the one liberty of an
 opponent chain in atari), need the full check (:meth:`Board.analyse`, which changes nothing). Under simple ko
 there is no history, and the points with an empty neighbour need no look at all.
 
-Each step is one comprehension over the board's points (bench/legality_bench.py measures the cost per move).
+Each step is one comprehension over the board's points or the history's keys (bench/legality_bench.py measures
+the cost per move).
 """
 
 from __future__ import annotations
 
 from .board import BLACK, WHITE, Board, BoardError
+
+
+_POINTS_BY_KEY: dict[int, tuple[dict[int, int], ...]] = {}
+
+
+def _points_by_key(board: Board) -> tuple[dict[int, int], ...]:
+    """Indexed by colour code: each point's Zobrist key for that colour -> the point (one table per board size;
+    the keys are distinct)."""
+    table = _POINTS_BY_KEY.get(board.size)
+    if table is None:
+        black, white = ({board.keys[c][p]: p for p in board.points} for c in (BLACK, WHITE))
+        table = _POINTS_BY_KEY[board.size] = ({}, black, white)
+    return table
 
 
 def illegal_points(board: Board, c: int) -> list[int]:
@@ -40,10 +56,17 @@ def illegal_points(board: Board, c: int) -> list[int]:
             for h in points
             if color[h] == o and head[h] == h and libs[h] < 5 and libs[h] * lsq[h] == lsum[h] * lsum[h]
         }
-        base = board.hash ^ key_xor  # a move that captures nothing: its history key is base ^ its stone's key
-        keys = board.keys[c]
+        # A move that captures nothing has the history key base ^ (its stone's key): one lookup per point, or,
+        # when the history is the shorter, one per key of it (a key seen that is base ^ a point's key names it).
+        base = board.hash ^ key_xor
+        if len(seen) < len(points):
+            point_of = _points_by_key(board)[c]
+            repeats = [q for k in seen if (q := point_of.get(k ^ base)) is not None]
+        else:
+            keys = board.keys[c]
+            repeats = [p for p in points if base ^ keys[p] in seen]
         surrounded = set(trial)
-        out = [p for p in points if not color[p] and base ^ keys[p] in seen and p not in captures and p not in surrounded]
+        out = [p for p in repeats if not color[p] and p not in captures and p not in surrounded]
         trial = sorted(surrounded.union(captures))
     for p in trial:
         try:

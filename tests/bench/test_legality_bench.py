@@ -13,7 +13,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_short_run_prints_each_cost_and_the_ratio_last() -> None:
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "legality_bench.py"), "--games", "2", "--moves", "40", "--rounds", "1"],
+        [
+            sys.executable,
+            str(ROOT / "bench" / "legality_bench.py"),
+            "--games",
+            "2",
+            "--moves",
+            "40",
+            "--early",
+            "8",
+            "--rounds",
+            "1",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -22,4 +33,4 @@ def test_a_short_run_prints_each_cost_and_the_ratio_last() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()
     assert re.match(r"^legality_ratio=[\d.]+$", lines[-1]), lines[-1]
-    assert [line.split(" ")[0] for line in lines[1:3]] == ["japanese", "chinese"]
+    assert [line.split(" ")[0] for line in lines[1:5]] == ["japanese", "chinese", "authority,", "authority,"]
