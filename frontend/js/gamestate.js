@@ -97,13 +97,10 @@ function replay(start, moves) {
   return positions;
 }
 
+/** The pending offers as the server sends them ({undo, draw, adjourn, resume, rematch: "B" | "W" | null}), open ones only. */
 function normalizeOffers(offers) {
   const out = {};
-  for (const [key, value] of Object.entries(offers || {})) {
-    if (!value) continue;
-    const kind = key.replace(/_(offer|request)$/, "");
-    out[kind] = typeof value === "string" ? value : value.from || value.color || value.by || true;
-  }
+  for (const [kind, by] of Object.entries(offers || {})) if (by) out[kind] = by;
   return out;
 }
 

@@ -33,14 +33,19 @@ def _hover_shows_a_stone(person: Person, x: int, y: int) -> bool:
     return bool(person.page.evaluate(f"document.querySelector('{person.board}').classList.contains('can-play')"))
 
 
-def _refused_in_the_browser(person: Person, sent: list[dict], x: int, y: int, text: str) -> None:
+def _refused_in_the_browser(person: Person, sent: list[dict], x: int, y: int, text: str, then: tuple[int, int]) -> None:
+    """A click at (x, y) is refused with ``text`` and sends nothing: the next play the page sends is the legal
+    move ``then`` clicked after it (frames go out in order)."""
     person.page.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
     plays = len([m for m in sent if m.get("t") == "play"])
     person.click_point(x, y)
     person.page.wait_for_selector(f".toast >> text={text}")
-    person.page.wait_for_timeout(300)  # a play sent anyway would show here
-    assert len([m for m in sent if m.get("t") == "play"]) == plays, sent[-3:]
     assert (x, y) not in person.stones()
+    person.click_point(*then)
+    person.page.wait_for_function(
+        f'() => document.querySelector(\'{person.board} .stone[data-x="{then[0]}"][data-y="{then[1]}"]\') !== null'
+    )
+    assert [m["p"] for m in sent if m.get("t") == "play"][plays] == list(then)
 
 
 def test_the_ko_and_a_suicide_are_shown_and_refused_from_the_servers_list(browser, server):  # type: ignore[no-untyped-def]
@@ -59,13 +64,13 @@ def test_the_ko_and_a_suicide_are_shown_and_refused_from_the_servers_list(browse
         assert last["p"] == [0, 0] and last["ko"] == [1, 0] and last["illegal"] == [[1, 0]]
         assert not _hover_shows_a_stone(ana, 1, 0)
         assert _hover_shows_a_stone(ana, 4, 4)
-        _refused_in_the_browser(ana, ana_sent, 1, 0, "Ko: you cannot retake immediately.")
-        # Black plays elsewhere, closing an eye at the top right: White may not play into it.
-        ana.click_point(8, 1)
+        # Refused; then Black plays elsewhere, closing an eye at the top right: White may not play into it.
+        _refused_in_the_browser(ana, ana_sent, 1, 0, "Ko: you cannot retake immediately.", then=(8, 1))
         ana.wait_moves(7), bao.wait_moves(7)
         assert not _hover_shows_a_stone(bao, 8, 0)
         assert _hover_shows_a_stone(bao, 1, 0)  # White may fill the ko
-        _refused_in_the_browser(bao, bao_sent, 8, 0, "That move is not legal.")
+        _refused_in_the_browser(bao, bao_sent, 8, 0, "That move is not legal.", then=(1, 0))
+        ana.wait_moves(8), bao.wait_moves(8)
         assert ana.errors == [] and bao.errors == []
     finally:
         ana.close(), bao.close()
