@@ -133,7 +133,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             on_committed=turns.committed,
         )
         app.state.rooms = rooms
-        review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, clock=clock)
+        review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, app.state.study_workers, clock=clock)
         app.state.review_rooms = review_rooms
         app.state.moderation = Moderation(app.state.sessionmaker, hub, lobby, rooms, settings.rating_tau)
         app.state.metrics.track_live_games(lambda: list(rooms.rooms.values()))

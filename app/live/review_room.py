@@ -33,6 +33,7 @@ from app.reviews.state import Actor, Person, ReviewError, ReviewState
 from app.store.repositories import reviews as reviews_repo
 from app.store.repositories import users as users_repo
 from app.store.repositories.reviews import ReviewConflict
+from app.study.workers import StudyWorkers
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +63,11 @@ class ReviewRoom:
         hub: Hub,
         sessionmaker: async_sessionmaker[AsyncSession],
         limits: ReviewLimits,
+        workers: StudyWorkers,
         clock: Clock = time.time,
     ) -> None:
         self.review_id = review_id
+        self.workers = workers  # the stored tree is rebuilt in a study worker process
         self.channel = review_channel(review_id)
         self.hub = hub
         self.sessionmaker = sessionmaker
@@ -94,7 +97,7 @@ class ReviewRoom:
 
     async def _reload(self) -> bool:
         async with self.sessionmaker() as session:
-            loaded = await load_state(session, self.review_id, self.limits)
+            loaded = await load_state(session, self.review_id, self.limits, self.workers)
         if loaded is None:
             return False
         self.state, self.v, self.seen = loaded

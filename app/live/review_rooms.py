@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.live.hub import Hub
 from app.live.review_room import Clock, ReviewRoom
 from app.reviews.limits import ReviewLimits
+from app.study.workers import StudyWorkers
 
 log = logging.getLogger(__name__)
 
@@ -23,11 +24,17 @@ IDLE_ROOM_SECONDS = 60.0
 
 class ReviewRooms:
     def __init__(
-        self, hub: Hub, sessionmaker: async_sessionmaker[AsyncSession], limits: ReviewLimits, clock: Clock = time.time
+        self,
+        hub: Hub,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        limits: ReviewLimits,
+        workers: StudyWorkers,
+        clock: Clock = time.time,
     ) -> None:
         self.hub = hub
         self.sessionmaker = sessionmaker
         self.limits = limits
+        self.workers = workers
         self.clock = clock
         self.rooms: dict[str, ReviewRoom] = {}
         self._opening: dict[str, asyncio.Lock] = {}
@@ -57,7 +64,7 @@ class ReviewRooms:
             async with lock:
                 room = self.rooms.get(review_id)
                 if room is None:
-                    room = ReviewRoom(review_id, self.hub, self.sessionmaker, self.limits, self.clock)
+                    room = ReviewRoom(review_id, self.hub, self.sessionmaker, self.limits, self.workers, self.clock)
                     if not await room.load():
                         await room.close()
                         return None

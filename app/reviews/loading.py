@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,8 +11,12 @@ from app.reviews.state import Person, ReviewState
 from app.store.models import Review
 from app.store.repositories import reviews as reviews_repo
 from app.store.repositories import users as users_repo
-from app.study.schemas import TreeDoc, tree_from_doc, tree_to_doc
+from app.study import jobs
+from app.study.schemas import tree_to_doc
 from app.study.tree import Limits, Tree
+from app.study.workers import StudyWorkers
+
+BUDGET = 20.0  # seconds a study worker may take to build a review's tree (as for an analysis board's import)
 
 
 def tree_limits(limits: ReviewLimits) -> Limits:
@@ -21,10 +24,11 @@ def tree_limits(limits: ReviewLimits) -> Limits:
     return Limits(nodes=limits.nodes, comment=limits.comment_chars)
 
 
-async def read_tree(stored: dict[str, Any], limits: ReviewLimits) -> Tree:
-    """The stored tree, every move replayed by the rules engine: in a thread, so a large tree does not hold
-    the event loop."""
-    return await asyncio.to_thread(lambda: tree_from_doc(TreeDoc.model_validate(stored), tree_limits(limits)))
+async def read_tree(stored: dict[str, Any], limits: ReviewLimits, workers: StudyWorkers) -> Tree:
+    """The stored tree, every move replayed by the rules engine in a study worker process, within ``BUDGET``
+    (a large tree holds neither the event loop nor the interpreter lock)."""
+    tree: Tree = await workers.run(jobs.doc_to_tree, stored, tree_limits(limits), budget=BUDGET)
+    return tree
 
 
 class LoadedReview(NamedTuple):
@@ -33,14 +37,14 @@ class LoadedReview(NamedTuple):
     seen: dict[tuple[int | None, str], int]  # the latest actions' (user id, client id) -> the version acknowledged
 
 
-async def load_state(session: AsyncSession, review_id: str, limits: ReviewLimits) -> LoadedReview | None:
+async def load_state(session: AsyncSession, review_id: str, limits: ReviewLimits, workers: StudyWorkers) -> LoadedReview | None:
     """The review's live state, its version and its latest action ids, or None when there is no such review."""
     row = await reviews_repo.get(session, review_id)
     if row is None:
         return None
     controller_id = row.controller_id or row.owner_id
     names = await users_repo.names(session, {row.owner_id, controller_id})
-    tree = await read_tree(row.tree, limits)
+    tree = await read_tree(row.tree, limits, workers)
     current = row.current if row.current in {n.id for n in tree.walk()} else 0
     state = ReviewState(
         id=row.id,

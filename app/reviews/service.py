@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, NotFound, RateLimited, ServiceError
 from app.reviews.limits import ReviewLimits
-from app.reviews.loading import read_tree
+from app.reviews.loading import BUDGET, read_tree
 from app.store.ids import short_id
 from app.store.models import Review, User
 from app.store.repositories import games as games_repo
@@ -25,7 +25,6 @@ from app.study.schemas import SetupDoc, tree_to_doc
 from app.study.tree import Tree, TreeError
 from app.study.workers import StudyWorkers
 
-BUDGET = 20.0  # seconds a study worker may take to build a review's tree (as for an analysis board's import)
 TITLE_CHARS = 100
 
 
@@ -34,7 +33,7 @@ async def _tree(workers: StudyWorkers, limits: ReviewLimits, fn: Any, *args: Any
     codes (``bad_sgf``, a move's or a limit's code) with 422."""
     try:
         doc = await workers.run(fn, *args, budget=BUDGET)
-        return await read_tree(doc, limits)
+        return await read_tree(doc, limits, workers)
     except TreeError as exc:
         raise ServiceError(exc.code, f"The record cannot be reviewed: {exc.message}", 422) from None
 

@@ -8,7 +8,7 @@ from typing import Any
 from app.rules import Game, IllegalMove, Move
 from app.study.schemas import SetupDoc, TreeDoc, tree_from_doc, tree_to_doc
 from app.study.sgf_tree import export_tree, import_tree
-from app.study.tree import LIMITS, Tree, TreeError, play_move, replay
+from app.study.tree import LIMITS, Limits, Tree, TreeError, play_move, replay
 
 Line = list[tuple[str, tuple[int, int] | None]]  # (colour, point or None for a pass), from the start
 
@@ -69,3 +69,8 @@ def sgf_to_doc(data: bytes) -> dict[str, Any]:
 
 def doc_to_sgf(doc: dict[str, Any]) -> str:
     return export_tree(tree_from_doc(TreeDoc.model_validate(doc)))
+
+
+def doc_to_tree(doc: dict[str, Any], limits: Limits) -> Tree:
+    """A stored tree, every move replayed and checked (it crosses back flat: ``Tree.__reduce__``)."""
+    return tree_from_doc(TreeDoc.model_validate(doc), limits)

@@ -133,6 +133,13 @@ class Tree:
     def __len__(self) -> int:
         return len(self._nodes)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A tree crosses from a worker process as a flat list of its nodes in preorder (nested, a deep one would
+        exhaust pickle's recursion), and is attached again as it was, its moves not replayed: they were checked
+        when the tree was built."""
+        nodes = [(n.id, None if n.parent is None else n.parent.id, n.move, n.comment, n.marks) for n in self.walk()]
+        return (_rebuilt, (self.setup, self.limits, self.info, nodes, self._next_id))
+
     @property
     def next_id(self) -> int:
         """The id the next new node gets: above every id the tree has given, removed nodes' included."""
@@ -314,6 +321,24 @@ class Tree:
         ):
             raise TreeError("off_board", f"{point!r} is not a point of the {size}x{size} board")
         return (point[0], point[1])
+
+
+def _rebuilt(
+    setup: Setup, limits: Limits, info: dict[str, str], nodes: list[tuple[int, int | None, Move | None, str, dict]], next_id: int
+) -> Tree:
+    """The tree ``Tree.__reduce__`` took apart."""
+    tree = Tree(setup, limits, info)
+    for node_id, parent_id, move, comment, marks in nodes:
+        if parent_id is None:
+            node = tree.root
+        else:
+            parent = tree._nodes[parent_id]
+            node = Node(node_id, parent, move, depth=parent.depth + 1)
+            parent.children.append(node)
+            tree._nodes[node_id] = node
+        node.comment, node.marks = comment, marks
+    tree._next_id = next_id
+    return tree
 
 
 def replay(game: Game, moves: list[Move]) -> Game:

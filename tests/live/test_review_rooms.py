@@ -11,6 +11,7 @@ from app.live.review_rooms import IDLE_ROOM_SECONDS, ReviewRooms
 from app.reviews.limits import ReviewLimits
 from app.store.models import Review
 from app.store.repositories import reviews, users
+from app.study.workers import StudyWorkers
 
 TREE = {
     "format": 1,
@@ -34,7 +35,8 @@ async def test_the_sweep_resyncs_sockets_after_a_change_the_hub_never_carried(db
     hub = MemoryHub()
     await hub.start()
     now = [1000.0]
-    rooms = ReviewRooms(hub, db_sessionmaker, ReviewLimits(), clock=lambda: now[0])
+    workers = StudyWorkers(1)
+    rooms = ReviewRooms(hub, db_sessionmaker, ReviewLimits(), workers, clock=lambda: now[0])
     sent: list[dict] = []
 
     async def send(text: str) -> None:
@@ -68,3 +70,4 @@ async def test_the_sweep_resyncs_sockets_after_a_change_the_hub_never_carried(db
     finally:
         await rooms.close()
         await hub.close()
+        workers.close()

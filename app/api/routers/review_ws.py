@@ -38,6 +38,7 @@ router = APIRouter()
 
 CLOSE_NO_REVIEW = 4404
 CLOSE_REVIEW_FULL = 4409
+CLOSE_TRY_AGAIN = 1013  # the review cannot be opened right now (its tree waits for a study worker)
 
 
 def _since(raw: str | None) -> int | None:
@@ -81,8 +82,13 @@ async def _serve(
     websocket: WebSocket, review_id: str, user: User | None, metrics: Metrics, chat_filter: ChatFilter | None
 ) -> None:
     room: ReviewRoom | None = None
-    if 0 < len(review_id) <= 16:
-        room = await websocket.app.state.review_rooms.open(review_id)
+    try:
+        if 0 < len(review_id) <= 16:
+            room = await websocket.app.state.review_rooms.open(review_id)
+    except ServiceError as exc:  # the study workers could not rebuild its tree now (study_busy)
+        await websocket.accept()
+        await _refuse(websocket, metrics, CLOSE_TRY_AGAIN, code=exc.code, message=exc.message)
+        return
     await websocket.accept()
     if room is None:
         await _refuse(websocket, metrics, CLOSE_NO_REVIEW, code="no_such_review", message="no such review")
