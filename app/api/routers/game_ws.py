@@ -7,17 +7,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from starlette.websockets import WebSocketDisconnect
 
 from app.api.deps import may_play, optional_user_ws, socket_limits
 from app.errors import ServiceError
 from app.api.login_limits import client_address
-from app.limits.chat import chat_refusal
-from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Connection
+from app.api.room_socket import chat_refused, serve_frames
+from app.live.connection import Connection
 from app.live.outcome import Outcome
 from app.live.room import Room
 from app.moderation.chat_filter import ChatFilter, ChatFilters
-from app.moderation.standing import chat_sanction, is_new_account, restriction
+from app.moderation.standing import is_new_account, restriction
 from app.store.types import utcnow
 from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
 from app.store.models import User
@@ -116,31 +115,19 @@ async def _serve(
         send_now=send_now,
     )
     ticket.close = _closer(conn, websocket)
+
+    async def handle(raw: str | bytes) -> tuple[str | None, bool]:
+        received = time.perf_counter()
+        reply, kind = await _handle(room, conn, raw, websocket.app.state, new_account)
+        if isinstance(reply, Outcome):
+            _observe(metrics, kind, reply, time.perf_counter() - received)
+            reply = reply.encode()
+        return None if reply is None else reply.decode(), kind == _FLOODED
+
     await room.attach(conn, _since(websocket.query_params.get("v")))
-    metrics.connected_sockets.inc()
     try:
-        while not conn.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            raw = frame.get("text")
-            if raw is None:
-                raw = frame.get("bytes") or b""
-            received = time.perf_counter()
-            reply, kind = await _handle(room, conn, raw, websocket.app.state, new_account)
-            if isinstance(reply, Outcome):
-                _observe(metrics, kind, reply, time.perf_counter() - received)
-                await conn.reply(reply.encode().decode())
-            elif reply is not None:
-                await conn.reply(reply.decode())
-            if kind == _FLOODED:
-                await conn.flush()  # the refusals already answered reach the client before the close
-                conn.closed = True
-                await websocket.close(CLOSE_FLOODING, FLOOD_REASON)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await serve_frames(websocket, conn, metrics, handle)
     finally:
-        metrics.connected_sockets.dec()
         await room.detach(conn)
 
 
@@ -219,16 +206,7 @@ async def _handle(
 
 
 async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat, new_account: bool) -> Outcome | None:
-    """Chat is limited per user, whatever socket or instance it comes through (lichess: 4 lines in 10 s; a
-    guest's or a new account's, ``TENGEN_NEW_ACCOUNT_CHAT_LINES``), a line repeating the user's previous one in
-    this game is dropped, and a muted, suspended or banned user's line is refused, as the database says now."""
     if conn.user_id is None:
         return None  # the room refuses it: a name is needed to chat
-    settings = state.settings
-    lines = settings.new_account_chat_lines if new_account else settings.chat_lines
-    refusal = await chat_refusal(state.limiter, lines, settings.chat_window, conn.user_id, game_id, message.text)
-    if refusal is None:
-        refusal = await chat_sanction(state.sessionmaker, conn.user_id)
-    if refusal is None:
-        return None
-    return Outcome.refused(message.id, refusal.code, refusal.message)
+    refusal = await chat_refused(state, conn.user_id, game_id, message.text, new_account)
+    return None if refusal is None else Outcome.refused(message.id, refusal.code, refusal.message)

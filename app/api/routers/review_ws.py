@@ -8,16 +8,14 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket
-from starlette.websockets import WebSocketDisconnect
 
 from app.api.deps import optional_user_ws
 from app.api.login_limits import client_address
 from app.api.routers.game_ws import refuse_socket, refuse_token
 from app.errors import ServiceError
-from app.limits.chat import chat_refusal
+from app.api.room_socket import chat_refused, serve_frames
 from app.moderation.chat_filter import ChatFilter, ChatFilters
-from app.moderation.standing import chat_sanction
-from app.live.connection import CLOSE_FLOODING, FLOOD_LIMIT, FLOOD_WINDOW, Connection
+from app.live.connection import Connection
 from app.live.review_room import ReviewRoom
 from app.live.sockets import SocketRegistry
 from app.metrics import Metrics
@@ -105,31 +103,18 @@ async def _serve(
         return
     send = websocket.send_text if chat_filter is None else chat_filter.wrap(websocket.send_text)
     conn = Connection(send, websocket.close, user_id=user_id, user_name=None if user is None else user.name, seat=None)
+
+    async def handle(raw: str | bytes) -> tuple[str | None, bool]:
+        assert room is not None
+        reply, flooded = await _handle(room, conn, raw, websocket.app.state)
+        if reply is not None and reply.startswith(b'{"t":"error"'):
+            metrics.error(_code_of(reply))
+        return None if reply is None else reply.decode(), flooded
+
     await room.attach(conn, _since(websocket.query_params.get("v")))
-    metrics.connected_sockets.inc()
     try:
-        while not conn.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            raw = frame.get("text")
-            if raw is None:
-                raw = frame.get("bytes") or b""
-            reply, flooded = await _handle(room, conn, raw, websocket.app.state)
-            if reply is not None:
-                if reply.startswith(b'{"t":"error"'):
-                    metrics.error(_code_of(reply))
-                await conn.reply(reply.decode())
-            if flooded:
-                await conn.flush()
-                conn.closed = True
-                await websocket.close(
-                    CLOSE_FLOODING, f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: slow down and reconnect"
-                )
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await serve_frames(websocket, conn, metrics, handle)
     finally:
-        metrics.connected_sockets.dec()
         await room.detach(conn)
 
 
@@ -153,12 +138,7 @@ async def _handle(room: ReviewRoom, conn: Connection, raw: str | bytes, state: A
     if isinstance(message, Pong):
         return None, False
     if isinstance(message, ReviewChat) and conn.user_id is not None:
-        settings = state.settings
-        refusal = await chat_refusal(
-            state.limiter, settings.chat_lines, settings.chat_window, conn.user_id, room.channel, message.text
-        )
-        if refusal is None:  # muted, suspended or banned (docs/moderation.md)
-            refusal = await chat_sanction(state.sessionmaker, conn.user_id)
+        refusal = await chat_refused(state, conn.user_id, room.channel, message.text)
         if refusal is not None:
             return encode(ErrorMessage(id=message.id, code=refusal.code, message=refusal.message)), False
     action = message.model_dump(exclude={"id"})
