@@ -3,6 +3,7 @@
 From the hub's recent-event log when it holds them, else from the database (``texts_since``, which fills a
 socket's gap); or from the log only, when it can prove it holds every one of them (``logged_since``, for a
 reconnect with ``?v=N``: otherwise one resync snapshot replaces the client's state, docs/protocol.md §2).
+``logged_texts`` is that reading of the log, which a review room's catching up uses too.
 """
 
 from __future__ import annotations
@@ -61,17 +62,23 @@ class SocketCatchUp:
             return []
         await self.outbox.settled()  # this instance's own commits still on their way to the log
         try:
-            logged = await self.hub.replay(self.channel, since_v, latest=upto_v)
+            return await logged_texts(self.hub, self.channel, since_v, upto_v, seat)
         except Exception:  # the hub is unreachable: the snapshot needs only this room's state
             log.warning("game %s: the recent-event log could not be read", self.game_id, exc_info=True)
             return None
-        if logged is None:
-            return None
-        out = []
-        for data in logged:
-            envelope = unpack(data)
-            if envelope.v is not None and envelope.v <= upto_v:
-                out.append((envelope.v, envelope.text_for(seat)))
-        if [v for v, _ in out] != list(range(since_v + 1, upto_v + 1)):
-            return None
-        return out
+
+
+async def logged_texts(hub: Hub, channel: str, after_v: int, upto_v: int, seat: str | None = None) -> Texts | None:
+    """The texts of a channel's events after ``after_v`` up to ``upto_v`` as ``seat`` sees them, from the hub's
+    recent-event log (a game's or a review's); None when the log cannot prove it holds every one of them."""
+    logged = await hub.replay(channel, after_v, latest=upto_v)
+    if logged is None:
+        return None
+    out = []
+    for data in logged:
+        envelope = unpack(data)
+        if envelope.v is not None and envelope.v <= upto_v:
+            out.append((envelope.v, envelope.text_for(seat)))
+    if [v for v, _ in out] != list(range(after_v + 1, upto_v + 1)):
+        return None
+    return out

@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.live.catchup import logged_texts
 from app.live.connection import Connection
 from app.live.envelope import pack, unpack
 from app.live.hub import Hub
@@ -151,15 +152,9 @@ class ReviewRoom:
     async def texts_since(self, conn: Connection, after_v: int, upto_v: int) -> list[tuple[int, str]]:
         """What ``conn`` missed after ``after_v`` up to ``upto_v``: from the hub's log, else a resync snapshot
         (which the client takes whole; the events it already covers are then ignored, docs/protocol.md §2)."""
-        logged = await self.hub.replay(self.channel, after_v, latest=upto_v)
+        logged = await logged_texts(self.hub, self.channel, after_v, upto_v)
         if logged is not None:
-            out = []
-            for data in logged:
-                envelope = unpack(data)
-                if envelope.v is not None and envelope.v <= upto_v:
-                    out.append((envelope.v, envelope.visible))
-            if [v for v, _ in out] == list(range(after_v + 1, upto_v + 1)):
-                return out
+            return logged
         async with self.lock:
             await self._ensure_current()
             return [(self.v, encode(await self.snapshot_message(conn, resync=True)).decode())]
@@ -190,16 +185,10 @@ class ReviewRoom:
         if since_v == self.v:
             return []
         try:
-            logged = await self.hub.replay(self.channel, since_v, latest=self.v)
+            return await logged_texts(self.hub, self.channel, since_v, self.v)
         except Exception:  # the hub is unreachable: the snapshot needs only this room's state
             log.warning("review %s: the recent-event log could not be read", self.review_id, exc_info=True)
             return None
-        if logged is None:
-            return None
-        out = [(e.v, e.visible) for e in map(unpack, logged) if e.v is not None and e.v <= self.v]
-        if [v for v, _ in out] != list(range(since_v + 1, self.v + 1)):
-            return None
-        return out
 
     async def detach(self, conn: Connection) -> None:
         self.connections.discard(conn)
