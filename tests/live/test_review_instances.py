@@ -5,6 +5,8 @@ reconnects to the other instance gets what it missed from the shared recent-even
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -76,16 +78,25 @@ async def test_followers_on_another_instance_follow_the_leader(cluster: Instance
             await person.close()
 
 
+@asynccontextmanager
+async def _review(url: str) -> AsyncIterator[tuple[Player, Player, str]]:
+    """Two players on ``url``, a finished game between them and its owner's review (its id)."""
+    owner, other = [await Player(url).visit() for _ in range(2)]
+    try:
+        review = await make_review(owner, await finished_game(owner, other))
+        yield owner, other, review["id"]
+    finally:
+        for person in (owner, other):
+            await person.close()
+
+
 async def test_an_id_a_removed_node_retired_is_not_given_again_by_another_instance(cluster: Instances) -> None:
     """Instance B reloads the stored tree after A's changes: a move played there after A removed the newest node
     gets a new id, never the removed one's (docs/study.md)."""
     a, b = cluster.start(2)
-    owner, other = [await Player(a.url).visit() for _ in range(2)]
-    try:
-        game_id = await finished_game(owner, other)
-        review = await make_review(owner, game_id)
-        on_a = await owner.review(review["id"], base_url=a.url)
-        on_b = await owner.review(review["id"], base_url=b.url)
+    async with _review(a.url) as (owner, _, review_id):
+        on_a = await owner.review(review_id, base_url=a.url)
+        on_b = await owner.review(review_id, base_url=b.url)
         for sock in (on_a, on_b):
             await sock.of_type("snapshot")
         assert (await on_a.act({"t": "goto", "node": 4}))["t"] == "ack"
@@ -98,33 +109,24 @@ async def test_an_id_a_removed_node_retired_is_not_given_again_by_another_instan
         assert again["parent"] == 4 and again["id"] == played["id"] + 1
         for sock in (on_a, on_b):
             await sock.close()
-    finally:
-        for person in (owner, other):
-            await person.close()
 
 
 async def test_an_action_retried_through_another_instance_is_acknowledged_not_applied_again(cluster: Instances) -> None:
     """The ack of a comment is lost with instance A; the client sends it again, same id, through B: B answers
     with the first ack, and the review's next change is the next version."""
     a, b = cluster.start(2)
-    owner, other = [await Player(a.url).visit() for _ in range(2)]
-    try:
-        game_id = await finished_game(owner, other)
-        review = await make_review(owner, game_id)
-        on_a = await owner.review(review["id"], base_url=a.url)
+    async with _review(a.url) as (owner, other, review_id):
+        on_a = await owner.review(review_id, base_url=a.url)
         await on_a.of_type("snapshot")
         comment = {"t": "comment", "text": "once", "id": "retried-1"}
         first = await on_a.act(comment)
         assert first == {"t": "ack", "id": "retried-1", "v": 1}
         await on_a.close()
-        on_b = await owner.review(review["id"], base_url=b.url)
+        on_b = await owner.review(review_id, base_url=b.url)
         await on_b.of_type("snapshot")
         assert await on_b.act(comment) == first
         assert (await on_b.act({"t": "goto", "node": 1, "id": "retried-2"}))["v"] == 2
-        follower = await other.review(review["id"], base_url=a.url)
+        follower = await other.review(review_id, base_url=a.url)
         assert (await follower.of_type("snapshot"))["v"] == 2
         for sock in (on_b, follower):
             await sock.close()
-    finally:
-        for person in (owner, other):
-            await person.close()
