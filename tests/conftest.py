@@ -21,11 +21,18 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
 from tests.support.services import POSTGRES_URL, need_postgres, pg_admin
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+    from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+    from app.settings import Settings
 
 DATABASES = ["sqlite", "postgres"]
 START_TIMEOUT = 30.0  # seconds a test server may take to start (a loaded 2-core machine is slow)
@@ -127,7 +134,7 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
 
 
 @pytest.fixture
-async def db_engine(database_url: str):  # type: ignore[no-untyped-def]
+async def db_engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     from app.store.db import create_engine
 
     engine = create_engine(database_url)
@@ -136,7 +143,7 @@ async def db_engine(database_url: str):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def db_sessionmaker(db_engine):  # type: ignore[no-untyped-def]
+def db_sessionmaker(db_engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     from app.store.db import create_sessionmaker
 
     return create_sessionmaker(db_engine)
@@ -144,9 +151,12 @@ def db_sessionmaker(db_engine):  # type: ignore[no-untyped-def]
 
 # ---- The application ----
 
+MakeClient = Callable[[], httpx.AsyncClient]
+"""What ``make_client`` gives: each call a new client of the ASGI app, with its own cookie jar."""
+
 
 @pytest.fixture
-def settings(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+def settings(database_url: str, tmp_path: Path) -> Settings:
     from app.settings import Settings
 
     return Settings(
@@ -159,7 +169,7 @@ def settings(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-async def app(settings):  # type: ignore[no-untyped-def]
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
     """``create_app(settings)`` with its lifespan running."""
     from app.main import create_app
 
@@ -169,7 +179,7 @@ async def app(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-async def make_client(app) -> AsyncIterator[Callable[[], httpx.AsyncClient]]:  # type: ignore[no-untyped-def]
+async def make_client(app: FastAPI) -> AsyncIterator[MakeClient]:
     """Makes independent clients (each with its own cookie jar, i.e. its own user) of the ASGI app."""
     clients: list[httpx.AsyncClient] = []
 
@@ -184,14 +194,14 @@ async def make_client(app) -> AsyncIterator[Callable[[], httpx.AsyncClient]]:  #
 
 
 @pytest.fixture
-def client(make_client) -> httpx.AsyncClient:  # type: ignore[no-untyped-def]
+def client(make_client: MakeClient) -> httpx.AsyncClient:
     return make_client()
 
 
 class LiveServer:
     """A real uvicorn serving ``create_app(settings, clock)`` in a background thread."""
 
-    def __init__(self, settings, clock=None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, settings: Settings, clock: Callable[[], float] | None = None) -> None:
         import uvicorn
 
         from app.main import create_app
@@ -226,7 +236,7 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server_handle(settings) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+def live_server_handle(settings: Settings) -> Iterator[LiveServer]:
     """A real uvicorn on a free port: ``.url``, ``.ws_url`` and ``.app`` (to reach ``app.state``)."""
     server = LiveServer(settings)
     server.start()
@@ -243,11 +253,11 @@ def live_server(live_server_handle: LiveServer) -> str:
 
 
 @pytest.fixture
-def make_live_server(settings) -> Iterator[Callable[..., LiveServer]]:  # type: ignore[no-untyped-def]
+def make_live_server(settings: Settings) -> Iterator[MakeLiveServer]:
     """Starts real uvicorn servers on this test's database with some settings changed: ``make(sockets_per_user=2)``."""
     servers: list[LiveServer] = []
 
-    def make(clock=None, **overrides) -> LiveServer:  # type: ignore[no-untyped-def]
+    def make(clock: Callable[[], float] | None = None, **overrides: Any) -> LiveServer:
         server = LiveServer(settings.model_copy(update=overrides), clock)
         server.start()
         servers.append(server)
@@ -256,3 +266,7 @@ def make_live_server(settings) -> Iterator[Callable[..., LiveServer]]:  # type: 
     yield make
     for server in servers:
         server.stop()
+
+
+MakeLiveServer = Callable[..., LiveServer]
+"""What ``make_live_server`` gives: ``make(clock=None, **settings_overrides)`` starts a server."""

@@ -6,6 +6,8 @@ Redis tests use a unique key prefix each and delete their keys afterwards (the R
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -27,7 +29,7 @@ async def delete_prefix(prefix: str) -> None:
 
 
 @pytest.fixture
-async def redis_prefix():
+async def redis_prefix() -> AsyncIterator[str]:
     need_redis()
     prefix = f"tengen-test-{uuid.uuid4().hex}:"
     yield prefix
@@ -35,7 +37,7 @@ async def redis_prefix():
 
 
 @pytest.fixture
-async def redis_client():
+async def redis_client() -> AsyncIterator[aioredis.Redis]:
     need_redis()
     client = aioredis.Redis.from_url(REDIS_URL)
     yield client
@@ -50,7 +52,7 @@ class HubMaker:
         self.prefix = prefix
         self.hubs: list[Hub] = []
 
-    async def __call__(self, **options) -> Hub:
+    async def __call__(self, **options: Any) -> Hub:
         if self.kind == "memory":
             options.pop("presence_ttl", None)
             hub: Hub = MemoryHub(**options)
@@ -64,7 +66,8 @@ class HubMaker:
         """Another instance sharing ``hub``'s state: a second RedisHub, or the same MemoryHub."""
         if self.kind == "memory":
             return hub
-        return await self(log_size=hub.log_size)  # type: ignore[attr-defined]
+        assert isinstance(hub, RedisHub)
+        return await self(log_size=hub.log_size)
 
     async def close(self) -> None:
         for hub in self.hubs:
@@ -72,7 +75,7 @@ class HubMaker:
 
 
 @pytest.fixture(params=["memory", "redis"])
-async def make_hub(request):
+async def make_hub(request: pytest.FixtureRequest) -> AsyncIterator[HubMaker]:
     prefix = ""
     if request.param == "redis":
         need_redis()
@@ -87,5 +90,5 @@ async def make_hub(request):
 
 
 @pytest.fixture
-async def hub(make_hub):
+async def hub(make_hub: HubMaker) -> Hub:
     return await make_hub()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING, Protocol
 
 import pytest
 
@@ -12,12 +13,15 @@ from tests.live.conftest import delete_prefix
 from tests.support.players import Player
 from tests.support.services import REDIS_URL, need_redis
 
+if TYPE_CHECKING:
+    from app.settings import Settings
+
 # The two stacks every room test runs on: (database, hub).
 STACKS = pytest.mark.parametrize("database_url", ["sqlite", "postgres"], indirect=True, ids=["sqlite+memory", "postgres+redis"])
 
 
 @pytest.fixture
-async def stack_settings(settings, database_url: str) -> AsyncIterator:  # type: ignore[no-untyped-def]
+async def stack_settings(settings: Settings, database_url: str) -> AsyncIterator[Settings]:
     """The app settings: Redis (with a key prefix of its own) whenever the database is PostgreSQL."""
     if database_url.startswith("sqlite"):
         yield settings
@@ -33,7 +37,7 @@ async def stack_settings(settings, database_url: str) -> AsyncIterator:  # type:
 class Servers:
     """Real uvicorn servers on one test's database and hub."""
 
-    def __init__(self, settings) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.all: list[LiveServer] = []
 
@@ -50,7 +54,7 @@ class Servers:
 
 
 @pytest.fixture
-def servers(stack_settings) -> Iterator[Servers]:  # type: ignore[no-untyped-def]
+def servers(stack_settings: Settings) -> Iterator[Servers]:
     group = Servers(stack_settings)
     yield group
     group.stop_all()
@@ -61,8 +65,14 @@ def server(servers: Servers) -> LiveServer:
     return servers.start()
 
 
+class MakePlayer(Protocol):
+    """What ``make_player`` gives: a signed-in guest on ``server`` (or on the server at ``base_url``)."""
+
+    async def __call__(self, base_url: str | None = None) -> Player: ...
+
+
 @pytest.fixture
-async def make_player(server) -> AsyncIterator[Callable]:  # type: ignore[no-untyped-def]
+async def make_player(server: LiveServer) -> AsyncIterator[MakePlayer]:
     players: list[Player] = []
 
     async def make(base_url: str | None = None) -> Player:

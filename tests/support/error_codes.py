@@ -23,14 +23,13 @@ def _name(func: ast.expr) -> str | None:
     return None
 
 
-def _is_code(node: ast.expr | None) -> bool:
-    return (
-        isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and node.value.isidentifier()
-        and node.value == node.value.lower()
-        and not node.value.startswith("_")
-    )
+def _code(node: ast.expr | None) -> str | None:
+    """The string of a constant that reads like an error code (a lower-case identifier), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        value = node.value
+        if value.isidentifier() and value == value.lower() and not value.startswith("_"):
+            return value
+    return None
 
 
 def _codes_in(node: ast.AST) -> list[str]:
@@ -47,7 +46,7 @@ def _codes_in(node: ast.AST) -> list[str]:
             found += node.args[:3]
         elif name == "__init__":
             found += node.args[:1]
-    return [n.value for n in found if _is_code(n)]  # type: ignore[union-attr]
+    return [code for code in map(_code, found) if code is not None]
 
 
 def server_error_codes() -> set[str]:

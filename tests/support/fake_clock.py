@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from datetime import datetime
+
+import pytest
+
+from app.settings import Settings
+from tests.conftest import LiveServer
+from tests.live.room_fixtures import Servers
 
 
 class FakeClock:
@@ -38,16 +45,11 @@ class FakeClock:
 
 # ---- Room servers on a fake clock (import these fixtures into a test module, as with room_fixtures) ----
 
-import pytest  # noqa: E402 - the fixtures section keeps its own imports
-
-from tests.conftest import LiveServer  # noqa: E402 - the fixtures section keeps its own imports
-from tests.live.room_fixtures import Servers  # noqa: E402 - the fixtures section keeps its own imports
-
 
 class ClockServers(Servers):
     """Like ``Servers``, every server charging games by the same ``FakeClock``."""
 
-    def __init__(self, settings, clock: FakeClock) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, settings: Settings, clock: FakeClock) -> None:
         super().__init__(settings)
         self.clock = clock
 
@@ -64,7 +66,7 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def servers(stack_settings, clock: FakeClock):  # type: ignore[no-untyped-def]
+def servers(stack_settings: Settings, clock: FakeClock) -> Iterator[ClockServers]:
     group = ClockServers(stack_settings, clock)
     yield group
     group.stop_all()

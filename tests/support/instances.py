@@ -12,11 +12,13 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
@@ -128,11 +130,6 @@ class Instances:
 
 
 # ---- pytest fixtures (import them into a test module) ----
-
-import uuid  # noqa: E402 - the fixtures section keeps its own imports
-from collections.abc import Iterator  # noqa: E402 - the fixtures section keeps its own imports
-
-import pytest  # noqa: E402 - the fixtures section keeps its own imports
 
 # Multi-instance tests need the shared stack: PostgreSQL (a database per test) and Redis (a prefix per test).
 POSTGRES_ONLY = pytest.mark.parametrize("database_url", ["postgres"], indirect=True, ids=["postgres+redis"])

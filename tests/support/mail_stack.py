@@ -5,14 +5,18 @@ On SQLite with the in-process hub, and on PostgreSQL with Redis (``stack_setting
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
 
 import pytest
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from app.mail.worker import Mailer
+from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import stack_settings  # noqa: F401 - a fixture
+from tests.live.room_fixtures import stack_settings  # noqa: F401 - a fixture, taken by name as a parameter
 from tests.support.fake_clock import FakeClock
 from tests.support.players import Player
 from tests.support.smtp_sink import SmtpSink
@@ -23,20 +27,20 @@ CORRESPONDENCE = {"kind": "simple", "per_move": 3 * 86400, "correspondence": Tru
 
 
 class MailStack:
-    def __init__(self, settings, clock: FakeClock, sink: SmtpSink) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, settings: Settings, clock: FakeClock, sink: SmtpSink) -> None:
         self.settings = settings
         self.clock = clock
         self.sink = sink
         self.server: LiveServer | None = None
         self.players: list[Player] = []
-        self.engines: list = []
+        self.engines: list[AsyncEngine] = []
 
     def start_server(self) -> LiveServer:
         self.server = LiveServer(self.settings, self.clock)
         self.server.start()
         return self.server
 
-    def mailer(self, **overrides) -> Mailer:  # type: ignore[no-untyped-def]
+    def mailer(self, **overrides: Any) -> Mailer:
         """A mail worker of its own (its own engine), as another `tengen mailer` process would be."""
         engine = create_engine(self.settings.database_url)
         self.engines.append(engine)
@@ -74,14 +78,14 @@ class MailStack:
 
 
 @pytest.fixture
-def smtp_sink() -> AsyncIterator[SmtpSink]:
+def smtp_sink() -> Iterator[SmtpSink]:
     sink = SmtpSink().start()
-    yield sink  # type: ignore[misc]
+    yield sink
     sink.stop()
 
 
 @pytest.fixture
-async def mail_stack(stack_settings, smtp_sink: SmtpSink) -> AsyncIterator[MailStack]:
+async def mail_stack(stack_settings: Settings, smtp_sink: SmtpSink) -> AsyncIterator[MailStack]:
     settings = stack_settings.model_copy(
         update={
             "mail_smtp_host": "127.0.0.1",

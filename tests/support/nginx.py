@@ -29,7 +29,8 @@ def render(conf: str, upstreams: list[str], port: int, prefix: Path) -> str:
     """``conf`` with its replicas replaced by ``upstreams`` (host:port), listening on 127.0.0.1:``port``."""
 
     def servers(match: re.Match[str]) -> str:
-        indent = re.match(r"[ \t]*", match.group(0)).group(0)  # type: ignore[union-attr]
+        line = match.group(0)
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
         return "".join(f"{indent}server {address}{match.group(1)};\n" for address in upstreams)
 
     conf, upstream_blocks = _SERVER_LINES.subn(servers, conf)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -86,7 +87,7 @@ class GameSocket:
             raw = await asyncio.wait_for(self.connection.recv(), timeout)
             self.received.append(orjson.loads(raw))
 
-    async def until(self, predicate, timeout: float = 10.0) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    async def until(self, predicate: Callable[[dict[str, Any]], object], timeout: float = 10.0) -> dict[str, Any]:
         """Consume messages until one satisfies ``predicate``; return it."""
 
         async def scan() -> dict[str, Any]:

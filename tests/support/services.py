@@ -6,6 +6,7 @@ With ``TENGEN_REQUIRE_SERVICES=1`` (as CI sets it) a missing service fails the t
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import shutil
 import socket
@@ -70,11 +71,7 @@ def nginx_available() -> bool:
 def chromium_available() -> bool:
     if shutil.which(CHROMIUM) is None:
         return False
-    try:
-        import playwright  # noqa: F401 - pytest fixtures, taken by name as test parameters
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec("playwright") is not None
 
 
 def need(available: bool, what: str) -> None:

@@ -32,7 +32,7 @@ class _Keeper:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd's name
         parsed = message_from_bytes(envelope.content, policy=policy.default)
         with self.sink.lock:
-            self.sink.messages.append(parsed)  # type: ignore[arg-type]
+            self.sink.messages.append(parsed)
             self.sink.recipients.append(list(envelope.rcpt_tos))
         return "250 OK"
 

@@ -11,6 +11,10 @@ import asyncio
 import contextlib
 import threading
 import time
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class TcpProxy:
@@ -44,7 +48,7 @@ class TcpProxy:
         if not self._thread.is_alive():
             self._loop.close()
 
-    def _call(self, coroutine):  # type: ignore[no-untyped-def]
+    def _call(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(10)
 
     # -- failures ----------------------------------------------------------------------------------------
