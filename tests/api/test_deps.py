@@ -11,10 +11,11 @@ from websockets.asyncio.client import connect
 from app.accounts.cookies import COOKIE_NAME
 from app.api.deps import current_user_ws
 from app.errors import ServiceError
+from app.settings import Settings
 from tests.conftest import LiveServer
 
 
-async def test_current_user_ws_reads_the_session_cookie(settings) -> None:  # type: ignore[no-untyped-def]
+async def test_current_user_ws_reads_the_session_cookie(settings: Settings) -> None:
     server = LiveServer(settings)
 
     @server.app.websocket("/ws/whoami")

@@ -9,6 +9,7 @@ import httpx
 from app.limits.counters import make_counters
 from app.limits.rules import Limiter
 from app.main import create_app
+from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
 from tests.support.services import need_postgres
 
@@ -19,7 +20,7 @@ def _closed_port() -> int:
         return sock.getsockname()[1]
 
 
-async def test_an_unreachable_database_answers_503_unavailable(settings):  # type: ignore[no-untyped-def]
+async def test_an_unreachable_database_answers_503_unavailable(settings: Settings) -> None:
     need_postgres()
     broken = settings.model_copy(update={"database_url": f"postgresql+asyncpg://postgres@127.0.0.1:{_closed_port()}/nowhere"})
     application = create_app(broken)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -10,6 +11,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from app.settings import Settings
+from tests.conftest import MakeLiveServer
 
 BIG = 1024 * 1024
 
@@ -22,7 +24,7 @@ async def test_a_body_over_the_cap_is_refused_with_its_length_declared(live_serv
 
 
 async def test_a_chunked_body_is_counted_as_it_streams_in(live_server: str) -> None:
-    async def chunks():  # type: ignore[no-untyped-def]
+    async def chunks() -> AsyncIterator[bytes]:
         for _ in range(64):
             yield b"x" * 16384
 
@@ -72,7 +74,7 @@ def test_the_frontend_has_no_inline_script_or_style() -> None:
             assert tag.split(">", 1)[1].lstrip().startswith("</script"), f"inline script in {page}"
 
 
-async def test_docs_and_metrics_only_where_the_operator_says(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_docs_and_metrics_only_where_the_operator_says(make_live_server: MakeLiveServer) -> None:
     closed = make_live_server(api_docs=False, metrics_networks=["10.0.0.0/8"])
     opened = make_live_server(api_docs=True, metrics_networks=["127.0.0.0/8"])
     async with httpx.AsyncClient(base_url=closed.url, timeout=60) as client:
@@ -91,7 +93,7 @@ def test_production_refuses_a_weak_secret_key() -> None:
     Settings(env="development", secret_key="x")  # a developer's own machine
 
 
-async def test_forwarded_for_is_ignored_unless_the_proxy_is_trusted(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_forwarded_for_is_ignored_unless_the_proxy_is_trusted(make_live_server: MakeLiveServer) -> None:
     """The per-address log-in limit counts the socket's peer: a forged X-Forwarded-For does not reset it."""
     untrusted = make_live_server(login_limit_address=3)
     trusted = make_live_server(login_limit_address=3, trusted_proxies=["127.0.0.1"])

@@ -38,5 +38,5 @@ async def test_same_origin_and_missing_origin_are_allowed(client: httpx.AsyncCli
         (None, "a", "http", (), True),
     ],
 )
-def test_origin_allowed(origin, host, scheme, allowed, ok) -> None:  # type: ignore[no-untyped-def]
+def test_origin_allowed(origin: str | None, host: str, scheme: str, allowed: tuple[str, ...], ok: bool) -> None:
     assert origin_allowed(origin, host, scheme, allowed) is ok

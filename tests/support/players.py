@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import orjson
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 _ids = itertools.count(1)
 
@@ -61,7 +62,7 @@ class Player:
 class GameSocket:
     """A game socket that keeps every message, and waits for the ones a test expects."""
 
-    def __init__(self, connection: Any) -> None:
+    def __init__(self, connection: ClientConnection) -> None:
         self.connection = connection
         self.received: list[dict[str, Any]] = []
         self._cursor = 0

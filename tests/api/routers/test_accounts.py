@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import httpx
 import pytest
 
 from app.accounts.cookies import COOKIE_NAME
+from app.settings import Settings
+from tests.conftest import MakeClient
 
 PASSWORD = "s3cret-Tengen-pw"
 
@@ -26,7 +29,7 @@ async def test_a_visitor_is_anonymous_until_it_starts_a_guest_session(client: ht
     assert (await client.post("/api/guest")).json() == me  # and a second start keeps the same guest
 
 
-async def test_forged_cookie_gives_a_new_guest(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_forged_cookie_gives_a_new_guest(make_client: MakeClient) -> None:
     first = make_client()
     me = (await first.post("/api/guest")).json()
     value = first.cookies[COOKIE_NAME]
@@ -43,7 +46,7 @@ async def test_guest_registers_and_keeps_its_row(client: httpx.AsyncClient) -> N
     assert (await client.get("/api/me")).json()["name"] == "Honinbo"
 
 
-async def test_games_stay_with_a_guest_who_registers(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_games_stay_with_a_guest_who_registers(make_client: MakeClient) -> None:
     creator, guest = make_client(), make_client()
     challenge = (await creator.post("/api/challenges", json={"board_size": 9})).json()
     game_id = (await guest.post(f"/api/challenges/{challenge['id']}/accept")).json()["game_id"]
@@ -54,7 +57,7 @@ async def test_games_stay_with_a_guest_who_registers(make_client) -> None:  # ty
     assert "Shusaku" in names
 
 
-async def test_login_logout(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_login_logout(make_client: MakeClient) -> None:
     first = make_client()
     user = (await first.post("/api/auth/register", json={"username": "Dosaku", "password": PASSWORD})).json()
     other = make_client()
@@ -76,7 +79,7 @@ async def test_login_logout(make_client) -> None:  # type: ignore[no-untyped-def
 
 
 @pytest.mark.parametrize("name", ["honinbo", "HONINBO", "Honinbo"])
-async def test_taken_names_are_refused_case_insensitively(make_client, name: str) -> None:  # type: ignore[no-untyped-def]
+async def test_taken_names_are_refused_case_insensitively(make_client: MakeClient, name: str) -> None:
     await make_client().post("/api/auth/register", json={"username": "Honinbo", "password": PASSWORD})
     logged_out = make_client()
     response = await logged_out.post("/api/auth/register", json={"username": name, "password": PASSWORD})
@@ -116,8 +119,8 @@ async def test_registered_user_cannot_register_again(client: httpx.AsyncClient) 
 
 
 async def test_passwords_never_appear_in_responses_or_logs(
-    make_client,
-    caplog: pytest.LogCaptureFixture,  # type: ignore[no-untyped-def]
+    make_client: MakeClient,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.DEBUG)
     secret = "Unique-Pw-7731-zq"
@@ -140,7 +143,7 @@ async def test_passwords_never_appear_in_responses_or_logs(
     await http.aclose()
 
 
-async def test_session_cookie_is_secure_in_production(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_session_cookie_is_secure_in_production(settings: Settings, tmp_path: Path) -> None:
     from app.main import create_app
 
     production = settings.model_copy(update={"env": "production"})

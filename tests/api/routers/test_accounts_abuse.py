@@ -12,6 +12,7 @@ import websockets
 
 from app.accounts import passwords
 from app.accounts.cookies import COOKIE_NAME
+from tests.conftest import LiveServer, MakeLiveServer
 from tests.support.players import Player, start_game
 
 PASSWORD = "correct horse battery"
@@ -24,7 +25,7 @@ async def _register(url: str, name: str) -> httpx.AsyncClient:
     return client
 
 
-async def test_a_password_check_does_not_stall_the_instance(live_server: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_password_check_does_not_stall_the_instance(live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """While a hash is being computed the same instance keeps answering (here: the hash never ends until the
     test lets it; on the event loop it would block /healthz until then)."""
     await (await _register(live_server, "Sakata")).aclose()
@@ -50,7 +51,9 @@ async def test_a_password_check_does_not_stall_the_instance(live_server: str, mo
         assert (await login).status_code == 401
 
 
-async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(live_server_handle, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(
+    live_server_handle: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A flood of log-ins queues at the hashing threads; meanwhile none of them holds a pooled connection, so
     the rest of the instance (and its players) still gets the database."""
     url = live_server_handle.url
@@ -97,7 +100,7 @@ async def test_wrong_passwords_are_limited_per_account(live_server: str) -> None
         assert int(right.headers["Retry-After"]) > 0
 
 
-async def test_guesses_at_many_accounts_are_limited_per_address_and_globally(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_guesses_at_many_accounts_are_limited_per_address_and_globally(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(login_limit_address=5)
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as attacker:
         codes = [

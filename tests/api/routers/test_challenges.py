@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 
+from tests.conftest import MakeClient
 
-async def _create(http: httpx.AsyncClient, **settings) -> dict:  # type: ignore[no-untyped-def]
+
+async def _create(http: httpx.AsyncClient, **settings: Any) -> dict[str, Any]:
     response = await http.post("/api/challenges", json=settings)
     assert response.status_code == 201, response.text
     return response.json()
@@ -36,7 +40,7 @@ async def _create(http: httpx.AsyncClient, **settings) -> dict:  # type: ignore[
         ),
     ],
 )
-async def test_time_controls(client: httpx.AsyncClient, time_control, stored) -> None:  # type: ignore[no-untyped-def]
+async def test_time_controls(client: httpx.AsyncClient, time_control: str | dict[str, Any], stored: dict[str, Any]) -> None:
     challenge = await _create(client, time_control=time_control)
     assert challenge["time_control"] == stored
 
@@ -88,7 +92,7 @@ async def test_invalid_settings_get_one_error_shape_and_create_nothing(client: h
     assert (await client.get("/api/challenges")).json()["challenges"] == []
 
 
-async def test_open_challenges_are_listed_private_ones_are_not(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_open_challenges_are_listed_private_ones_are_not(make_client: MakeClient) -> None:
     alice, bob = make_client(), make_client()
     public = await _create(alice, board_size=13)
     private = await _create(alice, private=True)
@@ -103,7 +107,7 @@ async def test_open_challenges_are_listed_private_ones_are_not(make_client) -> N
     assert (await alice.get(f"/api/challenges/{private['id']}")).json()["token"] == private["token"]
 
 
-async def test_accept_creates_a_game_with_the_right_colours(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_accept_creates_a_game_with_the_right_colours(make_client: MakeClient) -> None:
     alice, bob = make_client(), make_client()
     alice_id = (await alice.post("/api/guest")).json()["id"]
     bob_id = (await bob.post("/api/guest")).json()["id"]
@@ -130,7 +134,7 @@ async def test_accept_creates_a_game_with_the_right_colours(make_client) -> None
     assert detail["moves"] == [] and detail["version"] == 0
 
 
-async def test_nigiri_gives_each_player_one_colour(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_nigiri_gives_each_player_one_colour(make_client: MakeClient) -> None:
     alice, bob = make_client(), make_client()
     ids = {(await alice.post("/api/guest")).json()["id"], (await bob.post("/api/guest")).json()["id"]}
     challenge = await _create(alice, color="nigiri")
@@ -138,7 +142,7 @@ async def test_nigiri_gives_each_player_one_colour(make_client) -> None:  # type
     assert {game["players"]["B"]["id"], game["players"]["W"]["id"]} == ids
 
 
-async def test_private_challenge_needs_its_token(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_private_challenge_needs_its_token(make_client: MakeClient) -> None:
     alice, bob = make_client(), make_client()
     challenge = await _create(alice, private=True)
     for body in (None, {"token": "wrong"}):
@@ -148,7 +152,7 @@ async def test_private_challenge_needs_its_token(make_client) -> None:  # type: 
     assert accepted.status_code == 201
 
 
-async def test_a_stranger_cannot_cancel_and_nobody_accepts_their_own(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_stranger_cannot_cancel_and_nobody_accepts_their_own(make_client: MakeClient) -> None:
     alice, mallory = make_client(), make_client()
     challenge = await _create(alice)
     anonymous = await mallory.delete(f"/api/challenges/{challenge['id']}")
@@ -169,7 +173,7 @@ async def test_a_stranger_cannot_cancel_and_nobody_accepts_their_own(make_client
     assert (await alice.delete(f"/api/challenges/{challenge['id']}")).status_code == 409
 
 
-async def test_accepting_as_someone_else_needs_their_cookie(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_accepting_as_someone_else_needs_their_cookie(make_client: MakeClient) -> None:
     """Acceptance always acts as the cookie's user: a client cannot name another player."""
     alice, bob, carol = make_client(), make_client(), make_client()
     carol_id = (await carol.post("/api/guest")).json()["id"]
@@ -179,7 +183,7 @@ async def test_accepting_as_someone_else_needs_their_cookie(make_client) -> None
     assert (await carol.get("/api/me/games/active")).json()["games"] == []
 
 
-async def test_rated_games_need_accounts(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_rated_games_need_accounts(make_client: MakeClient) -> None:
     guest = make_client()
     refused = await guest.post("/api/challenges", json={"rated": True})
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "account_required"

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import httpx
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 from app.accounts.cookies import COOKIE_NAME
+from tests.conftest import MakeLiveServer
 from tests.support.players import Player, start_game
 from tests.support.rows import count_users
 
@@ -59,7 +62,7 @@ async def _cookieless_requests(base_url: str, game_id: str, player_name: str) ->
     return answers
 
 
-async def _answer(ws, message_id: str) -> dict:  # type: ignore[no-untyped-def]
+async def _answer(ws: ClientConnection, message_id: str) -> dict[str, Any]:
     while True:
         message = json.loads(await asyncio.wait_for(ws.recv(), 10))
         if message.get("id") == message_id:
@@ -118,7 +121,7 @@ async def test_requests_that_need_no_guest_store_none(live_server: str, database
         await person.close()
 
 
-async def test_new_guests_are_capped_per_address(make_live_server, database_url: str) -> None:  # type: ignore[no-untyped-def]
+async def test_new_guests_are_capped_per_address(make_live_server: MakeLiveServer, database_url: str) -> None:
     server = make_live_server(guests_per_address=2)
     before = await count_users(database_url)
     answers = []
@@ -133,7 +136,7 @@ async def test_new_guests_are_capped_per_address(make_live_server, database_url:
     assert await count_users(database_url) == before + 2
 
 
-async def test_unused_guests_expire(make_live_server, database_url: str) -> None:  # type: ignore[no-untyped-def]
+async def test_unused_guests_expire(make_live_server: MakeLiveServer, database_url: str) -> None:
     server = make_live_server(guest_ttl_hours=1 / 3600, housekeeping_seconds=0.3)
     busy = Player(server.url)  # its first request makes its guest and a challenge at once
     assert (await busy.http.post("/api/challenges", json={"board_size": 9})).status_code == 201
@@ -155,7 +158,7 @@ async def test_unused_guests_expire(make_live_server, database_url: str) -> None
     await busy.close()
 
 
-async def test_practice_games_are_capped(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_practice_games_are_capped(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(max_practice_games=2)
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
         codes = [(await client.post("/api/practice", json={"size": 9})).status_code for _ in range(4)]
@@ -164,7 +167,7 @@ async def test_practice_games_are_capped(make_live_server) -> None:  # type: ign
     assert refused.json()["error"]["code"] == "too_many_practice_games"
 
 
-async def test_untimed_games_and_open_challenges_are_capped(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_untimed_games_and_open_challenges_are_capped(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(max_untimed_games=2, max_open_challenges=3)
     host, guests = await Player(server.url).visit(), [await Player(server.url).visit() for _ in range(3)]
     for guest in guests[:2]:
@@ -184,7 +187,7 @@ async def test_untimed_games_and_open_challenges_are_capped(make_live_server) ->
         await player.close()
 
 
-async def test_abandoned_untimed_games_end(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_abandoned_untimed_games_end(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(untimed_abandon_days=2 / 86400, housekeeping_seconds=0.3)
     black, white = await Player(server.url).visit(), await Player(server.url).visit()
     untimed = await start_game(black, white, time_control=UNTIMED)
@@ -200,7 +203,7 @@ async def test_abandoned_untimed_games_end(make_live_server) -> None:  # type: i
     await white.close()
 
 
-async def test_rooms_are_loaded_when_needed_not_at_start(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_rooms_are_loaded_when_needed_not_at_start(make_live_server: MakeLiveServer) -> None:
     first = make_live_server()
     black, white = await Player(first.url).visit(), await Player(first.url).visit()
     untimed = [await start_game(black, white, time_control=UNTIMED) for _ in range(3)]

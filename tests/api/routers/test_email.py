@@ -6,7 +6,8 @@ from __future__ import annotations
 import httpx
 
 from app.accounts.cookies import COOKIE_NAME
-from tests.support.mail_stack import (  # noqa: F401 - fixtures
+from tests.conftest import MakeLiveServer
+from tests.support.mail_stack import (  # noqa: F401 - pytest fixtures, taken by name as test parameters
     PASSWORD,
     MailStack,
     mail_stack,
@@ -82,7 +83,8 @@ async def test_password_reset_by_a_link_to_the_verified_address(mail_stack: Mail
     player = await mail_stack.player("Inseki", "inseki@example.org", mailer)
     old_cookie = player.http.cookies[COOKIE_NAME]
 
-    stranger = httpx.AsyncClient(base_url=mail_stack.server.url)  # type: ignore[union-attr]
+    assert mail_stack.server is not None
+    stranger = httpx.AsyncClient(base_url=mail_stack.server.url)
     try:
         for address in ("inseki@example.org", "nobody@example.org"):  # the same answer either way
             answer = await stranger.post("/api/auth/reset-request", json={"email": address})
@@ -101,7 +103,7 @@ async def test_password_reset_by_a_link_to_the_verified_address(mail_stack: Mail
     finally:
         await stranger.aclose()
 
-    old = httpx.AsyncClient(base_url=mail_stack.server.url, cookies={COOKIE_NAME: old_cookie})  # type: ignore[union-attr]
+    old = httpx.AsyncClient(base_url=mail_stack.server.url, cookies={COOKIE_NAME: old_cookie})
     try:
         assert (await old.get("/api/me")).json()["name"] != "Inseki"  # the old session ended
     finally:
@@ -151,7 +153,7 @@ async def test_requests_are_capped_per_address_and_per_client(mail_stack: MailSt
     assert len(mail_stack.sink.to("capped@example.org")) == 5
 
 
-async def test_a_server_without_smtp_sends_nothing(mail_stack: MailStack, make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_a_server_without_smtp_sends_nothing(mail_stack: MailStack, make_live_server: MakeLiveServer) -> None:
     server = make_live_server(mail_smtp_host="")
     client = httpx.AsyncClient(base_url=server.url)
     try:

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import httpx
 import pytest
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Origin
 
 from app.accounts.cookies import COOKIE_NAME
 from app.live.connection import FLOOD_LIMIT
 
 
-async def _next(ws, kind: str) -> dict:  # type: ignore[no-untyped-def]
+async def _next(ws: ClientConnection, kind: str) -> dict[str, Any]:
     while True:
         message = json.loads(await ws.recv())
         if message["t"] == kind:
@@ -64,10 +66,10 @@ async def test_private_challenges_are_not_announced(live_server: str) -> None:
 async def test_foreign_origin_websocket_is_refused(live_server: str) -> None:
     ws_url = live_server.replace("http://", "ws://") + "/ws/lobby"
     with pytest.raises(InvalidStatus) as refused:
-        async with connect(ws_url, origin="http://evil.example"):  # type: ignore[arg-type]
+        async with connect(ws_url, origin=Origin("http://evil.example")):
             pass
     assert refused.value.response.status_code == 403
-    async with connect(ws_url, origin=live_server) as ws:  # type: ignore[arg-type]
+    async with connect(ws_url, origin=Origin(live_server)) as ws:
         assert json.loads(await ws.recv())["t"] == "snapshot"
 
 

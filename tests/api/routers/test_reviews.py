@@ -4,20 +4,22 @@ bad sources and the daily cap answered with the project's errors."""
 from __future__ import annotations
 
 import httpx
+from fastapi import FastAPI
 
 from app.study.sgf_tree import import_tree
+from tests.conftest import MakeClient
 
 RECORD = "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Honinbo]PW[Jowa];B[cc]C[first](;W[gg];B[cg])(;W[gc]))"
 
 
-async def _finished_game(make_client) -> tuple[httpx.AsyncClient, httpx.AsyncClient, str]:  # type: ignore[no-untyped-def]
+async def _finished_game(make_client: MakeClient) -> tuple[httpx.AsyncClient, httpx.AsyncClient, str]:
     alice, bob = make_client(), make_client()
     challenge = (await alice.post("/api/challenges", json={"board_size": 9, "color": "black"})).json()
     game = (await bob.post(f"/api/challenges/{challenge['id']}/accept")).json()["game"]
     return alice, bob, game["id"]
 
 
-async def test_a_review_of_an_uploaded_record_keeps_its_variations(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_review_of_an_uploaded_record_keeps_its_variations(make_client: MakeClient) -> None:
     owner = make_client()
     made = await owner.post("/api/reviews", json={"sgf": RECORD})
     assert made.status_code == 201, made.text
@@ -34,7 +36,7 @@ async def test_a_review_of_an_uploaded_record_keeps_its_variations(make_client) 
     assert [r["id"] for r in mine] == [review["id"]]
 
 
-async def test_bad_sources_are_refused(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_bad_sources_are_refused(make_client: MakeClient) -> None:
     owner = make_client()
     for body, status, code in (
         ({"sgf": "not a record"}, 422, "bad_sgf"),
@@ -50,14 +52,14 @@ async def test_bad_sources_are_refused(make_client) -> None:  # type: ignore[no-
     assert (await owner.get("/api/reviews/nosuch")).json()["error"]["code"] == "review_not_found"
 
 
-async def test_a_game_in_play_cannot_be_reviewed_yet(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_game_in_play_cannot_be_reviewed_yet(make_client: MakeClient) -> None:
     alice, bob, game_id = await _finished_game(make_client)
     early = await alice.post("/api/reviews", json={"game_id": game_id})
     assert early.status_code == 409 and early.json()["error"]["code"] == "game_not_finished"
     assert (await bob.get(f"/api/games/{game_id}/reviews")).json() == {"reviews": []}
 
 
-async def test_the_daily_cap_on_making_reviews(make_client, app) -> None:  # type: ignore[no-untyped-def]
+async def test_the_daily_cap_on_making_reviews(make_client: MakeClient, app: FastAPI) -> None:
     from dataclasses import replace
 
     app.state.review_limits = replace(app.state.review_limits, per_day=2)

@@ -9,11 +9,13 @@ import json
 import httpx
 import pytest
 import websockets
+from websockets.asyncio.client import ClientConnection
 
-from tests.support.players import Player, start_game
+from tests.conftest import MakeLiveServer
+from tests.support.players import GameSocket, Player, start_game
 
 
-async def _closed_code(ws) -> int:  # type: ignore[no-untyped-def]
+async def _closed_code(ws: ClientConnection) -> int:
     with pytest.raises(websockets.ConnectionClosed) as closed:
         while True:
             await asyncio.wait_for(ws.recv(), 10)
@@ -26,10 +28,10 @@ class Closing(Player):
 
     def __init__(self, base_url: str) -> None:
         super().__init__(base_url)
-        self.sockets: list = []  # type: ignore[type-arg]
+        self.sockets: list[GameSocket] = []
 
-    async def socket(self, *args, **kwargs):  # type: ignore[no-untyped-def, override]
-        sock = await super().socket(*args, **kwargs)
+    async def socket(self, game_id: str, v: int | None = None, base_url: str | None = None) -> GameSocket:
+        sock = await super().socket(game_id, v, base_url)
         self.sockets.append(sock)
         return sock
 
@@ -44,7 +46,7 @@ async def _game(url: str) -> tuple[Player, Player, str]:
     return black, white, await start_game(black, white)
 
 
-async def test_sockets_are_capped_per_user(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_sockets_are_capped_per_user(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(sockets_per_user=3)
     black, white, game_id = await _game(server.url)
     held = [await black.socket(game_id) for _ in range(3)]
@@ -61,7 +63,7 @@ async def test_sockets_are_capped_per_user(make_live_server) -> None:  # type: i
         await player.close()
 
 
-async def test_sockets_are_capped_per_address(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_sockets_are_capped_per_address(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(sockets_per_address=5)
     lobby = server.ws_url + "/ws/lobby"
     held = [await websockets.connect(lobby) for _ in range(5)]
@@ -105,7 +107,7 @@ async def test_chat_is_limited_per_user_across_sockets(live_server: str) -> None
         await player.close()
 
 
-async def test_a_repeated_chat_line_is_dropped(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_a_repeated_chat_line_is_dropped(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(new_account_chat_lines=4)  # these guests chat as established accounts do
     black, white, game_id = await _game(server.url)
     sock = await black.socket(game_id)
@@ -117,7 +119,7 @@ async def test_a_repeated_chat_line_is_dropped(make_live_server) -> None:  # typ
         await player.close()
 
 
-async def test_snapshots_carry_the_newest_chat_and_older_lines_are_paged(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_snapshots_carry_the_newest_chat_and_older_lines_are_paged(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(chat_lines=1000, new_account_chat_lines=1000)
     black, white, game_id = await _game(server.url)
     sock = await black.socket(game_id)

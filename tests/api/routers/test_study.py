@@ -5,34 +5,38 @@ the per-user limits, or per-address ones for a visitor without a session (for wh
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import httpx
 import pytest
 
 from app.accounts.cookies import COOKIE_NAME
 from app.study.schemas import TreeDoc, tree_from_doc, tree_to_doc
 from app.study.sgf_tree import export_tree
+from tests.conftest import LiveServer, MakeLiveServer
 from tests.study.sample import sample_tree, shape
 from tests.support.players import Player, start_game
+from tests.support.instances import redis_cluster_prefix  # noqa: F401 - a pytest fixture, taken by name as a test parameter
 from tests.support.rows import count_users
-from tests.support.instances import redis_cluster_prefix  # noqa: F401 (a fixture)
 from tests.support.services import REDIS_URL, need_gnugo
 
 NINE = {"size": 9, "rules": "chinese", "komi": 7.5}
 SLOW = 60.0  # seconds an engine or the playouts may take on a busy machine (the server's own limits are lower)
 
 
-def line(*moves):  # type: ignore[no-untyped-def]
+def line(*moves: tuple[str, list[int]]) -> list[dict[str, Any]]:
     return [{"color": c, "point": p} for c, p in moves]
 
 
 @pytest.fixture
-async def visitor(live_server):  # type: ignore[no-untyped-def]
+async def visitor(live_server: str) -> AsyncIterator[Player]:
     person = await Player(live_server).visit()
     yield person
     await person.close()
 
 
-async def test_a_position_comes_with_its_captures_and_an_illegal_move_with_the_engines_reason(visitor) -> None:
+async def test_a_position_comes_with_its_captures_and_an_illegal_move_with_the_engines_reason(visitor: Player) -> None:
     capture = line(("B", [1, 0]), ("W", [0, 0]), ("B", [0, 1]))
     answer = await visitor.http.post("/api/study/position", json={"setup": NINE, "line": capture})
     assert answer.status_code == 200, answer.text
@@ -48,7 +52,7 @@ async def test_a_position_comes_with_its_captures_and_an_illegal_move_with_the_e
     assert far.status_code == 422 and far.json()["error"]["code"] == "off_board"
 
 
-async def test_a_stored_game_is_a_tree_for_spectators_and_for_its_players_once_it_ended(live_server) -> None:
+async def test_a_stored_game_is_a_tree_for_spectators_and_for_its_players_once_it_ended(live_server: str) -> None:
     black, white, watcher = [await Player(live_server).visit() for _ in range(3)]
     try:
         game_id = await start_game(black, white)
@@ -74,7 +78,7 @@ async def test_a_stored_game_is_a_tree_for_spectators_and_for_its_players_once_i
             await person.close()
 
 
-async def test_sgf_export_then_import_gives_the_same_tree(visitor) -> None:
+async def test_sgf_export_then_import_gives_the_same_tree(visitor: Player) -> None:
     tree = sample_tree()
     doc = tree_to_doc(tree).model_dump(mode="json")
     exported = await visitor.http.post("/api/study/export", json=doc)
@@ -95,12 +99,12 @@ async def test_sgf_export_then_import_gives_the_same_tree(visitor) -> None:
         (b"(;SZ[19]" + b"(;B[]" * 1500 + b")" * 1501, "tree_too_deep"),
     ],
 )
-async def test_hostile_records_get_a_clear_error(visitor, data, code) -> None:  # type: ignore[no-untyped-def]
+async def test_hostile_records_get_a_clear_error(visitor: Player, data: bytes, code: str) -> None:
     answer = await visitor.http.post("/api/study/sgf", content=data)
     assert answer.status_code == 422 and answer.json()["error"]["code"] == code
 
 
-async def test_records_and_trees_over_their_byte_caps_are_refused(visitor, live_server_handle) -> None:  # type: ignore[no-untyped-def]
+async def test_records_and_trees_over_their_byte_caps_are_refused(visitor: Player, live_server_handle: LiveServer) -> None:
     settings = live_server_handle.app.state.settings
     big = b"(;SZ[19]C[" + b"x" * settings.study_max_sgf_bytes + b"])"
     answer = await visitor.http.post("/api/study/sgf", content=big)
@@ -110,14 +114,14 @@ async def test_records_and_trees_over_their_byte_caps_are_refused(visitor, live_
     assert answer.status_code == 413 and answer.json()["error"]["code"] == "too_large"
 
 
-async def test_a_tree_with_an_illegal_move_is_not_exported(visitor) -> None:
+async def test_a_tree_with_an_illegal_move_is_not_exported(visitor: Player) -> None:
     doc = tree_to_doc(sample_tree()).model_dump(mode="json")
     doc["nodes"][2]["move"] = {"color": "B", "point": [9, 9]}
     answer = await visitor.http.post("/api/study/export", json=doc)
     assert answer.status_code == 422 and answer.json()["error"]["code"] == "occupied"
 
 
-async def test_score_estimate_marks_dead_stones_and_gives_ownership(visitor) -> None:
+async def test_score_estimate_marks_dead_stones_and_gives_ownership(visitor: Player) -> None:
     # Black walls off the left, White the right; a black stone in White's area and a white one in Black's
     moves = []
     for y in range(9):
@@ -136,7 +140,7 @@ async def test_score_estimate_marks_dead_stones_and_gives_ownership(visitor) -> 
 
 
 @pytest.mark.gnugo
-async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_in_progress(live_server) -> None:
+async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_in_progress(live_server: str) -> None:
     need_gnugo()
     student, black, white = [await Player(live_server).visit() for _ in range(3)]
     try:
@@ -170,7 +174,9 @@ async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_i
 
 
 @pytest.mark.redis
-async def test_hints_and_estimates_are_limited_per_user_across_instances(make_live_server, redis_cluster_prefix) -> None:  # type: ignore[no-untyped-def]
+async def test_hints_and_estimates_are_limited_per_user_across_instances(
+    make_live_server: MakeLiveServer, redis_cluster_prefix: str
+) -> None:
     limits = {
         "hints_per_window": 1,
         "study_estimates": 2,
@@ -196,8 +202,8 @@ async def test_hints_and_estimates_are_limited_per_user_across_instances(make_li
 
 
 async def test_a_visitor_without_a_session_gets_estimates_and_hints_limited_per_address_and_stores_nothing(
-    make_live_server, database_url: str
-) -> None:  # type: ignore[no-untyped-def]
+    make_live_server: MakeLiveServer, database_url: str
+) -> None:
     """Someone analysing a finished game needs no session: estimates and hints answer without storing a guest
     or setting a cookie, and count against the client address (every client of the test is 127.0.0.1)."""
     server = make_live_server(study_estimates=2, hints_per_window=1, hint_engine="/bin/false")
