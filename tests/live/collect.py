@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 RESET = "RESET"
 WAIT = 10.0  # generous bound on waiting for a delivery; never a speed assertion
@@ -26,7 +27,7 @@ class Collector:
         self.items.append(RESET)
         self._changed.set()
 
-    async def wait_for(self, predicate, timeout: float = WAIT) -> None:
+    async def wait_for(self, predicate: Callable[[list[bytes | str]], bool], timeout: float = WAIT) -> None:
         async def loop() -> None:
             while not predicate(self.items):
                 self._changed.clear()

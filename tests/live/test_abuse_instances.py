@@ -10,7 +10,7 @@ import pytest
 import websockets
 
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import Player, start_game
+from tests.support.players import GameSocket, Player, start_game
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(120)]
 
@@ -72,7 +72,7 @@ async def test_logging_out_closes_the_sockets_on_every_instance(cluster: Instanc
         await asyncio.sleep(0)
 
 
-async def _refused(sock) -> bool:  # type: ignore[no-untyped-def]
+async def _refused(sock: GameSocket) -> bool:
     """Whether a just-opened socket was refused for too many sockets (its first message, then close 4429)."""
     first = await sock.next(timeout=10)
     if first.get("code") != "too_many_sockets":

@@ -8,14 +8,18 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 
+from app.settings import Settings
+from tests.live.room_fixtures import Servers
 from tests.live.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import finished, stored
 from tests.support.fake_clock import ClockServers, FakeClock, clock  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import Player, start_game
+from tests.support.players import GameSocket, Player, start_game
 
 pytestmark = STACKS
 
@@ -25,14 +29,18 @@ A_WEEK_A_MOVE = {"kind": "simple", "per_move": WEEK, "correspondence": True}
 
 
 @pytest.fixture
-def servers(stack_settings, clock: FakeClock):  # type: ignore[no-untyped-def]
+def servers(stack_settings: Settings, clock: FakeClock) -> Iterator[ClockServers]:
     group = ClockServers(stack_settings.model_copy(update={"vacation_sweep_seconds": 0.2}), clock)
     yield group
     group.stop_all()
 
 
+People = Callable[[], Awaitable[Player]]
+"""What ``people`` gives: each call a newly registered player, signed in."""
+
+
 @pytest.fixture
-async def people(servers):  # type: ignore[no-untyped-def]
+async def people(servers: Servers) -> AsyncIterator[People]:
     server = servers.start()
     made: list[Player] = []
 
@@ -58,13 +66,13 @@ def next_weekday(after: float, weekday: int) -> float:
     return datetime(day.year, day.month, day.day, tzinfo=timezone.utc).timestamp()
 
 
-async def play(sock, point):  # type: ignore[no-untyped-def]
+async def play(sock: GameSocket, point: list[int]) -> dict[str, Any]:
     ack = await sock.act({"t": "play", "p": point})
     assert ack["t"] == "ack", ack
     return ack
 
 
-async def test_two_players_over_days_with_conditional_moves_a_weekend_and_a_vacation(people, clock):  # type: ignore[no-untyped-def]
+async def test_two_players_over_days_with_conditional_moves_a_weekend_and_a_vacation(people: People, clock: FakeClock) -> None:
     black, white = await people(), await people()
     choices = await black.http.put("/api/me/correspondence", json={"weekend_pause": True, "time_zone": "UTC"})
     assert choices.status_code == 200 and choices.json()["weekend_pause"] is True
@@ -127,7 +135,7 @@ async def test_two_players_over_days_with_conditional_moves_a_weekend_and_a_vaca
         await sock.close()
 
 
-async def test_a_game_nobody_moved_in_is_cancelled_not_lost(people, clock):  # type: ignore[no-untyped-def]
+async def test_a_game_nobody_moved_in_is_cancelled_not_lost(people: People, clock: FakeClock) -> None:
     black, white = await people(), await people()
     game_id = await start_game(black, white, time_control=A_WEEK_A_MOVE, rated=True)
     clock.set_iso((await stored(black, game_id))["started_at"])
@@ -141,7 +149,7 @@ async def test_a_game_nobody_moved_in_is_cancelled_not_lost(people, clock):  # t
     await w.close()
 
 
-async def test_what_a_correspondence_game_cannot_be_is_refused(people, servers):  # type: ignore[no-untyped-def]
+async def test_what_a_correspondence_game_cannot_be_is_refused(people: People, servers: Servers) -> None:
     player = await people()
     for tc, fragment in [
         ({"kind": "simple", "per_move": 3600, "correspondence": True}, "at least 86400"),
@@ -162,7 +170,7 @@ async def test_what_a_correspondence_game_cannot_be_is_refused(people, servers):
         await guest.close()
 
 
-async def test_play_now_pairs_correspondence_seekers_who_already_play_correspondence(people):  # type: ignore[no-untyped-def]
+async def test_play_now_pairs_correspondence_seekers_who_already_play_correspondence(people: People) -> None:
     ana, bao = await people(), await people()
     await start_game(ana, bao, time_control=A_WEEK_A_MOVE)  # a correspondence game does not keep them from seeking
     a, b = await ana.lobby(), await bao.lobby()
@@ -178,7 +186,9 @@ async def test_play_now_pairs_correspondence_seekers_who_already_play_correspond
         await sock.close()
 
 
-async def test_the_lobby_lists_fifty_games_in_its_snapshot_and_keeps_the_your_turn_list_live(people, clock):  # type: ignore[no-untyped-def]
+async def test_the_lobby_lists_fifty_games_in_its_snapshot_and_keeps_the_your_turn_list_live(
+    people: People, clock: FakeClock
+) -> None:
     black, white = await people(), await people()
     ids = []
     for i in range(50):

@@ -6,20 +6,25 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 
 from __future__ import annotations
 
+from typing import Any
+
+from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import Lobby, begin, finished, live_ids, sgf
+from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.players import GameSocket
 
 pytestmark = STACKS
 
 
-async def _play(sock, point):  # type: ignore[no-untyped-def]
+async def _play(sock: GameSocket, point: list[int]) -> dict[str, Any]:
     ack = await sock.act({"t": "play", "p": point})
     assert ack["t"] == "ack", ack
     return await sock.until(lambda m: m.get("v") == ack["v"] and m.get("t") == "move")
 
 
-async def test_byoyomi_periods_used_by_moves_and_by_the_server_then_lost(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_byoyomi_periods_used_by_moves_and_by_the_server_then_lost(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     tc = {"kind": "byoyomi", "main": 10, "periods": 3, "period_time": 5}
     game_id, b, w = await begin(black, white, clock, tc)
@@ -70,7 +75,7 @@ async def test_byoyomi_periods_used_by_moves_and_by_the_server_then_lost(make_pl
         await sock.close()
 
 
-async def test_canadian_stones_count_down_and_the_period_starts_again(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_canadian_stones_count_down_and_the_period_starts_again(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, {"kind": "canadian", "main": 0, "stones": 2, "period_time": 10})
 
@@ -87,7 +92,7 @@ async def test_canadian_stones_count_down_and_the_period_starts_again(make_playe
         await sock.close()
 
 
-async def test_fischer_adds_the_increment_after_each_move_up_to_the_cap(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_fischer_adds_the_increment_after_each_move_up_to_the_cap(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, {"kind": "fischer", "main": 10, "increment": 5, "cap": 20})
 
@@ -102,7 +107,7 @@ async def test_fischer_adds_the_increment_after_each_move_up_to_the_cap(make_pla
         await sock.close()
 
 
-async def test_a_flag_falls_with_both_players_gone_and_the_lobby_hears_of_it(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_a_flag_falls_with_both_players_gone_and_the_lobby_hears_of_it(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 30})
     await _play(b, [2, 2])

@@ -6,26 +6,33 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 
 from __future__ import annotations
 
+from typing import Any
+
+from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import begin, finished, sgf, stored
+from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.players import GameSocket
 
 pytestmark = STACKS
 
 
-async def _ok(sock, message):  # type: ignore[no-untyped-def]
+async def _ok(sock: GameSocket, message: dict[str, Any]) -> dict[str, Any]:
     ack = await sock.act(message)
     assert ack["t"] == "ack", ack
     return ack
 
 
-async def _refused(sock, message, code):  # type: ignore[no-untyped-def]
+async def _refused(sock: GameSocket, message: dict[str, Any], code: str) -> None:
     reply = await sock.act(message)
     assert reply["t"] == "error" and reply["code"] == code, reply
     assert reply["id"] and reply["message"]
 
 
-async def test_undo_declined_then_accepted_and_out_of_phase_acts_change_nothing(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_undo_declined_then_accepted_and_out_of_phase_acts_change_nothing(
+    make_player: MakePlayer, clock: FakeClock
+) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
     await _refused(w, {"t": "undo_accept"}, "no_offer")  # nobody asked
@@ -53,7 +60,7 @@ async def test_undo_declined_then_accepted_and_out_of_phase_acts_change_nothing(
         await sock.close()
 
 
-async def test_draw_declined_then_agreed(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_draw_declined_then_agreed(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
     await _ok(b, {"t": "draw_offer"})
@@ -70,7 +77,7 @@ async def test_draw_declined_then_agreed(make_player, clock):  # type: ignore[no
         await sock.close()
 
 
-async def test_abort_before_both_moved_and_refused_after(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_abort_before_both_moved_and_refused_after(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
     await _ok(b, {"t": "play", "p": [2, 2]})
@@ -93,7 +100,7 @@ async def test_abort_before_both_moved_and_refused_after(make_player, clock):  #
         await sock.close()
 
 
-async def test_a_sealed_move_stays_hidden_until_resumption(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_a_sealed_move_stays_hidden_until_resumption(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 600})
     s = await (await make_player()).socket(game_id)
@@ -135,7 +142,7 @@ async def test_a_sealed_move_stays_hidden_until_resumption(make_player, clock): 
         await sock.close()
 
 
-async def test_abandonment_claim_refused_before_the_grace_period_then_accepted(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_abandonment_claim_refused_before_the_grace_period_then_accepted(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
     await _ok(b, {"t": "play", "p": [2, 2]})

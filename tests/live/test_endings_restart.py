@@ -7,16 +7,19 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 
 from __future__ import annotations
 
+from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import server_marks
+from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import begin, finished, move_to, stored
+from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
 
 pytestmark = STACKS
 
 
-async def test_downtime_is_charged_to_nobody(servers, make_player, clock):  # type: ignore[no-untyped-def]
+async def test_downtime_is_charged_to_nobody(servers: Servers, make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 60})
     assert (await b.act({"t": "play", "p": [2, 2]}))["v"] == 1
@@ -41,7 +44,9 @@ async def test_downtime_is_charged_to_nobody(servers, make_player, clock):  # ty
     await w2.close()
 
 
-async def test_a_flag_that_fell_before_the_servers_stopped_is_settled_on_start(servers, stack_settings, make_player, clock):  # type: ignore[no-untyped-def]
+async def test_a_flag_that_fell_before_the_servers_stopped_is_settled_on_start(
+    servers: Servers, stack_settings: Settings, make_player: MakePlayer, clock: FakeClock
+) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 10})
     start = clock.now
@@ -66,7 +71,7 @@ async def test_a_flag_that_fell_before_the_servers_stopped_is_settled_on_start(s
     await b2.close()
 
 
-async def test_downtime_is_not_charged_to_the_scoring_timer(servers, make_player, clock):  # type: ignore[no-untyped-def]
+async def test_downtime_is_not_charged_to_the_scoring_timer(servers: Servers, make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)  # untimed: only the scoring timer runs
     assert (await b.act({"t": "pass"}))["v"] == 1
@@ -90,7 +95,9 @@ async def test_downtime_is_not_charged_to_the_scoring_timer(servers, make_player
     await w2.close()
 
 
-async def test_an_untimed_game_in_play_gets_no_event_for_downtime(servers, make_player, clock):  # type: ignore[no-untyped-def]
+async def test_an_untimed_game_in_play_gets_no_event_for_downtime(
+    servers: Servers, make_player: MakePlayer, clock: FakeClock
+) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
     assert (await b.act({"t": "play", "p": [2, 2]}))["v"] == 1

@@ -5,14 +5,19 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 
 from __future__ import annotations
 
+from typing import Any
+
+from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import Lobby, begin, finished, live_ids, sgf
+from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.players import GameSocket
 
 pytestmark = STACKS
 
 
-async def _to_scoring(b, w):  # type: ignore[no-untyped-def]
+async def _to_scoring(b: GameSocket, w: GameSocket) -> dict[str, Any]:
     for sock, message in (
         (b, {"t": "play", "p": [2, 2]}),
         (w, {"t": "play", "p": [6, 6]}),
@@ -23,7 +28,7 @@ async def _to_scoring(b, w):  # type: ignore[no-untyped-def]
     return await b.until(lambda m: m.get("t") == "phase")
 
 
-async def test_toggles_reset_acceptance_then_both_accept(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_toggles_reset_acceptance_then_both_accept(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 600})
     lobby = await Lobby.open(await make_player())
@@ -57,7 +62,7 @@ async def test_toggles_reset_acceptance_then_both_accept(make_player, clock):  #
     await lobby.close()
 
 
-async def test_resume_from_scoring_then_two_new_passes(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_resume_from_scoring_then_two_new_passes(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 600})
     await _to_scoring(b, w)
@@ -76,7 +81,7 @@ async def test_resume_from_scoring_then_two_new_passes(make_player, clock):  # t
         await sock.close()
 
 
-async def test_an_unanswered_score_is_accepted_automatically(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_an_unanswered_score_is_accepted_automatically(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
     await _to_scoring(b, w)

@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -272,7 +273,9 @@ async def test_redis_emptied_and_connections_cut_mid_game(cluster: Instances, re
 
 
 @pytest.fixture
-def redis_proxied_instance(database_url: str, redis_cluster_prefix: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+def redis_proxied_instance(
+    database_url: str, redis_cluster_prefix: str, tmp_path: Path
+) -> Iterator[tuple[Instance, Instance, TcpProxy]]:
     """An instance that reaches Redis directly and one that reaches it only through a proxy the test can cut."""
     from urllib.parse import urlparse
 
@@ -291,7 +294,7 @@ def redis_proxied_instance(database_url: str, redis_cluster_prefix: str, tmp_pat
 
 
 async def test_the_last_move_missed_while_an_instance_was_cut_from_redis_arrives_when_it_reconnects(
-    redis_proxied_instance,  # type: ignore[no-untyped-def]
+    redis_proxied_instance: tuple[Instance, Instance, TcpProxy],
 ) -> None:
     """No later move comes to reveal the gap: the reconnect itself must hand the sockets what they missed."""
     one, two, proxy = redis_proxied_instance
@@ -321,7 +324,7 @@ async def test_the_last_move_missed_while_an_instance_was_cut_from_redis_arrives
 
 
 @pytest.fixture
-def proxied_cluster(database_url: str, redis_cluster_prefix: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+def proxied_cluster(database_url: str, redis_cluster_prefix: str, tmp_path: Path) -> Iterator[tuple[Instances, TcpProxy]]:
     """Instances that reach PostgreSQL only through a proxy the test can cut."""
     from urllib.parse import urlparse
 
@@ -335,7 +338,7 @@ def proxied_cluster(database_url: str, redis_cluster_prefix: str, tmp_path: Path
     proxy.close()
 
 
-async def test_moves_during_a_database_outage_are_refused_then_play_resumes(proxied_cluster) -> None:  # type: ignore[no-untyped-def]
+async def test_moves_during_a_database_outage_are_refused_then_play_resumes(proxied_cluster: tuple[Instances, TcpProxy]) -> None:
     group, proxy = proxied_cluster
     one, two = group.start(2)
     table = await _table(one.url)

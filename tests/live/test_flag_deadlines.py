@@ -7,11 +7,13 @@ import asyncio
 import time
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.memory_hub import MemoryHub
 from app.live.rooms import RoomManager
 from app.lobby.starting import create_game
 from app.store.repositories import users
+from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 
@@ -19,7 +21,7 @@ GAMES = 50
 MAIN_SECONDS = 20  # the clock runs from the game's creation: room for setting 50 games up on a busy machine
 
 
-async def test_a_tick_with_nothing_due_arms_the_real_deadline_again(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_a_tick_with_nothing_due_arms_the_real_deadline_again(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     async with db_sessionmaker() as session:
         black = await users.add_guest(session, "Guest-d1", "guest-d1")
         white = await users.add_guest(session, "Guest-d2", "guest-d2")
@@ -86,7 +88,7 @@ async def _one_game(black: Player, white: Player, on_a: str, on_b: str, starting
 
 
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
-async def test_fifty_flags_fall_on_time_across_two_instances(servers, make_player) -> None:  # type: ignore[no-untyped-def]
+async def test_fifty_flags_fall_on_time_across_two_instances(servers: Servers, make_player: MakePlayer) -> None:
     a, b = servers.start(), servers.start()
     pairs = [(await make_player(a.url), await make_player(a.url)) for _ in range(GAMES)]
     starting = asyncio.Semaphore(5)

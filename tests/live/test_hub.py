@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from app.live.codec import decode, encode
-from app.live.hub import LOBBY_CHANNEL, game_channel
+from app.live.hub import LOBBY_CHANNEL, Unsubscribe, game_channel
 from app.live.presence import Presence
 from tests.live.collect import RESET, WAIT, Collector
 
@@ -330,10 +330,11 @@ async def test_each_due_game_is_claimed_exactly_once_under_concurrency(make_hub)
 
 async def test_a_subscriber_may_unsubscribe_from_its_own_callback(hub):
     got: list[bytes] = []
-    unsubscribe = None
+    unsubscribe: Unsubscribe | None = None
 
     async def once(data: bytes) -> None:
         got.append(data)
+        assert unsubscribe is not None
         await unsubscribe()
 
     unsubscribe = await hub.subscribe(CH, once)

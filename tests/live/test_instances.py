@@ -18,7 +18,7 @@ from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import NewEvent, VersionConflict
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import Player, start_game
+from tests.support.players import GameSocket, Player, start_game
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(90)]
 
@@ -30,7 +30,7 @@ async def _players(url: str, count: int) -> list[Player]:
     return [await Player(url).visit() for _ in range(count)]
 
 
-def _sequence(sock) -> list[tuple]:  # type: ignore[no-untyped-def]
+def _sequence(sock: GameSocket) -> list[tuple[int, str, object]]:
     return [(m["v"], m["t"], m.get("p")) for m in sock.versioned()]
 
 
@@ -152,7 +152,7 @@ async def test_rooms_that_never_hear_of_each_other_still_cannot_both_commit(clus
             rooms.append(room)
         first, second = rooms
 
-        async def nothing(*_args) -> None:  # type: ignore[no-untyped-def]
+        async def nothing(*_args: object) -> None:
             return None
 
         def seat(color: str) -> Connection:

@@ -15,6 +15,7 @@ import resource
 import tracemalloc
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
@@ -50,7 +51,9 @@ async def _noop_close(_code: int, _reason: str) -> None:
     return None
 
 
-async def _play_and_finish(rooms: RoomManager, clock: Clock, sessionmaker, black_id: int, white_id: int, count: int) -> None:  # type: ignore[no-untyped-def]
+async def _play_and_finish(
+    rooms: RoomManager, clock: Clock, sessionmaker: async_sessionmaker[AsyncSession], black_id: int, white_id: int, count: int
+) -> None:
     for start in range(0, count, BATCH):
         async with sessionmaker() as session:
             ids = []
@@ -107,7 +110,7 @@ async def _quiet(rooms: RoomManager, clock: Clock) -> None:
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_memory_comes_back_after_games_and_unknown_ids(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_memory_comes_back_after_games_and_unknown_ids(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     clock = Clock()
     hub = MemoryHub()
     await hub.start()

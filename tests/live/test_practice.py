@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 
 pytestmark = STACKS
 
 
-async def _practice(player: Player, **body) -> str:  # type: ignore[no-untyped-def]
+async def _practice(player: Player, **body: Any) -> str:
     response = await player.http.post("/api/practice", json=body)
     assert response.status_code == 201, response.text
     data = response.json()
@@ -16,7 +19,7 @@ async def _practice(player: Player, **body) -> str:  # type: ignore[no-untyped-d
     return data["game_id"]
 
 
-async def test_one_user_plays_both_colours_and_accepts_for_both(make_player, servers):  # type: ignore[no-untyped-def]
+async def test_one_user_plays_both_colours_and_accepts_for_both(make_player: MakePlayer, servers: Servers) -> None:
     me, watcher = await make_player(), await make_player()
     game_id = await _practice(me)
 
@@ -63,7 +66,7 @@ async def test_one_user_plays_both_colours_and_accepts_for_both(make_player, ser
         await s.close()
 
 
-async def test_a_practice_game_has_a_chosen_size_and_is_not_rated(make_player):  # type: ignore[no-untyped-def]
+async def test_a_practice_game_has_a_chosen_size_and_is_not_rated(make_player: MakePlayer) -> None:
     me = await make_player()
     bad = await me.http.post("/api/practice", json={"size": 10})
     assert bad.status_code == 422

@@ -8,9 +8,12 @@ import time
 from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.proposals import DeadStoneProposer
 from app.store.repositories import games
+from tests.conftest import LiveServer
+from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, start_game
 
@@ -23,7 +26,7 @@ def slow_proposal(game: Any) -> list[list[int]]:
     return []
 
 
-async def _seated(make_player, **settings: Any) -> tuple[str, GameSocket, GameSocket]:  # type: ignore[no-untyped-def]
+async def _seated(make_player: MakePlayer, **settings: Any) -> tuple[str, GameSocket, GameSocket]:
     black, white = await make_player(), await make_player()
     game_id = await start_game(black, white, **settings)
     b, w = await black.socket(game_id), await white.socket(game_id)
@@ -41,11 +44,11 @@ async def _to_scoring_moves(b: GameSocket, w: GameSocket) -> None:
 
 @STACKS
 async def test_the_proposal_is_stored_with_the_pass_and_never_computed_again(
-    make_player,
-    servers,
-    monkeypatch,  # type: ignore[no-untyped-def]
-    db_sessionmaker,
-):
+    make_player: MakePlayer,
+    servers: Servers,
+    monkeypatch: pytest.MonkeyPatch,
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     game_id, b, w = await _seated(make_player)
     await _to_scoring_moves(b, w)
     ack = await w.act({"t": "pass"})
@@ -73,7 +76,7 @@ async def test_the_proposal_is_stored_with_the_pass_and_never_computed_again(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_other_games_move_while_a_proposal_is_computed(make_player, server):  # type: ignore[no-untyped-def]
+async def test_other_games_move_while_a_proposal_is_computed(make_player: MakePlayer, server: LiveServer) -> None:
     server.app.state.rooms.proposer = DeadStoneProposer(budget=30.0, compute=slow_proposal)
     game_id, b, w = await _seated(make_player)
     _, b2, w2 = await _seated(make_player, board_size=19)
@@ -95,7 +98,9 @@ async def test_other_games_move_while_a_proposal_is_computed(make_player, server
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_a_proposal_over_its_budget_starts_scoring_with_nothing_proposed(make_player, server):  # type: ignore[no-untyped-def]
+async def test_a_proposal_over_its_budget_starts_scoring_with_nothing_proposed(
+    make_player: MakePlayer, server: LiveServer
+) -> None:
     proposer = DeadStoneProposer(budget=0.5, compute=slow_proposal)
     server.app.state.rooms.proposer = proposer
     _, b, w = await _seated(make_player)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,7 +39,7 @@ asyncio.run(main())
 """
 
 
-async def eventually(check, timeout: float = WAIT) -> None:
+async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = WAIT) -> None:
     """Wait (bounded) until the async predicate holds."""
 
     async def loop() -> None:
@@ -51,7 +53,7 @@ async def eventually(check, timeout: float = WAIT) -> None:
 async def hubs(redis_prefix):
     started: list[RedisHub] = []
 
-    async def make(**options) -> RedisHub:
+    async def make(**options: Any) -> RedisHub:
         hub = RedisHub(REDIS_URL, prefix=redis_prefix, **options)
         await hub.start()
         started.append(hub)
@@ -78,6 +80,7 @@ async def test_a_killed_instance_stops_counting(hubs, redis_prefix):
         stdout=asyncio.subprocess.PIPE,
     )
     try:
+        assert child.stdout is not None
         assert await asyncio.wait_for(child.stdout.readline(), WAIT) == b"ready\n"
         full = Presence({"B": True, "W": True}, 1)
         assert await survivor.presence(CH) == full

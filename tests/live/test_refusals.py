@@ -7,6 +7,7 @@ import asyncio
 import re
 
 import httpx
+import pytest
 
 from tests.support.players import Player, start_game
 
@@ -18,7 +19,7 @@ async def _catchup_reads(url: str) -> float:
     return float(found.group(1)) if found else 0.0
 
 
-async def test_refused_actions_do_not_read_the_database(live_server: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_refused_actions_do_not_read_the_database(live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Spectators' refusals never read it; players' refusals re-read it (another instance may have committed)
     within a per-room budget: here its refill is turned off, so the budget's burst is all there is."""
     from app.live import room as room_module

@@ -6,27 +6,34 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 
 from __future__ import annotations
 
+from typing import Any
+
+from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import Lobby, begin, stored
+from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.players import GameSocket
 
 pytestmark = STACKS
 
 BYOYOMI = {"kind": "byoyomi", "main": 300, "periods": 3, "period_time": 20}
 
 
-async def _ok(sock, message):  # type: ignore[no-untyped-def]
+async def _ok(sock: GameSocket, message: dict[str, Any]) -> dict[str, Any]:
     ack = await sock.act(message)
     assert ack["t"] == "ack", ack
     return ack
 
 
-async def _refused(sock, message, code):  # type: ignore[no-untyped-def]
+async def _refused(sock: GameSocket, message: dict[str, Any], code: str) -> None:
     reply = await sock.act(message)
     assert reply["t"] == "error" and reply["code"] == code, reply
 
 
-async def test_rematch_declined_then_accepted_swaps_colours_and_keeps_the_settings(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_rematch_declined_then_accepted_swaps_colours_and_keeps_the_settings(
+    make_player: MakePlayer, clock: FakeClock
+) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock, BYOYOMI)
     await _refused(b, {"t": "rematch_offer"}, "wrong_phase")  # not before the game is over
@@ -71,7 +78,7 @@ async def test_rematch_declined_then_accepted_swaps_colours_and_keeps_the_settin
         await sock.close()
 
 
-async def test_crossed_rematch_offers_agree(make_player, clock):  # type: ignore[no-untyped-def]
+async def test_crossed_rematch_offers_agree(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
     await _ok(b, {"t": "resign"})

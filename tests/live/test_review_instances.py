@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ async def test_followers_on_another_instance_follow_the_leader(cluster: Instance
             assert (await sock.of_type("snapshot"))["v"] == 0
         await lead.until(lambda m: m.get("t") == "participants" and len(m["participants"]) == 3)
 
-        actions = [
+        actions: list[dict[str, Any]] = [
             {"t": "goto", "node": 2},
             {"t": "play", "p": [4, 4]},
             {"t": "comment", "text": "here"},

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import MakeLiveServer
 from tests.support.players import Player
 from tests.support.reviews import MOVES, finished_game, make_review
 
@@ -143,7 +144,7 @@ async def test_bad_messages_and_unknown_reviews_get_structured_errors(live_serve
             await person.close()
 
 
-async def test_the_room_is_capped_and_anonymous_visitors_follow_without_chatting(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_the_room_is_capped_and_anonymous_visitors_follow_without_chatting(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(review_max_participants=3)
     owner, other, friend = [await Player(server.url).visit() for _ in range(3)]
     try:

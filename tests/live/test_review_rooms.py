@@ -4,6 +4,7 @@ the commit and the publish) is caught by the sweep, which resyncs the sockets he
 from __future__ import annotations
 
 import orjson
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
@@ -21,7 +22,7 @@ TREE = {
 }
 
 
-async def _review(sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def _review(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     async with sessionmaker() as session:
         owner = await users.add_guest(session, "Guest-rr", "guest-rr")
         await session.commit()
@@ -30,7 +31,9 @@ async def _review(sessionmaker) -> None:  # type: ignore[no-untyped-def]
         )
 
 
-async def test_the_sweep_resyncs_sockets_after_a_change_the_hub_never_carried(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_the_sweep_resyncs_sockets_after_a_change_the_hub_never_carried(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     await _review(db_sessionmaker)
     hub = MemoryHub()
     await hub.start()

@@ -6,29 +6,34 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import orjson
 import pytest
 import websockets
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
 from app.live.room import Room
 from app.metrics import Metrics
 
+from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import Player, start_game
+from tests.support.players import GameSocket, Player, start_game
 
 pytestmark = STACKS
 
 
-async def _seated(make_player) -> tuple[Player, Player, str]:  # type: ignore[no-untyped-def]
+async def _seated(make_player: MakePlayer) -> tuple[Player, Player, str]:
     black, white = await make_player(), await make_player()
     game_id = await start_game(black, white)
     return black, white, game_id
 
 
-async def _watched(make_player):  # type: ignore[no-untyped-def]
+async def _watched(
+    make_player: MakePlayer,
+) -> tuple[tuple[Player, Player], str, tuple[GameSocket, GameSocket, GameSocket], list[dict[str, Any]]]:
     """A new game with black, white and a spectator connected: (players, game id, sockets, snapshots)."""
     black, white, game_id = await _seated(make_player)
     watcher = await make_player()
@@ -37,7 +42,7 @@ async def _watched(make_player):  # type: ignore[no-untyped-def]
     return (black, white), game_id, sockets, snapshots
 
 
-async def test_two_players_and_a_spectator_see_the_same_sequence(make_player):  # type: ignore[no-untyped-def]
+async def test_two_players_and_a_spectator_see_the_same_sequence(make_player: MakePlayer) -> None:
     _, game_id, (b, w, s), snapshots = await _watched(make_player)
     assert [snap["you"]["role"] for snap in snapshots] == ["black", "white", "spectator"]
     assert all(snap["v"] == 0 and snap["game"]["to_move"] == "B" for snap in snapshots)
@@ -59,7 +64,7 @@ async def test_two_players_and_a_spectator_see_the_same_sequence(make_player):  
         await sock.close()
 
 
-async def test_reconnect_with_v_receives_exactly_the_missed_events(make_player):  # type: ignore[no-untyped-def]
+async def test_reconnect_with_v_receives_exactly_the_missed_events(make_player: MakePlayer) -> None:
     black, white, game_id = await _seated(make_player)
     b, w = await black.socket(game_id), await white.socket(game_id)
     await b.of_type("snapshot")
@@ -83,7 +88,7 @@ async def test_reconnect_with_v_receives_exactly_the_missed_events(make_player):
     await w2.close()
 
 
-async def test_reconnect_from_an_impossible_version_gets_a_resync_snapshot(make_player):  # type: ignore[no-untyped-def]
+async def test_reconnect_from_an_impossible_version_gets_a_resync_snapshot(make_player: MakePlayer) -> None:
     black, white, game_id = await _seated(make_player)
     b = await black.socket(game_id)
     await b.of_type("snapshot")
@@ -95,7 +100,7 @@ async def test_reconnect_from_an_impossible_version_gets_a_resync_snapshot(make_
     await ahead.close()
 
 
-async def test_a_resent_move_id_is_applied_once(make_player):  # type: ignore[no-untyped-def]
+async def test_a_resent_move_id_is_applied_once(make_player: MakePlayer) -> None:
     black, white, game_id = await _seated(make_player)
     b = await black.socket(game_id)
     await b.of_type("snapshot")
@@ -112,7 +117,7 @@ async def test_a_resent_move_id_is_applied_once(make_player):  # type: ignore[no
     await b2.close()
 
 
-async def test_the_game_survives_a_server_restart(servers, make_player):  # type: ignore[no-untyped-def]
+async def test_the_game_survives_a_server_restart(servers: Servers, make_player: MakePlayer) -> None:
     black, white, game_id = await _seated(make_player)
     b, w = await black.socket(game_id), await white.socket(game_id)
     await b.of_type("snapshot")
@@ -137,7 +142,7 @@ async def test_the_game_survives_a_server_restart(servers, make_player):  # type
     await w2.close()
 
 
-async def test_spectator_chat_never_reaches_a_player_during_play(make_player):  # type: ignore[no-untyped-def]
+async def test_spectator_chat_never_reaches_a_player_during_play(make_player: MakePlayer) -> None:
     (black, _), game_id, (b, w, s), _ = await _watched(make_player)
     ack = await s.act({"t": "chat", "channel": "spectators", "text": "black should play tengen"})
     assert ack["t"] == "ack" and ack["v"] == 1
@@ -161,7 +166,7 @@ async def test_spectator_chat_never_reaches_a_player_during_play(make_player):  
         await sock.close()
 
 
-async def test_bad_input_gets_an_error_and_changes_nothing(make_player):  # type: ignore[no-untyped-def]
+async def test_bad_input_gets_an_error_and_changes_nothing(make_player: MakePlayer) -> None:
     _, game_id, (b, w, s), _ = await _watched(make_player)
     await b.send_raw("{not json")
     assert (await b.of_type("error"))["code"] == "bad_json"
@@ -190,7 +195,7 @@ async def test_bad_input_gets_an_error_and_changes_nothing(make_player):  # type
         await sock.close()
 
 
-async def test_the_twentieth_refusal_closes_the_socket_and_each_names_its_frame(make_player):  # type: ignore[no-untyped-def]
+async def test_the_twentieth_refusal_closes_the_socket_and_each_names_its_frame(make_player: MakePlayer) -> None:
     black, white, game_id = await _seated(make_player)
     b = await black.socket(game_id)
     await b.of_type("snapshot")
@@ -211,7 +216,7 @@ async def test_the_twentieth_refusal_closes_the_socket_and_each_names_its_frame(
     assert len({m["id"] for m in refused}) == 20
 
 
-async def test_a_flooding_client_is_throttled_then_closed(make_player):  # type: ignore[no-untyped-def]
+async def test_a_flooding_client_is_throttled_then_closed(make_player: MakePlayer) -> None:
     black, white, game_id = await _seated(make_player)
     b = await black.socket(game_id)
     await b.of_type("snapshot")
@@ -229,7 +234,7 @@ async def test_a_flooding_client_is_throttled_then_closed(make_player):  # type:
     assert (await w.of_type("snapshot"))["v"] == 0
 
 
-async def test_presence_tells_players_whether_the_opponent_is_connected(make_player):  # type: ignore[no-untyped-def]
+async def test_presence_tells_players_whether_the_opponent_is_connected(make_player: MakePlayer) -> None:
     black, white, game_id = await _seated(make_player)
     b = await black.socket(game_id)
     await b.of_type("snapshot")
@@ -244,7 +249,7 @@ async def test_presence_tells_players_whether_the_opponent_is_connected(make_pla
     await b.close()
 
 
-async def test_an_unknown_game_is_refused(make_player):  # type: ignore[no-untyped-def]
+async def test_an_unknown_game_is_refused(make_player: MakePlayer) -> None:
     player = await make_player()
     sock = await player.socket("nosuchgame")
     error = await sock.of_type("error")
@@ -253,7 +258,9 @@ async def test_an_unknown_game_is_refused(make_player):  # type: ignore[no-untyp
         await asyncio.wait_for(sock.connection.recv(), 10)
 
 
-async def test_moves_are_acknowledged_after_the_database_drops_every_connection(database_url, make_player):  # type: ignore[no-untyped-def]
+async def test_moves_are_acknowledged_after_the_database_drops_every_connection(
+    database_url: str, make_player: MakePlayer
+) -> None:
     if not database_url.startswith("postgres"):
         pytest.skip("the server's pooled PostgreSQL connections are what this cuts")
     import asyncpg
@@ -282,7 +289,9 @@ async def test_moves_are_acknowledged_after_the_database_drops_every_connection(
         await sock.close()
 
 
-async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(make_player, db_sessionmaker):  # type: ignore[no-untyped-def]
+async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
+    make_player: MakePlayer, db_sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
     """Two rooms of one game (two instances) share a hub: neither reads back what the other committed.
 
     Only a gap in what the hub carried costs a read of the database; a third room that never publishes on
@@ -290,7 +299,7 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
     """
     black, white, game_id = await _seated(make_player)
 
-    async def nothing(*_args) -> None:  # type: ignore[no-untyped-def]
+    async def nothing(*_args: object) -> None:
         return None
 
     def seat(color: str) -> Connection:
@@ -333,7 +342,8 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
         assert reads() == [0.0, 0.0, 0.0]
         # What the hub carried is what the database holds: the same game, the same chat, the same seen ids.
         now = first.clock()
-        assert first.authority.snapshot(None, now) == second.authority.snapshot(None, now)  # type: ignore[union-attr]
+        assert first.authority is not None and second.authority is not None
+        assert first.authority.snapshot(None, now) == second.authority.snapshot(None, now)
         assert [c["text"] for c in first.chat] == ["hi"]
         again = orjson.loads((await first.act(seat("W"), "m5", {"t": "play", "p": [5, 4]})).encode())
         assert again == {"t": "ack", "id": "m5", "v": 6}  # a resent id, applied once, known from the hub
@@ -344,7 +354,7 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
         await caught_up(first, 9)
         assert reads()[0] == 1.0  # the gap at 8
         assert reads()[1] == 1.0  # refused on what it knew (not its turn), it checked the database once
-        assert [len(room.authority.game.moves) for room in (first, second)] == [8, 8]  # type: ignore[union-attr]
+        assert [len(room.authority.game.moves) for room in (first, second) if room.authority is not None] == [8, 8]
     finally:
         for room in rooms:
             await room.close()

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import orjson
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
@@ -36,7 +37,7 @@ class ForgetfulHub(MemoryHub):
         self._logs.pop(channel, None)
 
 
-async def _played_room(sessionmaker) -> tuple[Room, ForgetfulHub]:  # type: ignore[no-untyped-def]
+async def _played_room(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[Room, ForgetfulHub]:
     async with sessionmaker() as session:
         black = await users.add_guest(session, "Guest-b1", "guest-b1")
         white = await users.add_guest(session, "Guest-w1", "guest-w1")
@@ -79,7 +80,7 @@ async def _reconnect(room: Room, since_v: int) -> list[dict[str, Any]]:
     return [text for text in sink.texts if text["t"] != "presence"]
 
 
-async def test_reconnects_replay_from_the_log_or_resync(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_reconnects_replay_from_the_log_or_resync(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     room, hub = await _played_room(db_sessionmaker)
     try:
         assert room.v == len(MOVES)
@@ -103,7 +104,7 @@ async def test_reconnects_replay_from_the_log_or_resync(db_sessionmaker) -> None
         await hub.close()
 
 
-async def test_the_memory_hub_forgets_a_game_no_room_holds(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_the_memory_hub_forgets_a_game_no_room_holds(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     room, hub = await _played_room(db_sessionmaker)
     assert await hub.replay(room.channel, len(MOVES) - 1) is not None
     await room.close()
@@ -111,7 +112,9 @@ async def test_the_memory_hub_forgets_a_game_no_room_holds(db_sessionmaker) -> N
     await hub.close()
 
 
-async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     from sqlalchemy import update
 
     from app.store.models import Game
@@ -135,7 +138,7 @@ async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(db_se
     await hub.close()
 
 
-async def test_the_snapshot_a_room_sends_is_the_typed_snapshot(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_the_snapshot_a_room_sends_is_the_typed_snapshot(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     from app.protocol import Snapshot
 
     room, hub = await _played_room(db_sessionmaker)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import uuid
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 import redis.asyncio as aioredis
@@ -15,7 +16,7 @@ from tests.support.services import REDIS_URL, need_redis
 
 
 @pytest.fixture(params=["memory", "redis"])
-async def pools(request):  # type: ignore[no-untyped-def]
+async def pools(request: pytest.FixtureRequest) -> AsyncIterator[Callable[[], SeekPool]]:
     """A factory of pools sharing one state (two "instances" on Redis; one object in memory)."""
     if request.param == "memory":
         pool = MemorySeekPool()
@@ -36,7 +37,7 @@ async def pools(request):  # type: ignore[no-untyped-def]
     await delete_prefix(prefix)
 
 
-async def test_one_seek_per_user_and_withdraw_only_the_same_seek(pools) -> None:  # type: ignore[no-untyped-def]
+async def test_one_seek_per_user_and_withdraw_only_the_same_seek(pools: Callable[[], SeekPool]) -> None:
     pool = pools()
     await pool.put(1, b"first")
     await pool.put(1, b"second")
@@ -47,7 +48,7 @@ async def test_one_seek_per_user_and_withdraw_only_the_same_seek(pools) -> None:
     assert await pool.waiting() == {2: b"other"}
 
 
-async def test_a_claim_takes_both_exact_seeks_or_nothing(pools) -> None:  # type: ignore[no-untyped-def]
+async def test_a_claim_takes_both_exact_seeks_or_nothing(pools: Callable[[], SeekPool]) -> None:
     pool = pools()
     await pool.put(1, b"a")
     await pool.put(2, b"b")
@@ -66,7 +67,7 @@ async def test_a_claim_takes_both_exact_seeks_or_nothing(pools) -> None:  # type
     assert (await pool.status([1]))[1].claimed is None
 
 
-async def test_racing_claims_from_two_instances_never_take_one_seek_twice(pools) -> None:  # type: ignore[no-untyped-def]
+async def test_racing_claims_from_two_instances_never_take_one_seek_twice(pools: Callable[[], SeekPool]) -> None:
     first, second = pools(), pools()
     users = list(range(1, 41))
     for user in users:
@@ -84,7 +85,7 @@ async def test_racing_claims_from_two_instances_never_take_one_seek_twice(pools)
     assert len(taken) == len(set(taken)) and won
 
 
-async def test_heartbeats_say_which_instances_are_alive(pools) -> None:  # type: ignore[no-untyped-def]
+async def test_heartbeats_say_which_instances_are_alive(pools: Callable[[], SeekPool]) -> None:
     pool = pools()
     await pool.heartbeat("here", 5.0)
     alive = await pool.alive({"here", "gone"})
@@ -93,7 +94,7 @@ async def test_heartbeats_say_which_instances_are_alive(pools) -> None:  # type:
         assert alive == {"here"}
 
 
-async def test_bots_marked_present_are_seen_from_every_instance_until_it_expires(pools) -> None:  # type: ignore[no-untyped-def]
+async def test_bots_marked_present_are_seen_from_every_instance_until_it_expires(pools: Callable[[], SeekPool]) -> None:
     first, second = pools(), pools()
     await first.mark_present({7, 8}, 5.0)
     await first.mark_present({9}, 0.05)

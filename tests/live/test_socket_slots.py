@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import redis.asyncio as aioredis
+
 from app.live.socket_slots import SharedSlots
 
 
@@ -13,17 +15,20 @@ class Clock:
         return self.now
 
 
-async def test_a_cap_holds_across_instances_and_a_slot_given_back_is_free_again(redis_client, redis_prefix) -> None:  # type: ignore[no-untyped-def]
+async def test_a_cap_holds_across_instances_and_a_slot_given_back_is_free_again(
+    redis_client: aioredis.Redis, redis_prefix: str
+) -> None:
     a, b = SharedSlots(redis_client, redis_prefix), SharedSlots(redis_client, redis_prefix)
     user = a.key("u", 7)
     held = [await a.take([(user, 3)]), await b.take([(user, 3)]), await a.take([(user, 3)])]
     assert all(held) and len(set(held)) == 3
     assert await b.take([(user, 3)]) is None and await a.take([(user, 3)]) is None
+    assert held[1] is not None
     await b.give_back(held[1])
     assert await b.take([(user, 3)]) is not None
 
 
-async def test_a_slot_is_taken_under_every_cap_or_none(redis_client, redis_prefix) -> None:  # type: ignore[no-untyped-def]
+async def test_a_slot_is_taken_under_every_cap_or_none(redis_client: aioredis.Redis, redis_prefix: str) -> None:
     slots = SharedSlots(redis_client, redis_prefix)
     user, address = slots.key("u", 7), slots.key("a", "10.0.0.1")
     assert await slots.take([(address, 1)]) is not None  # someone else from the same address
@@ -31,7 +36,7 @@ async def test_a_slot_is_taken_under_every_cap_or_none(redis_client, redis_prefi
     assert await redis_client.zcard(user) == 0
 
 
-async def test_a_dead_instances_slots_lapse_and_a_live_ones_are_renewed(redis_client, redis_prefix) -> None:  # type: ignore[no-untyped-def]
+async def test_a_dead_instances_slots_lapse_and_a_live_ones_are_renewed(redis_client: aioredis.Redis, redis_prefix: str) -> None:
     clock = Clock()
     dead = SharedSlots(redis_client, redis_prefix, ttl=30, clock=clock)
     live = SharedSlots(redis_client, redis_prefix, ttl=30, clock=clock)
@@ -45,7 +50,7 @@ async def test_a_dead_instances_slots_lapse_and_a_live_ones_are_renewed(redis_cl
     assert await live.take([(user, 2)]) is None
 
 
-async def test_renewing_puts_back_slots_lost_in_a_flush(redis_client, redis_prefix) -> None:  # type: ignore[no-untyped-def]
+async def test_renewing_puts_back_slots_lost_in_a_flush(redis_client: aioredis.Redis, redis_prefix: str) -> None:
     slots = SharedSlots(redis_client, redis_prefix)
     user = slots.key("u", 7)
     assert await slots.take([(user, 1)])
