@@ -3,15 +3,22 @@ browser tests that play against it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 import pytest
 
+from app.settings import Settings
 from tests.conftest import LiveServer
 from tests.frontend.people import ROOT
 from tests.support.services import CHROMIUM, need_chromium
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 
 @pytest.fixture
-def server(settings):  # type: ignore[no-untyped-def]
+def server(settings: Settings) -> Iterator[LiveServer]:
     live = LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend"}))
     live.start()
     yield live
@@ -19,7 +26,7 @@ def server(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def browser(server):  # type: ignore[no-untyped-def]
+def browser(server: LiveServer) -> Iterator[Browser]:
     """Chromium, started after the server: playwright's sync API keeps an event loop running meanwhile."""
     need_chromium()
     from playwright.sync_api import sync_playwright

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from tests.frontend.schema import check_server_message
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Route, WebSocketRoute
 
 ME = {"id": 7, "name": "Guest-7f3a", "guest": True, "rank": None}
 
@@ -168,15 +171,15 @@ SNAPSHOT["game"]["board"] = [
 ]
 
 
-def _json(route, body: Any, status: int = 200) -> None:
+def _json(route: Route, body: Any, status: int = 200) -> None:
     route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
 
 
-def serve_api(page) -> list[dict]:
+def serve_api(page: Page) -> list[dict]:
     """Answer /api/* like the backend would; returns the list of challenge specs POSTed."""
     created: list[dict] = []
 
-    def handle(route) -> None:
+    def handle(route: Route) -> None:
         req = route.request
         path = req.url.split("/api/", 1)[1]
         if path == "me":
@@ -203,14 +206,14 @@ def serve_api(page) -> list[dict]:
 class _Peer:
     """The server end of the frontend's WebSocket(s) for one route."""
 
-    def __init__(self, page) -> None:
+    def __init__(self, page: Page) -> None:
         self.page = page
-        self.sockets: list[Any] = []
+        self.sockets: list[WebSocketRoute] = []
         self.urls: list[str] = []
         self.received: list[dict] = []
 
     @property
-    def ws(self):
+    def ws(self) -> WebSocketRoute:
         return self.sockets[-1]
 
     def push(self, msg: dict) -> None:
@@ -236,10 +239,10 @@ class _Peer:
         raise AssertionError(f"only {len(self.sockets)} connection(s)")
 
 
-def serve_lobby_socket(page) -> _Peer:
+def serve_lobby_socket(page: Page) -> _Peer:
     peer = _Peer(page)
 
-    def on_socket(ws) -> None:
+    def on_socket(ws: WebSocketRoute) -> None:
         peer.sockets.append(ws)
         peer.urls.append(ws.url)
 
@@ -248,7 +251,7 @@ def serve_lobby_socket(page) -> _Peer:
 
 
 class GamePeer(_Peer):
-    def __init__(self, page, role: str) -> None:
+    def __init__(self, page: Page, role: str) -> None:
         super().__init__(page)
         self.role = role
         self.v = SNAPSHOT["v"]
@@ -291,11 +294,11 @@ def game_socket_messages() -> list[dict[str, Any]]:
     ]
 
 
-def serve_game_socket(page, role: str = "black") -> GamePeer:
+def serve_game_socket(page: Page, role: str = "black") -> GamePeer:
     """A game room: sends the snapshot on connect, acks actions, answers pings."""
     peer = GamePeer(page, role)
 
-    def on_socket(ws) -> None:
+    def on_socket(ws: WebSocketRoute) -> None:
         peer.sockets.append(ws)
         peer.urls.append(ws.url)
 

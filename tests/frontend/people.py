@@ -6,29 +6,43 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Dialog, ViewportSize
+
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 375, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 375, "height": 740}
 LANGUAGES = ("en", "zh", "vi", "es", "ja", "ko")
 
 
 class Person:
     """One browser context (its own cookies, so its own guest account) with one page."""
 
-    def __init__(self, browser, base_url: str, viewport: dict[str, int] | None = None, **context: Any) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, browser: Browser, base_url: str, viewport: ViewportSize | None = None, **context: Any) -> None:
         context.setdefault("locale", "en-US")
         self.context = browser.new_context(viewport=viewport or DESKTOP, device_scale_factor=1, **context)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.dialogs: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("dialog", self._dismiss)
         self.page.set_default_timeout(20_000)  # generous: CI machines are busy
         self.base_url = base_url
         self.board = "svg.board"  # the rules page also has small diagram boards
+
+    def _dismiss(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def shown_text(self, selector: str) -> str:
+        """The text of the first element ``selector`` matches, once it is visible."""
+        element = self.page.wait_for_selector(selector)
+        assert element is not None  # only a wait for a hidden or detached element gives None
+        return element.inner_text()
 
     def open(self, route: str = "#/") -> None:
         self.page.goto(f"{self.base_url}/{route}")
@@ -74,7 +88,7 @@ class Person:
         self.page.click(f"button[data-action={action}]")
         self.page.click("dialog button[value=ok]")
 
-    def shot(self, name: str, viewport: dict[str, int]) -> None:
+    def shot(self, name: str, viewport: ViewportSize) -> None:
         self.page.set_viewport_size(viewport)
         self.page.evaluate("document.querySelectorAll('.toast').forEach((el) => el.remove())")
         self.page.wait_for_timeout(150)

@@ -6,10 +6,15 @@ scoring and dark-mode screenshots are taken here."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, PHONE, Person, game_id_of, start_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
@@ -36,10 +41,11 @@ def _countdown(person: Person) -> int:
     return int(match.group(1)) * 60 + int(match.group(2))
 
 
-def test_the_scoring_view_counts_down_crosses_dead_stones_and_shows_each_acceptance(browser, server):  # type: ignore[no-untyped-def]
+def test_the_scoring_view_counts_down_crosses_dead_stones_and_shows_each_acceptance(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         start_game(ana, bao, time_control={"kind": "byoyomi", "main": 600, "periods": 3, "period_time": 30})
         _to_scoring(ana, bao)
         for invader in ((7, 4), (1, 4)):
@@ -69,10 +75,11 @@ def test_the_scoring_view_counts_down_crosses_dead_stones_and_shows_each_accepta
             person.page.wait_for_selector(".result-banner:not([hidden])")
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
-def test_rematch_is_offered_declined_accepted_and_both_land_in_the_new_game(browser, server):  # type: ignore[no-untyped-def]
+def test_rematch_is_offered_declined_accepted_and_both_land_in_the_new_game(browser: Browser, server: LiveServer) -> None:
     ana, bao, chen = (Person(browser, server.url) for _ in range(3))
     try:
         for person in (ana, bao, chen):
@@ -120,11 +127,12 @@ def _background(person: Person) -> str:
     return str(person.page.evaluate("getComputedStyle(document.documentElement).backgroundColor"))
 
 
-def test_dark_mode_follows_the_system_and_the_switch_overrides_it(browser, server):  # type: ignore[no-untyped-def]
+def test_dark_mode_follows_the_system_and_the_switch_overrides_it(browser: Browser, server: LiveServer) -> None:
     ana = Person(browser, server.url, color_scheme="dark")
     bao = Person(browser, server.url)
     try:
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         assert ana.page.evaluate("document.documentElement.dataset.theme") == "dark"
         assert bao.page.evaluate("document.documentElement.dataset.theme") == "light"
         dark, light = _background(ana), _background(bao)
@@ -146,13 +154,17 @@ def test_dark_mode_follows_the_system_and_the_switch_overrides_it(browser, serve
         assert _background(ana) == dark
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
-def test_the_lobby_says_whose_colour_a_challenge_gives_and_lists_challenges_first_on_a_phone(browser, server):  # type: ignore[no-untyped-def]
+def test_the_lobby_says_whose_colour_a_challenge_gives_and_lists_challenges_first_on_a_phone(
+    browser: Browser, server: LiveServer
+) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url, PHONE)
     try:
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         ana.api("POST", "/api/challenges", {"board_size": 9, "color": "black", "time_control": {"kind": "none"}})
         ana.page.reload()
         ana.page.wait_for_selector("#challenges .challenge-colour")
@@ -169,4 +181,5 @@ def test_the_lobby_says_whose_colour_a_challenge_gives_and_lists_challenges_firs
         bao.language("ja")
         assert bao.page.locator("#challenges .challenge-colour").inner_text() == "あなたは白"
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()

@@ -6,12 +6,17 @@ a spectator of a game in progress and not for its players."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person, start_game
 from tests.frontend.test_languages import OVERFLOWS
 from tests.support.services import need_gnugo
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
@@ -35,7 +40,7 @@ def _export(person: Person, tmp_path: Path, name: str) -> str:
 
 
 @pytest.mark.gnugo
-def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_path):  # type: ignore[no-untyped-def]
+def test_branch_estimate_export_and_import_again_unchanged(browser: Browser, server: LiveServer, tmp_path: Path) -> None:
     need_gnugo()
     ana, bao, cai = Person(browser, server.url), Person(browser, server.url), Person(browser, server.url)
     try:
@@ -142,7 +147,7 @@ def test_branch_estimate_export_and_import_again_unchanged(browser, server, tmp_
             person.close()
 
 
-def test_the_analysis_page_and_its_link_fit_in_every_language(browser, server):  # type: ignore[no-untyped-def]
+def test_the_analysis_page_and_its_link_fit_in_every_language(browser: Browser, server: LiveServer) -> None:
     person = Person(browser, server.url)
     try:
         person.open("#/games")

@@ -6,10 +6,15 @@ language."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+
+from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person
 from tests.frontend.test_languages import OVERFLOWS
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 DAY = 86400
 NOTIFICATIONS = """
@@ -49,7 +54,7 @@ def _badge(person: Person) -> str:
     return person.page.inner_text("#your-turn-badge").strip()
 
 
-def test_your_turn_list_badge_and_correspondence_settings(browser, server) -> None:  # type: ignore[no-untyped-def]
+def test_your_turn_list_badge_and_correspondence_settings(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
         ana.context.grant_permissions(["notifications"], origin=server.url)
@@ -120,7 +125,8 @@ def test_your_turn_list_badge_and_correspondence_settings(browser, server) -> No
         assert ana.api("GET", "/api/me/correspondence")["vacation"]["on"] is False
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
 def _tree(person: Person) -> list[str]:
@@ -139,7 +145,7 @@ def _tree(person: Person) -> list[str]:
     )
 
 
-def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser, server) -> None:  # type: ignore[no-untyped-def]
+def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
         _register(ana), _register(bao)
@@ -211,7 +217,8 @@ def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser
         ana.page.wait_for_selector("#conditional .cond-none")
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
 def _header_badge(person: Person, text: str) -> None:
@@ -223,7 +230,7 @@ def _header_badge(person: Person, text: str) -> None:
     )
 
 
-def test_the_header_counts_the_games_waiting_for_the_player_on_every_page(browser, server) -> None:  # type: ignore[no-untyped-def]
+def test_the_header_counts_the_games_waiting_for_the_player_on_every_page(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
         _register(ana), _register(bao)
@@ -260,4 +267,5 @@ def test_the_header_counts_the_games_waiting_for_the_player_on_every_page(browse
         ana.page.wait_for_function("() => document.querySelector('#your-turn-badge')?.textContent.trim() === '1'")
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()

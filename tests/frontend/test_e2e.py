@@ -8,10 +8,15 @@ the lobby and of a game, at desktop and phone width, go to tests/artifacts/.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, PHONE, Person
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +30,7 @@ def _clock_seconds(text: str) -> int:
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_two_players_and_a_spectator_play_a_game_to_its_counted_end(browser, server):  # type: ignore[no-untyped-def]
+def test_two_players_and_a_spectator_play_a_game_to_its_counted_end(browser: Browser, server: LiveServer) -> None:
     ana, bao, chen = (Person(browser, server.url) for _ in range(3))
     try:
         _play_a_game(ana, bao, chen)
@@ -145,8 +150,7 @@ def _play_a_game(ana: Person, bao: Person, chen: Person) -> None:
     bao.confirm("accept_score")
     results = []
     for viewer in (ana, bao, chen):
-        banner = viewer.page.wait_for_selector(".result-banner:not([hidden])")
-        results.append(banner.inner_text())
+        results.append(viewer.shown_text(".result-banner:not([hidden])"))
     assert results[0] == results[1] == results[2]
     assert re.search(r"wins by [\d.]+ points \((B|W)\+[\d.]+\)", results[0]), results[0]
     ana.shot("game-finished-desktop.png", DESKTOP)
@@ -173,7 +177,7 @@ def _play_a_game(ana: Person, bao: Person, chen: Person) -> None:
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_the_rules_page_practice_board_plays_both_colours_under_the_server_rules(browser, server):  # type: ignore[no-untyped-def]
+def test_the_rules_page_practice_board_plays_both_colours_under_the_server_rules(browser: Browser, server: LiveServer) -> None:
     me, other = Person(browser, server.url), Person(browser, server.url)
     try:
         me.board = ".practice-host svg.board"
@@ -200,8 +204,8 @@ def test_the_rules_page_practice_board_plays_both_colours_under_the_server_rules
         me.confirm("pass")
         me.page.wait_for_selector(".scoring:not([hidden]) button[data-action=accept_score]")
         me.confirm("accept_score")
-        banner = me.page.wait_for_selector(".practice-host .result-banner:not([hidden])")
-        assert re.search(r"\((B|W)\+[\d.]+\)", banner.inner_text()), banner.inner_text()
+        banner = me.shown_text(".practice-host .result-banner:not([hidden])")
+        assert re.search(r"\((B|W)\+[\d.]+\)", banner), banner
         me.shot("rules-practice-desktop.png", DESKTOP)
         assert me.errors == [] and other.errors == []
     finally:

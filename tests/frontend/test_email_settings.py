@@ -7,26 +7,32 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
+from app.settings import Settings
 from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, LANGUAGES, ROOT, Person
 from tests.support.smtp_sink import SmtpSink, link_token
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 PASSWORD = "s3cret-Tengen-pw"
 NEW_PASSWORD = "an0ther-Tengen-pw"
 
 
 @pytest.fixture
-def smtp_sink():  # type: ignore[no-untyped-def]
+def smtp_sink() -> Iterator[SmtpSink]:
     sink = SmtpSink().start()
     yield sink
     sink.stop()
 
 
 @pytest.fixture
-def server(settings, smtp_sink):  # type: ignore[no-untyped-def]
+def server(settings: Settings, smtp_sink: SmtpSink) -> Iterator[LiveServer]:
     """The site with mail on, and one `tengen mailer` process sending through the SMTP sink."""
     mail = {"mail_smtp_host": "127.0.0.1", "mail_smtp_port": smtp_sink.port, "mail_smtp_security": "none"}
     live = LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend", **mail}))
@@ -54,7 +60,9 @@ def server(settings, smtp_sink):  # type: ignore[no-untyped-def]
         live.stop()
 
 
-def test_address_confirmed_in_settings_then_password_reset_by_the_mailed_link(browser, server, smtp_sink) -> None:  # type: ignore[no-untyped-def]
+def test_address_confirmed_in_settings_then_password_reset_by_the_mailed_link(
+    browser: Browser, server: LiveServer, smtp_sink: SmtpSink
+) -> None:
     person = Person(browser, server.url)
     try:
         page = person.page

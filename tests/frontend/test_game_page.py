@@ -8,9 +8,15 @@ and its territory count), with passes written B[]/W[] in its SGF.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import PHONE, Person, start_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
@@ -41,7 +47,7 @@ OPENING = [
 ]
 
 
-def _play(black: Person, white: Person, moves, start: int = 0) -> None:  # type: ignore[no-untyped-def]
+def _play(black: Person, white: Person, moves: list[tuple[int, int]], start: int = 0) -> None:
     for n, point in enumerate(moves, start=start + 1):
         mover, other = (black, white) if n % 2 else (white, black)
         mover.click_point(*point)
@@ -49,10 +55,11 @@ def _play(black: Person, white: Person, moves, start: int = 0) -> None:  # type:
         mover.wait_moves(n)
 
 
-def test_the_phone_page_stays_put_while_the_move_list_scrolls_in_its_box(browser, server):  # type: ignore[no-untyped-def]
+def test_the_phone_page_stays_put_while_the_move_list_scrolls_in_its_box(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url, PHONE), Person(browser, server.url, PHONE)
     try:
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         start_game(ana, bao)
         for person in (ana, bao):
             assert person.page.evaluate("scrollY") == 0
@@ -72,13 +79,17 @@ def test_the_phone_page_stays_put_while_the_move_list_scrolls_in_its_box(browser
             assert person.page.evaluate("document.querySelector('.move-list').scrollTop") == 0
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
-def test_undo_is_offered_only_for_the_askers_own_last_move_and_out_of_turn_clicks_are_told(browser, server):  # type: ignore[no-untyped-def]
+def test_undo_is_offered_only_for_the_askers_own_last_move_and_out_of_turn_clicks_are_told(
+    browser: Browser, server: LiveServer
+) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         start_game(ana, bao)
         undo = "button[data-action=undo_request]"
         assert ana.page.locator(undo).count() == 0 and bao.page.locator(undo).count() == 0  # nothing to take back
@@ -100,13 +111,15 @@ def test_undo_is_offered_only_for_the_askers_own_last_move_and_out_of_turn_click
         assert not [t for t in ana.page.locator(".toast").all_inner_texts() if "went wrong" in t]
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
-def test_arrow_keys_home_and_end_step_through_the_moves(browser, server):  # type: ignore[no-untyped-def]
+def test_arrow_keys_home_and_end_step_through_the_moves(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         start_game(ana, bao)
         _play(ana, bao, OPENING[:4])
         page = ana.page
@@ -128,10 +141,11 @@ def test_arrow_keys_home_and_end_step_through_the_moves(browser, server):  # typ
         page.keyboard.press("ArrowLeft")
         assert page.locator(".history-bar").is_hidden()
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
-def test_players_see_the_spectators_chat_when_the_game_ends(browser, server):  # type: ignore[no-untyped-def]
+def test_players_see_the_spectators_chat_when_the_game_ends(browser: Browser, server: LiveServer) -> None:
     ana, bao, chen = (Person(browser, server.url) for _ in range(3))
     try:
         for person in (ana, bao, chen):
@@ -175,13 +189,14 @@ NOTIFICATIONS = """
 """
 
 
-def test_your_move_is_notified_only_when_asked_for_and_the_tab_is_hidden(browser, server):  # type: ignore[no-untyped-def]
+def test_your_move_is_notified_only_when_asked_for_and_the_tab_is_hidden(browser: Browser, server: LiveServer) -> None:
     ana = Person(browser, server.url)
     bao = Person(browser, server.url)
     try:
         ana.context.grant_permissions(["notifications"], origin=server.url)
         ana.page.add_init_script(NOTIFICATIONS)
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         start_game(ana, bao)
         _play(ana, bao, OPENING[:2])
         ana.page.evaluate("window.__hidden = true")
@@ -204,13 +219,15 @@ def test_your_move_is_notified_only_when_asked_for_and_the_tab_is_hidden(browser
         ana.page.click(".settings summary")
         assert ana.page.is_checked("input[name=notify]")  # remembered
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
-def test_a_three_stone_handicap_game_keeps_its_history_and_counts_territory(browser, server):  # type: ignore[no-untyped-def]
+def test_a_three_stone_handicap_game_keeps_its_history_and_counts_territory(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         game_id = start_game(ana, bao, rules="japanese", handicap=3, komi=0.5)
         handicap = {(2, 6): "B", (6, 2): "B", (2, 2): "B"}  # where the server puts three stones on 9x9
         assert ana.stones() == handicap == bao.stones()
@@ -237,4 +254,5 @@ def test_a_three_stone_handicap_game_keeps_its_history_and_counts_territory(brow
         assert "W[]" in flat and "B[]" in flat and "[tt]" not in flat, flat
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()

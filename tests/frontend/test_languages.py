@@ -4,10 +4,16 @@ and the byo-yomi countdown spoken in Japanese and Korean."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person, start_game
 from tests.support.error_codes import server_error_codes
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
@@ -41,7 +47,7 @@ OVERFLOWS = """() => {
 }"""
 
 
-def test_every_error_code_the_server_sends_has_a_message_in_every_language(browser, server):  # type: ignore[no-untyped-def]
+def test_every_error_code_the_server_sends_has_a_message_in_every_language(browser: Browser, server: LiveServer) -> None:
     codes = sorted(server_error_codes())
     assert {"cannot_undo", "illegal_move", "ko", "rematch_exists", "challenge_not_open"} <= set(codes)
     person = Person(browser, server.url)
@@ -63,7 +69,7 @@ def test_every_error_code_the_server_sends_has_a_message_in_every_language(brows
         person.close()
 
 
-def test_no_text_overflows_its_box_in_any_language_at_desktop_and_phone_width(browser, server):  # type: ignore[no-untyped-def]
+def test_no_text_overflows_its_box_in_any_language_at_desktop_and_phone_width(browser: Browser, server: LiveServer) -> None:
     ana, bao, chen = (Person(browser, server.url) for _ in range(3))
     try:
         for person in (ana, bao, chen):
@@ -107,10 +113,11 @@ def test_no_text_overflows_its_box_in_any_language_at_desktop_and_phone_width(br
             person.close()
 
 
-def test_time_controls_are_written_in_the_readers_language(browser, server):  # type: ignore[no-untyped-def]
+def test_time_controls_are_written_in_the_readers_language(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         expected = {
             "en": "10m + 5×30s",
             "zh": "10分 + 5×30秒",
@@ -127,7 +134,8 @@ def test_time_controls_are_written_in_the_readers_language(browser, server):  # 
         ana.page.wait_for_selector(".game-info >> text=10분 + 5×30초")
         assert "30초" in ana.page.locator(".player-card[data-color=W] .clock").inner_text()
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()
 
 
 SPEECH = """
@@ -139,11 +147,12 @@ SPEECH = """
 """
 
 
-def test_japanese_and_korean_have_their_go_words_and_a_spoken_countdown(browser, server):  # type: ignore[no-untyped-def]
+def test_japanese_and_korean_have_their_go_words_and_a_spoken_countdown(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
         ana.page.add_init_script(SPEECH)
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         ana.language("ja")
         bao.language("ko")
         # Byo-yomi from the start: Black's last ten seconds are counted aloud, in Japanese, then in Korean.
@@ -157,8 +166,8 @@ def test_japanese_and_korean_have_their_go_words_and_a_spoken_countdown(browser,
         assert korean[0]["text"] in "하나,둘,셋,넷,다섯,여섯,일곱,여덟,아홉,열".split(","), korean
         ana.language("ja")
         ana.confirm("resign")
-        assert ana.page.wait_for_selector(".result-banner:not([hidden])").inner_text().startswith("白の中押し勝ち")
-        assert bao.page.wait_for_selector(".result-banner:not([hidden])").inner_text().startswith("백 불계승")
+        assert ana.shown_text(".result-banner:not([hidden])").startswith("白の中押し勝ち")
+        assert bao.shown_text(".result-banner:not([hidden])").startswith("백 불계승")
 
         # A counted game: the margin in 目 and in 집.
         start_game(ana, bao)
@@ -170,8 +179,9 @@ def test_japanese_and_korean_have_their_go_words_and_a_spoken_countdown(browser,
         for person in (ana, bao):
             person.page.wait_for_selector(".scoring:not([hidden]) button[data-action=accept_score]:not([disabled])")
             person.confirm("accept_score")
-        assert ana.page.wait_for_selector(".result-banner:not([hidden])").inner_text().startswith("黒の73.5目勝ち")
-        assert bao.page.wait_for_selector(".result-banner:not([hidden])").inner_text().startswith("흑 73.5집 승")
+        assert ana.shown_text(".result-banner:not([hidden])").startswith("黒の73.5目勝ち")
+        assert bao.shown_text(".result-banner:not([hidden])").startswith("흑 73.5집 승")
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()

@@ -6,11 +6,16 @@ report, and reads it all in the audit log; a player without the role is refused 
 from __future__ import annotations
 
 import uuid
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import Person, start_game
 from tests.moderation.people import admin_command
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
@@ -21,7 +26,7 @@ def _chat(person: Person, text: str) -> None:
     person.page.wait_for_selector(f".chat-list .chat-text >> text={text}")
 
 
-def test_a_moderator_acts_on_a_reported_chat_line(browser, server, database_url):  # type: ignore[no-untyped-def]
+def test_a_moderator_acts_on_a_reported_chat_line(browser: Browser, server: LiveServer, database_url: str) -> None:
     ana, bao, mod = (Person(browser, server.url) for _ in range(3))
     try:
         for person in (ana, bao, mod):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
@@ -14,11 +16,14 @@ from tests.frontend.people import Person
 from tests.support.bot_processes import ServeProcess
 from tests.support.services import need_gnugo
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def server(tmp_path: Path):  # type: ignore[no-untyped-def]
+def server(tmp_path: Path) -> Iterator[ServeProcess]:
     """``tengen serve`` with its house bots on (the tests' default is off)."""
     need_gnugo()
     process = ServeProcess(tmp_path, TENGEN_HOUSE_BOTS="true").start()
@@ -37,7 +42,7 @@ def server(tmp_path: Path):  # type: ignore[no-untyped-def]
             time.sleep(0.2)
 
 
-def test_a_guest_plays_the_computer_to_a_scored_result(browser, server: ServeProcess) -> None:  # type: ignore[no-untyped-def]
+def test_a_guest_plays_the_computer_to_a_scored_result(browser: Browser, server: ServeProcess) -> None:
     bots = httpx.get(server.url + "/api/bots").json()["bots"]
     assert [b["name"] for b in bots if b["house"]] == ["GnuGo-Beginner", "GnuGo-Novice", "GnuGo-Level5", "GnuGo-Level10"]
 

@@ -6,20 +6,25 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+from app.settings import Settings
 from tests.conftest import LiveServer
 from tests.frontend.people import Person
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.services import CHROMIUM, need_chromium
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _chromium(pw):  # type: ignore[no-untyped-def]
+def _chromium(pw: Playwright) -> Browser:
     need_chromium()
     return pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
 
@@ -70,7 +75,7 @@ def _play_now(first_url: str, second_url: str) -> None:
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_play_now_pairs_two_browsers_on_the_embedded_stack(settings) -> None:  # type: ignore[no-untyped-def]
+def test_play_now_pairs_two_browsers_on_the_embedded_stack(settings: Settings) -> None:
     server = LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend"}))
     server.start()
     try:

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, PHONE, Person
 from tests.ratings.rated_play import PASSWORD, rated_game, registered, wait_games
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -36,7 +41,7 @@ def _play(base_url: str) -> tuple[str, str]:
     return out[0], out[1]
 
 
-def test_a_player_page_shows_rank_graph_record_and_head_to_head(browser, server) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_page_shows_rank_graph_record_and_head_to_head(browser: Browser, server: LiveServer) -> None:
     ana, bao = _play(server.url)
     viewer = Person(browser, server.url)
     try:

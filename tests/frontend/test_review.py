@@ -8,14 +8,19 @@ from __future__ import annotations
 import asyncio
 import re
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, ROOT, Person
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 from tests.support.reviews import MOVES, finished_game
 from tests.support.services import CHROMIUM, need_chromium
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -80,7 +85,8 @@ def test_a_review_led_in_one_browser_is_followed_live_in_two_others_across_insta
                     _wait_stone(person, x, y)
             teacher.page.click("button[data-nav=prev]")
             for person in (ana, bao):
-                _wait_stone(person, *MOVES[-1], present=False)
+                x, y = MOVES[-1]
+                _wait_stone(person, x, y, present=False)
             teacher.click_point(4, 4)
             for person in (ana, bao):
                 _wait_stone(person, 4, 4)
@@ -135,7 +141,7 @@ def test_a_review_led_in_one_browser_is_followed_live_in_two_others_across_insta
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_the_review_page_fits_in_every_language_at_desktop_and_phone_width(browser, server) -> None:  # type: ignore[no-untyped-def]
+def test_the_review_page_fits_in_every_language_at_desktop_and_phone_width(browser: Browser, server: LiveServer) -> None:
     from tests.frontend.people import LANGUAGES, PHONE
     from tests.frontend.test_languages import OVERFLOWS
 

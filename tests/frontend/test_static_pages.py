@@ -13,11 +13,15 @@ import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.frontend import fixtures
 from tests.support.services import CHROMIUM, need_chromium
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
@@ -82,7 +86,7 @@ def _page(context, errors=None):
     return page
 
 
-def _shot(page, name: str) -> None:
+def _shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
