@@ -8,6 +8,7 @@ import asyncpg
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.db import create_engine, create_sessionmaker, is_connection_lost
 from tests.support.services import POSTGRES_URL
@@ -16,7 +17,7 @@ from tests.support.services import POSTGRES_URL
 pytestmark = pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 
 
-async def _backend_pid(session) -> int:  # type: ignore[no-untyped-def]
+async def _backend_pid(session: AsyncSession) -> int:
     return int((await session.execute(text("SELECT pg_backend_pid()"))).scalar_one())
 
 

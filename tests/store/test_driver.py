@@ -127,7 +127,9 @@ class _Refusing:
         self.terminated = True
 
 
-async def test_a_driver_failure_drops_the_connection_and_reports_it_lost(database_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_driver_failure_drops_the_connection_and_reports_it_lost(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     opened: list[_Refusing] = []
 
     async def connect(*_args: object, **_kwargs: object) -> _Refusing:

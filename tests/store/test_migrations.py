@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import Connection, inspect
 
 from app.games.config import GameConfig
 from app.store.db import create_engine
@@ -33,13 +34,13 @@ TABLES = {
 }
 
 
-def _inspect(url: str):  # type: ignore[no-untyped-def]
-    async def run():  # type: ignore[no-untyped-def]
+def _inspect(url: str) -> tuple[set[str], str | None, list[Any]]:
+    async def run() -> tuple[set[str], str | None, list[Any]]:
         engine = create_engine(url)
         try:
             async with engine.connect() as connection:
 
-                def read(sync):  # type: ignore[no-untyped-def]
+                def read(sync: Connection) -> tuple[set[str], str | None, list[Any]]:
                     diff = compare_metadata(MigrationContext.configure(sync, opts={"compare_type": True}), metadata)
                     return set(inspect(sync).get_table_names()), current_revision(sync), diff
 
@@ -91,11 +92,11 @@ def test_games_get_their_whole_configuration(empty_database_url: str) -> None:
         "h4": (13, "aga", 0.5, 4, {"kind": "fischer", "main": 300, "increment": 5}),
     }
 
-    async def run(statements) -> list:  # type: ignore[no-untyped-def]
+    async def run(statements: list[tuple[str, dict[str, Any]]]) -> list[Any]:
         engine = create_engine(empty_database_url)
         try:
             async with engine.begin() as connection:
-                out = []
+                out: list[Any] = []
                 for statement, params in statements:
                     result = await connection.execute(text(statement), params)
                     out.append(result.all() if statement.startswith("SELECT") else None)
@@ -104,7 +105,7 @@ def test_games_get_their_whole_configuration(empty_database_url: str) -> None:
             await engine.dispose()
 
     now = datetime(2025, 1, 1, tzinfo=UTC)
-    inserts = [
+    inserts: list[tuple[str, dict[str, Any]]] = [
         (
             "INSERT INTO users (id, name, name_key, is_guest, session_version, created_at) VALUES (1, 'a', 'a', true, 0, :now)",
             {"now": now},
@@ -154,5 +155,5 @@ def test_games_get_their_whole_configuration(empty_database_url: str) -> None:
     assert stored["h1"][0]["rules"]["name"] == "japanese"
 
 
-def _json(value):  # type: ignore[no-untyped-def]
+def _json(value: Any) -> Any:
     return orjson.loads(value) if isinstance(value, str | bytes) else value

@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.store.repositories import games, users
 from app.store.repositories.games import NewChat, NewEvent, NewMove, VersionConflict
 
 
-async def _new_game(sessionmaker):  # type: ignore[no-untyped-def]
+async def _new_game(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[str, int, int]:
     async with sessionmaker() as session:
         black = await users.add_guest(session, "Guest-aaaa", "guest-aaaa")
         white = await users.add_guest(session, "Guest-bbbb", "guest-bbbb")
@@ -32,7 +33,7 @@ async def _new_game(sessionmaker):  # type: ignore[no-untyped-def]
         return game.id, black.id, white.id
 
 
-async def test_append_writes_event_move_and_chat(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_append_writes_event_move_and_chat(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     game_id, black_id, _ = await _new_game(db_sessionmaker)
     async with db_sessionmaker() as session:
         v1 = await games.append(
@@ -75,7 +76,7 @@ async def test_append_writes_event_move_and_chat(db_sessionmaker) -> None:  # ty
         assert [(c.channel, c.user_id, c.text) for c in chat] == [("players", black_id, "gg")]
 
 
-async def test_stale_version_conflicts_and_writes_nothing(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_stale_version_conflicts_and_writes_nothing(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     game_id, black_id, _ = await _new_game(db_sessionmaker)
     async with db_sessionmaker() as session:
         await games.append(session, game_id, 0, [NewEvent("move", {}, move=NewMove(1, "B", (0, 0)))])
@@ -87,13 +88,14 @@ async def test_stale_version_conflicts_and_writes_nothing(db_sessionmaker) -> No
                 [NewEvent("move", {"late": True}, move=NewMove(2, "W", (1, 1)), chat=NewChat("players", black_id, "x"))],
             )
         # The session is usable after the conflict and the game is unchanged.
-        assert (await games.get(session, game_id)).version == 1  # type: ignore[union-attr]
+        game = await games.get(session, game_id)
+        assert game is not None and game.version == 1
         assert len(await games.events_after(session, game_id, 0)) == 1
         assert len(await games.moves(session, game_id)) == 1
         assert await games.chat(session, game_id) == []
 
 
-async def test_undo_drops_later_moves(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_undo_drops_later_moves(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     game_id, _, _ = await _new_game(db_sessionmaker)
     async with db_sessionmaker() as session:
         await games.append(session, game_id, 0, [NewEvent("move", {}, move=NewMove(1, "B", (0, 0)))])
@@ -103,19 +105,21 @@ async def test_undo_drops_later_moves(db_sessionmaker) -> None:  # type: ignore[
         assert [(m.number, m.x) for m in await games.moves(session, game_id)] == [(1, 0), (2, 5)]
 
 
-async def test_unknown_update_column_is_refused(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_unknown_update_column_is_refused(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     game_id, _, _ = await _new_game(db_sessionmaker)
     async with db_sessionmaker() as session:
         with pytest.raises(ValueError):
             await games.append(session, game_id, 0, [NewEvent("x", {}, updates={"black_id": 1})])
 
 
-async def test_concurrent_appends_with_the_same_version_exactly_one_wins(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_concurrent_appends_with_the_same_version_exactly_one_wins(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     game_id, _, _ = await _new_game(db_sessionmaker)
     for round_ in range(5):
         async with db_sessionmaker() as first, db_sessionmaker() as second:
 
-            async def attempt(session, name, round_=round_):  # type: ignore[no-untyped-def]
+            async def attempt(session: AsyncSession, name: str, round_: int = round_) -> int | None:
                 try:
                     return await games.append(session, game_id, round_, [NewEvent("move", {"by": name})])
                 except VersionConflict:
@@ -127,10 +131,13 @@ async def test_concurrent_appends_with_the_same_version_exactly_one_wins(db_sess
     async with db_sessionmaker() as session:
         events = await games.events_after(session, game_id, 0)
         assert [e.v for e in events] == [1, 2, 3, 4, 5]
-        assert (await games.get(session, game_id)).version == 5  # type: ignore[union-attr]
+        game = await games.get(session, game_id)
+        assert game is not None and game.version == 5
 
 
-async def test_append_through_a_sessionmaker_writes_the_same_rows_and_refuses_a_stale_version(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_append_through_a_sessionmaker_writes_the_same_rows_and_refuses_a_stale_version(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     game_id, black_id, _ = await _new_game(db_sessionmaker)
     move = NewEvent("move", {"p": [2, 3]}, move=NewMove(1, "B", (2, 3), time_taken=1.5, clock_after={"main": 9.0}))
     chat = NewEvent("chat", {"text": "hi"}, chat=NewChat("players", black_id, "hi"), updates={"state": {"n": 2}})
@@ -152,7 +159,7 @@ async def test_append_through_a_sessionmaker_writes_the_same_rows_and_refuses_a_
         assert [(c.channel, c.user_id, c.text) for c in await games.chat(session, game_id)] == [("players", black_id, "hi")]
 
 
-async def _stored(sessionmaker, game_id):  # type: ignore[no-untyped-def]
+async def _stored(sessionmaker: async_sessionmaker[AsyncSession], game_id: str) -> tuple[object, ...]:
     """Everything an append writes, as plain values (ids and timestamps left out)."""
     async with sessionmaker() as session:
         game = await games.get(session, game_id)
@@ -165,7 +172,9 @@ async def _stored(sessionmaker, game_id):  # type: ignore[no-untyped-def]
         )
 
 
-async def test_the_contract_is_the_same_through_a_session_and_a_sessionmaker(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_the_contract_is_the_same_through_a_session_and_a_sessionmaker(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     """One script of appends (moves, a pass, chat, an undo, several events at once, a stale version, the end)
     through either form of ``append`` leaves the same rows; run on SQLite and PostgreSQL."""
     stored = []
@@ -207,7 +216,7 @@ async def test_the_contract_is_the_same_through_a_session_and_a_sessionmaker(db_
     assert stored[0][0] == (6, 2, {"n": 3}, "finished", "W+R")
 
 
-async def test_lists_live_and_per_user(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_lists_live_and_per_user(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     game_id, black_id, white_id = await _new_game(db_sessionmaker)
     other_id, _, _ = await _new_game_for(db_sessionmaker, black_id, white_id)
     async with db_sessionmaker() as session:
@@ -222,7 +231,7 @@ async def test_lists_live_and_per_user(db_sessionmaker) -> None:  # type: ignore
         assert await games.list_for_user(session, 999999, finished=False) == []
 
 
-async def _new_game_for(sessionmaker, black_id: int, white_id: int):  # type: ignore[no-untyped-def]
+async def _new_game_for(sessionmaker: async_sessionmaker[AsyncSession], black_id: int, white_id: int) -> tuple[str, int, int]:
     async with sessionmaker() as session:
         game = await games.add(
             session,

@@ -6,6 +6,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.store.models import Review
 from app.store.repositories import reviews, users
@@ -15,7 +16,7 @@ from app.store.types import utcnow
 TREE = {"format": 1, "setup": {"size": 9}, "info": {}, "nodes": [{"id": 0}]}
 
 
-async def _review(sessionmaker, review_id: str = "rev1", game_id: str | None = None):  # type: ignore[no-untyped-def]
+async def _review(sessionmaker: async_sessionmaker[AsyncSession], review_id: str = "rev1", game_id: str | None = None) -> int:
     async with sessionmaker() as session:
         owner = await users.add_guest(session, f"Guest-{review_id}", f"guest-{review_id}")
         await session.commit()
@@ -37,7 +38,7 @@ async def _review(sessionmaker, review_id: str = "rev1", game_id: str | None = N
     return owner_id
 
 
-async def test_save_advances_the_version_only_from_the_expected_one(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_save_advances_the_version_only_from_the_expected_one(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     await _review(db_sessionmaker)
     async with db_sessionmaker() as session:
         assert await reviews.save(session, "rev1", 0, current=3) == 1
@@ -49,7 +50,7 @@ async def test_save_advances_the_version_only_from_the_expected_one(db_sessionma
         assert row is not None and (row.version, row.current, row.chat) == (2, 3, [{"text": "hi"}])
 
 
-async def test_two_writers_racing_on_one_version_one_wins(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_two_writers_racing_on_one_version_one_wins(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     await _review(db_sessionmaker)
 
     async def write(node: int) -> int | None:
@@ -63,7 +64,7 @@ async def test_two_writers_racing_on_one_version_one_wins(db_sessionmaker) -> No
     assert sorted(results, key=str) == [1, None]
 
 
-async def test_lists_and_the_daily_count(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_lists_and_the_daily_count(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     owner_id = await _review(db_sessionmaker, "rev1")
     async with db_sessionmaker() as session:
         assert await reviews.made_since(session, owner_id, utcnow() - timedelta(days=1)) == 1
