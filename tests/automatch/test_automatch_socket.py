@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from tests.support.players import GameSocket, Player, start_game
 pytestmark = pytest.mark.timeout(60)
 
 
-async def _seek(sock: GameSocket, **prefs) -> dict:  # type: ignore[no-untyped-def]
+async def _seek(sock: GameSocket, **prefs: Any) -> dict[str, Any]:
     return await sock.act({"t": "seek", **prefs})
 
 

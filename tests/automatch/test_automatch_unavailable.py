@@ -3,13 +3,18 @@ search with a message rather than leaving the player waiting for nothing."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any, NoReturn
+
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import UNAVAILABLE_GRACE, Automatch
 from app.errors import ServiceError
 from app.live.lobby import MemoryLobbyBroadcaster
 from app.live.seek_pool import MemorySeekPool
+from app.store.models import User
 from app.store.repositories import users
 
 
@@ -20,12 +25,12 @@ class FlakyPool(MemorySeekPool):
         super().__init__()
         self.down = False
 
-    def __getattribute__(self, name: str):  # type: ignore[no-untyped-def]
+    def __getattribute__(self, name: str) -> Any:
         attribute = super().__getattribute__(name)
         if name in ("put", "withdraw", "waiting", "count", "claim", "release", "status", "heartbeat", "alive"):
             if super().__getattribute__("down"):
 
-                async def fail(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+                async def fail(*_args: object, **_kwargs: object) -> NoReturn:
                     raise ConnectionError("pool unreachable")
 
                 return fail
@@ -44,8 +49,12 @@ class Clock:
         return self.now
 
 
+Setup = tuple[Automatch, FlakyPool, MemoryLobbyBroadcaster, Clock, User]
+"""What ``setup`` gives: the service, its pool, the lobby, the clock and a guest."""
+
+
 @pytest.fixture
-async def setup(db_sessionmaker):  # type: ignore[no-untyped-def]
+async def setup(db_sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[Setup]:
     async with db_sessionmaker() as session:
         ana = await users.add_guest(session, "Guest-ana1", "guest-ana1")
         await session.commit()
@@ -56,7 +65,7 @@ async def setup(db_sessionmaker):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_a_seek_lost_from_the_pool_is_placed_again(setup) -> None:  # type: ignore[no-untyped-def]
+async def test_a_seek_lost_from_the_pool_is_placed_again(setup: Setup) -> None:
     automatch, pool, lobby, clock, ana = setup
     async with lobby.subscribe(ana.id) as inbox:
         seeker = await automatch.seek(ana, SeekPreferences(sizes=[9]))
@@ -70,7 +79,7 @@ async def test_a_seek_lost_from_the_pool_is_placed_again(setup) -> None:  # type
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_an_unreachable_pool_tells_the_player_to_search_again(setup) -> None:  # type: ignore[no-untyped-def]
+async def test_an_unreachable_pool_tells_the_player_to_search_again(setup: Setup) -> None:
     automatch, pool, lobby, clock, ana = setup
     async with lobby.subscribe(ana.id) as inbox:
         await automatch.seek(ana, SeekPreferences(sizes=[9]))

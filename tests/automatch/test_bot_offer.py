@@ -4,28 +4,36 @@ only a bot that is connected and accepts such a game, and once a search."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.automatch.house_bots import BOT_OFFER_AFTER
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.bots.declaration import BotAccepts
-from app.live.lobby import MemoryLobbyBroadcaster
+from app.live.lobby import LobbySubscription, MemoryLobbyBroadcaster
 from app.live.seek_pool import MemorySeekPool
 from app.lobby.schemas import ChallengeCreate
+from app.store.models import User
 from app.store.repositories import users
 from tests.automatch.test_automatch_unavailable import Clock
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 
-async def _add_bot(session, name: str, owner_id: int | None = None, **accepts) -> object:  # type: ignore[no-untyped-def]
+async def _add_bot(session: AsyncSession, name: str, owner_id: int | None = None, **accepts: Any) -> User:
     return await users.add_bot(session, name, name.lower(), owner_id, BotAccepts(**accepts).model_dump())
 
 
+World = tuple[Automatch, MemoryLobbyBroadcaster, Clock, User, User, User, User]
+"""What ``world`` gives: the service, the lobby, the clock, a guest and three bots (nine, big, owned)."""
+
+
 @pytest.fixture
-async def world(db_sessionmaker):  # type: ignore[no-untyped-def]
+async def world(db_sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[World]:
     async with db_sessionmaker() as session:
         ana = await users.add_guest(session, "Guest-ana2", "guest-ana2")
         nine = await _add_bot(session, "NineBot", board_sizes=[9], time_controls=["byoyomi"], min_move_seconds=5)
@@ -38,9 +46,9 @@ async def world(db_sessionmaker):  # type: ignore[no-untyped-def]
     await automatch.close()
 
 
-async def _messages(inbox) -> list[dict]:  # type: ignore[no-untyped-def]
+async def _messages(inbox: LobbySubscription) -> list[dict[str, Any]]:
     """Everything the player's socket would have received by now."""
-    out = []
+    out: list[dict[str, Any]] = []
     while True:
         try:
             out.append(await asyncio.wait_for(inbox.get(), 0.05))
@@ -48,7 +56,7 @@ async def _messages(inbox) -> list[dict]:  # type: ignore[no-untyped-def]
             return out
 
 
-async def test_after_the_wait_a_connected_fitting_house_bot_is_offered_once(world) -> None:  # type: ignore[no-untyped-def]
+async def test_after_the_wait_a_connected_fitting_house_bot_is_offered_once(world: World) -> None:
     automatch, lobby, clock, ana, nine, big, owned = world
     for bot in (nine, big, owned):
         automatch.socket_opened(bot.id, f"bot-{bot.id}", bot=bot.owner_id is None)
@@ -73,7 +81,7 @@ async def test_after_the_wait_a_connected_fitting_house_bot_is_offered_once(worl
         assert await _messages(inbox) == []  # once a search
 
 
-async def test_no_offer_without_a_bot_that_is_connected_and_fits(world) -> None:  # type: ignore[no-untyped-def]
+async def test_no_offer_without_a_bot_that_is_connected_and_fits(world: World) -> None:
     automatch, lobby, clock, ana, nine, big, owned = world
     automatch.socket_opened(owned.id, "owned", bot=False)  # a bot with an owner is nobody's house bot
     async with lobby.subscribe(ana.id) as inbox:

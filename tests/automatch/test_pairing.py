@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import pytest
 
 from app.automatch import pairing
 from app.automatch.pairing import (
@@ -28,7 +31,7 @@ def ranks_up(n: float) -> float:
     return rating_for_rank_number(SIX_KYU + n)
 
 
-def seeker(user_id: int, rating: float = 1500.0, since: float = NOW, avoid: frozenset[int] = frozenset(), **prefs) -> Seeker:  # type: ignore[no-untyped-def]
+def seeker(user_id: int, rating: float = 1500.0, since: float = NOW, avoid: frozenset[int] = frozenset(), **prefs: Any) -> Seeker:
     return Seeker(seek_id=f"s{user_id}", user_id=user_id, rating=rating, prefs=SeekPreferences(**prefs), since=since, avoid=avoid)
 
 
@@ -62,7 +65,8 @@ def test_the_closest_in_strength_are_paired_first() -> None:
     people = [seeker(1, 1500, old), seeker(2, ranks_up(4), old), seeker(3, ranks_up(0.4), old), seeker(4, ranks_up(4.5), old)]
     pairs = {frozenset((a.user_id, b.user_id)) for a, b in choose_pairs(people, NOW)}
     assert pairs == {frozenset((1, 3)), frozenset((2, 4))}
-    assert best_partner(people[0], people[1:], NOW).user_id == 3  # type: ignore[union-attr]
+    partner = best_partner(people[0], people[1:], NOW)
+    assert partner is not None and partner.user_id == 3
 
 
 def test_pairs_are_disjoint_compatible_and_leave_nobody_pairable_behind() -> None:
@@ -80,7 +84,10 @@ def test_pairs_are_disjoint_compatible_and_leave_nobody_pairable_behind() -> Non
                 rated=rng.random() < 0.3,
             )
         )
-    only_odd = lambda s: s.user_id % 2 == 1  # noqa: E731 - two one-line helpers for the report
+
+    def only_odd(s: Seeker) -> bool:
+        return s.user_id % 2 == 1
+
     waiting, pairs = list(people), []
     while True:  # sweep after sweep, as an instance does, until a sweep pairs nobody
         made = choose_pairs(waiting, NOW, eligible=only_odd)
@@ -131,7 +138,7 @@ def test_handicap_from_the_rank_difference_when_both_ask_for_it() -> None:
     assert one_side.handicap == 0 and one_side.komi == 7.5 and one_side.black.user_id == 1
 
 
-def test_a_crowd_of_alike_seekers_is_paired_in_one_sweep_with_linear_work(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_crowd_of_alike_seekers_is_paired_in_one_sweep_with_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
     checks = []
 
     def counted(a: Seeker, b: Seeker, now: float) -> bool:
