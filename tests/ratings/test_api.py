@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 import pytest
 import websockets
@@ -86,7 +88,7 @@ async def test_ranks_beside_names_and_the_archive(live_server: str) -> None:
         }
         assert all(p["rank"].rstrip("?")[-1] in "kd" for p in players.values())
 
-        async def search(**params):  # type: ignore[no-untyped-def]
+        async def search(**params: Any) -> Any:
             response = await a.http.get("/api/archive", params=params)
             assert response.status_code == 200, response.text
             return response.json()

@@ -6,6 +6,9 @@ import asyncio
 import os
 import subprocess
 import sys
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.ratings import service
 from app.store.repositories import ratings as repo
@@ -13,12 +16,14 @@ from tests.ratings.finished_games import finished_game, player
 from tests.support.instances import REPO_ROOT
 
 
-async def _snapshot(sessionmaker):  # type: ignore[no-untyped-def]
+async def _snapshot(sessionmaker: async_sessionmaker[AsyncSession]) -> dict[str, Any]:
     async with sessionmaker() as session:
         return await repo.snapshot(session)
 
 
-async def test_rebuild_command_recomputes_the_same_figures(db_sessionmaker, database_url: str) -> None:  # type: ignore[no-untyped-def]
+async def test_rebuild_command_recomputes_the_same_figures(
+    db_sessionmaker: async_sessionmaker[AsyncSession], database_url: str
+) -> None:
     people = [await player(db_sessionmaker, s) for s in ("casual", "club", "3k")]
     games = [
         await finished_game(

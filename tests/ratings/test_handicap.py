@@ -41,5 +41,6 @@ def test_suggested_handicap_makes_the_bet_nearly_even():
         w = ranks.rating_for_rank_number(ranks.parse_rank(weaker_label))
         s = ranks.rating_for_rank_number(ranks.parse_rank(stronger_label))
         sug = handicap.suggest(ranks.rank_number(s) - ranks.rank_number(w), 19)
+        assert sug.komi is not None
         extra = handicap.black_advantage_points(w, sug.handicap, sug.komi, 19)
         assert expected_score(Rating(w, 60), Rating(s, 60), extra) == pytest.approx(0.5, abs=0.02)

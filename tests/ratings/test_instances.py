@@ -116,7 +116,7 @@ async def test_an_update_lost_with_its_instance_is_made_when_an_instance_starts(
         finally:
             await engine.dispose()
         (second,) = cluster.start(1)
-        black.http.base_url = second.url  # type: ignore[assignment]
+        black.http.base_url = second.url
         again = await wait_games(black, black.user["name"], 1)
         assert again["ratings"] == rated["ratings"]
         assert again["recent"][0]["id"] == game_id

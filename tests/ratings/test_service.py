@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.ratings import ranks, service
 from app.ratings.glicko2 import Outcome, Rating, update
@@ -13,17 +15,17 @@ from app.store.repositories import ratings as repo
 from tests.ratings.finished_games import finished_game, player
 
 
-async def figures(sessionmaker, user_id: int) -> dict[str, tuple[float, float, float, int]]:  # type: ignore[no-untyped-def]
+async def figures(sessionmaker: async_sessionmaker[AsyncSession], user_id: int) -> dict[str, tuple[float, float, float, int]]:
     async with sessionmaker() as session:
         return {r.category: (r.rating, r.deviation, r.volatility, r.games) for r in await repo.of_user(session, user_id)}
 
 
-async def snapshot(sessionmaker):  # type: ignore[no-untyped-def]
+async def snapshot(sessionmaker: async_sessionmaker[AsyncSession]) -> dict[str, Any]:
     async with sessionmaker() as session:
         return await repo.snapshot(session)
 
 
-async def test_a_rated_game_gives_the_formulas_figures(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_a_rated_game_gives_the_formulas_figures(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     black = await player(db_sessionmaker, "club")
     white = await player(db_sessionmaker, "3k")
     game = await finished_game(db_sessionmaker, black, white, "B+R", size=19)
@@ -42,7 +44,9 @@ async def test_a_rated_game_gives_the_formulas_figures(db_sessionmaker) -> None:
     assert got_b["overall"][0] > b0.rating and got_w["overall"][0] < w0.rating
 
 
-async def test_each_game_is_rated_once_however_often_and_concurrently_asked(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_each_game_is_rated_once_however_often_and_concurrently_asked(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     a, b = await player(db_sessionmaker), await player(db_sessionmaker)
     game = await finished_game(db_sessionmaker, a, b, "W+3.5", size=9)
     outcomes = await asyncio.gather(*(service.rate(db_sessionmaker, game) for _ in range(6)))
@@ -52,7 +56,7 @@ async def test_each_game_is_rated_once_however_often_and_concurrently_asked(db_s
     assert len((await snapshot(db_sessionmaker))["changes"]) == 4  # two players x (overall, 9)
 
 
-async def test_two_games_of_one_player_ending_together_both_count(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_two_games_of_one_player_ending_together_both_count(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     hub, x, y = await player(db_sessionmaker), await player(db_sessionmaker), await player(db_sessionmaker)
     g1 = await finished_game(db_sessionmaker, hub, x, "B+R")
     g2 = await finished_game(db_sessionmaker, y, hub, "W+T")
@@ -71,7 +75,7 @@ async def test_two_games_of_one_player_ending_together_both_count(db_sessionmake
     assert history[1].deviation_before == history[0].deviation_after
 
 
-async def test_unrated_games_leave_the_figures_alone(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_unrated_games_leave_the_figures_alone(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     a, b, guest = await player(db_sessionmaker), await player(db_sessionmaker), await player(db_sessionmaker, guest=True)
     cases = [
         (await finished_game(db_sessionmaker, a, b, "B+R", rated=False), "unrated"),
@@ -86,7 +90,7 @@ async def test_unrated_games_leave_the_figures_alone(db_sessionmaker) -> None:  
     assert await figures(db_sessionmaker, a) == {}
 
 
-async def test_a_draw_is_half_and_the_sweep_rates_what_was_missed(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_a_draw_is_half_and_the_sweep_rates_what_was_missed(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     a, b = await player(db_sessionmaker, "5k"), await player(db_sessionmaker, "5k")
     await finished_game(db_sessionmaker, a, b, "Draw", size=13)
     await finished_game(db_sessionmaker, a, b, "B+R", rated=False)
@@ -100,7 +104,9 @@ async def test_a_draw_is_half_and_the_sweep_rates_what_was_missed(db_sessionmake
     assert abs(got_a["13"][0] - start) < 5
 
 
-async def test_rebuild_gives_the_same_figures_and_annul_takes_a_game_back(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_rebuild_gives_the_same_figures_and_annul_takes_a_game_back(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     people = [await player(db_sessionmaker, s) for s in ("new", "casual", "club", "strong", "10k")]
     results = ["B+R", "W+2.5", "B+T", "Draw", "W+R", "B+0.5"]
     games = []
