@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
 from tests.bots.accounts import bearer, make_bot, register
+from tests.conftest import MakeClient
 
 BLITZ = {"kind": "byoyomi", "main": 60, "periods": 3, "period_time": 10}
 
 
-async def test_a_bot_declares_what_it_accepts_and_refusals_say_why(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_bot_declares_what_it_accepts_and_refusals_say_why(make_client: MakeClient) -> None:
     owner = make_client()
     await register(owner)
     bot, token = await make_bot(
@@ -28,7 +30,7 @@ async def test_a_bot_declares_what_it_accepts_and_refusals_say_why(make_client) 
     assert me["bot"] and me["accepts"]["max_games"] == 1 and me["accepts"]["rated"] is False
 
     guest = make_client()
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"board_size": 19}, "plays only on 9x9, 13x13 boards"),
         ({"board_size": 9, "time_control": {"kind": "absolute", "main": 600}}, "accepts only these time controls"),
         (
@@ -76,7 +78,7 @@ async def test_a_bot_declares_what_it_accepts_and_refusals_say_why(make_client) 
     assert busy.status_code == 422 and "already playing 1 games" in busy.json()["error"]["message"]
 
 
-async def test_a_bot_declines_with_a_reason(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_a_bot_declines_with_a_reason(make_client: MakeClient) -> None:
     owner = make_client()
     await register(owner)
     bot, token = await make_bot(owner)
@@ -91,7 +93,7 @@ async def test_a_bot_declines_with_a_reason(make_client) -> None:  # type: ignor
     assert seen["status"] == "declined" and seen["decline_reason"] == "engine unavailable"
 
 
-async def test_only_accounts_own_bots_and_names_stay_unique(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_only_accounts_own_bots_and_names_stay_unique(make_client: MakeClient) -> None:
     guest = make_client()
     await guest.post("/api/guest")
     assert (await guest.post("/api/bots", json={"name": "robot1"})).status_code == 403

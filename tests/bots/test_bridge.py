@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -23,7 +24,7 @@ BLITZ = {"kind": "byoyomi", "main": 120, "periods": 3, "period_time": 10}
 
 
 @pytest.fixture
-def server(tmp_path: Path):  # type: ignore[no-untyped-def]
+def server(tmp_path: Path) -> Iterator[ServeProcess]:
     need_gnugo()
     process = ServeProcess(tmp_path).start()
     yield process

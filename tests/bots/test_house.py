@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.accounts import tokens
 from app.bots.house import HOUSE_BOTS, find_gnugo, prepare
@@ -25,7 +26,9 @@ def test_the_weak_bots_are_weakened_and_rated_from_low_ranks() -> None:
     assert by_name["GnuGo-Level10"].random_share == 0 and by_name["GnuGo-Level10"].level == 10
 
 
-async def test_prepare_makes_the_accounts_once_and_replaces_their_tokens(settings, db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_prepare_makes_the_accounts_once_and_replaces_their_tokens(
+    settings: Settings, db_sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
     first = dict((bot.name, token) for bot, token in await prepare(settings))
     second = dict((bot.name, token) for bot, token in await prepare(settings))
     assert set(first) == set(second) == {bot.name for bot in HOUSE_BOTS}

@@ -5,12 +5,16 @@ from __future__ import annotations
 import hashlib
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.store.models import ApiToken
 from tests.bots.accounts import bearer, register
+from tests.conftest import MakeClient
 
 
-async def test_a_token_is_shown_once_stored_hashed_and_authenticates_http(make_client, db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_a_token_is_shown_once_stored_hashed_and_authenticates_http(
+    make_client: MakeClient, db_sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
     owner = make_client()
     me = await register(owner)
     made = await owner.post("/api/tokens", json={"name": "script"})
@@ -34,7 +38,7 @@ async def test_a_token_is_shown_once_stored_hashed_and_authenticates_http(make_c
     assert created.status_code == 201 and created.json()["creator"]["id"] == me["id"]
 
 
-async def test_bad_revoked_and_read_only_tokens(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_bad_revoked_and_read_only_tokens(make_client: MakeClient) -> None:
     owner = make_client()
     await register(owner)
     reader = (await owner.post("/api/tokens", json={"name": "ro", "scopes": ["read"]})).json()
@@ -54,7 +58,7 @@ async def test_bad_revoked_and_read_only_tokens(make_client) -> None:  # type: i
     assert (await owner.delete(f"/api/tokens/{reader['id']}")).status_code == 404
 
 
-async def test_only_a_signed_in_account_manages_tokens(make_client) -> None:  # type: ignore[no-untyped-def]
+async def test_only_a_signed_in_account_manages_tokens(make_client: MakeClient) -> None:
     guest = make_client()
     await guest.post("/api/guest")
     refused = await guest.post("/api/tokens", json={"name": "x"})

@@ -74,7 +74,8 @@ def test_every_long_running_service_has_a_health_check(services: dict[str, Any],
 
 def test_replicas_are_checked_for_readiness(services: dict[str, Any]) -> None:
     for name in APPS:
-        assert "/readyz" in _python_code(services[name]["healthcheck"]["test"])  # type: ignore[operator]
+        code = _python_code(services[name]["healthcheck"]["test"])
+        assert code is not None and "/readyz" in code
 
 
 def test_environment_names_are_real_settings(services: dict[str, Any]) -> None:
@@ -123,7 +124,9 @@ def test_nginx_balances_over_both_replicas_and_upgrades_websockets() -> None:
     assert "map $http_upgrade $connection_upgrade" in text
 
     def seconds(value: str) -> int:
-        number, unit = re.fullmatch(r"(\d+)([smh]?)", value).groups()  # type: ignore[union-attr]
+        match = re.fullmatch(r"(\d+)([smh]?)", value)
+        assert match is not None, value
+        number, unit = match.groups()
         return int(number) * {"": 1, "s": 1, "m": 60, "h": 3600}[unit]
 
     assert seconds(ws["proxy_read_timeout"][0]) >= 600 and seconds(ws["proxy_send_timeout"][0]) >= 600

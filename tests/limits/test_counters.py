@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import AsyncIterator
 
 import pytest
 import redis.asyncio as aioredis
@@ -21,8 +22,12 @@ class FakeClock:
         return self.now
 
 
+Stores = tuple[Counters, Counters, FakeClock]
+"""What ``stores`` gives: two stores sharing their counts, and the clock they count by."""
+
+
 @pytest.fixture(params=["memory", "redis"])
-async def stores(request):  # type: ignore[no-untyped-def]
+async def stores(request: pytest.FixtureRequest) -> AsyncIterator[Stores]:
     """Two stores that share their counts (two instances), and the clock they count by."""
     clock = FakeClock()
     if request.param == "memory":
@@ -38,7 +43,7 @@ async def stores(request):  # type: ignore[no-untyped-def]
         await client.aclose()
 
 
-async def test_a_limit_holds_across_instances_and_resets_with_the_window(stores) -> None:  # type: ignore[no-untyped-def]
+async def test_a_limit_holds_across_instances_and_resets_with_the_window(stores: Stores) -> None:
     first, second, clock = stores
     limiter_a, limiter_b = Limiter(first), Limiter(second)
     rule = Rule("test", 3, 10)
@@ -49,7 +54,7 @@ async def test_a_limit_holds_across_instances_and_resets_with_the_window(stores)
     assert await limiter_b.allow(rule, "u1")
 
 
-async def test_repeats_are_recognised_until_they_expire(stores) -> None:  # type: ignore[no-untyped-def]
+async def test_repeats_are_recognised_until_they_expire(stores: Stores) -> None:
     first, second, clock = stores
     a, b = Limiter(first), Limiter(second)
     assert not await a.repeated("chat", 1, "hello", 30)
@@ -68,4 +73,4 @@ async def test_no_limit_when_the_limit_is_zero() -> None:
 
 def test_counters_are_an_interface() -> None:
     with pytest.raises(TypeError):
-        Counters()  # type: ignore[abstract]
+        Counters()  # type: ignore[abstract]  # what is checked: the interface cannot be made

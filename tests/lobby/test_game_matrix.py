@@ -22,8 +22,8 @@ import pytest
 import pytest_asyncio
 
 from app.rules import PRESETS, max_fixed_handicap
-from tests.conftest import LiveServer
-from tests.support.players import Player
+from tests.conftest import LiveServer, _Templates
+from tests.support.players import GameSocket, Player
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -74,7 +74,7 @@ def _playable(size: int, handicap: int) -> bool:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, _db_templates) -> Iterator[LiveServer]:  # type: ignore[no-untyped-def]
+def server(tmp_path_factory: pytest.TempPathFactory, _db_templates: _Templates) -> Iterator[LiveServer]:
     import uuid
 
     from app.settings import Settings
@@ -205,7 +205,7 @@ async def test_the_stored_status_follows_every_phase(players: tuple[Player, Play
     async def status() -> str:
         return str((await black.http.get(f"/api/games/{game_id}")).json()["status"])
 
-    steps = [
+    steps: list[tuple[GameSocket, dict[str, Any], str]] = [
         (b, {"t": "pass"}, "playing"),
         (w, {"t": "pass"}, "scoring"),
         (b, {"t": "resume_play"}, "playing"),

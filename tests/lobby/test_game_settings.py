@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.config import GameConfig
 from app.live.memory_hub import MemoryHub
@@ -12,6 +13,7 @@ from app.live.room import Room
 from app.lobby.game_settings import InvalidGameSettings, build_config, game_columns
 from app.store.models import Game
 from app.store.repositories import games
+from tests.conftest import MakeClient
 
 
 @pytest.mark.parametrize(
@@ -45,7 +47,9 @@ def test_the_columns_repeat_the_whole_configuration() -> None:
     assert GameConfig.from_dict(stored) == config
 
 
-async def test_an_accepted_challenge_stores_the_whole_configuration(make_client, db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_an_accepted_challenge_stores_the_whole_configuration(
+    make_client: MakeClient, db_sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
     alice, bob = make_client(), make_client()
     created = await alice.post(
         "/api/challenges", json={"board_size": 13, "handicap": 2, "rules": "aga", "time_control": "chinese_countdown"}
@@ -60,7 +64,9 @@ async def test_an_accepted_challenge_stores_the_whole_configuration(make_client,
     assert game.config == expected.to_dict()
 
 
-async def test_a_practice_game_stores_the_whole_configuration(client: httpx.AsyncClient, db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_a_practice_game_stores_the_whole_configuration(
+    client: httpx.AsyncClient, db_sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
     created = await client.post("/api/practice", json={"size": 13})
     assert created.status_code == 201, created.text
     async with db_sessionmaker() as session:
@@ -68,7 +74,9 @@ async def test_a_practice_game_stores_the_whole_configuration(client: httpx.Asyn
     assert game is not None and GameConfig.from_dict(game.config).size == 13
 
 
-async def test_the_room_plays_exactly_the_stored_configuration(make_client, db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_the_room_plays_exactly_the_stored_configuration(
+    make_client: MakeClient, db_sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
     """Lag, scoring timeout and abandonment grace come from the game's row, never from today's defaults."""
     alice, bob = make_client(), make_client()
     created = await alice.post("/api/challenges", json={"board_size": 9, "time_control": {"kind": "absolute", "main": 60}})

@@ -5,6 +5,7 @@ saying what is still true. SQLite with the in-process hub, PostgreSQL with Redis
 from __future__ import annotations
 
 from app.mail.digest import last_digest_moment
+from app.mail.worker import Mailer
 from tests.support.mail_stack import MailStack, mail_stack, smtp_sink, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.smtp_sink import body_of
 
@@ -13,7 +14,7 @@ WEEK = 7 * DAY
 A_WEEK_A_MOVE = {"kind": "simple", "per_move": WEEK, "correspondence": True}
 
 
-async def next_digest(stack: MailStack, mailer) -> int:  # type: ignore[no-untyped-def]
+async def next_digest(stack: MailStack, mailer: Mailer) -> int:
     """Move the server's clock to the next digest hour and run a pass; how many digests went."""
     await mailer.run_once()
     stack.clock.set(last_digest_moment(stack.clock(), stack.settings.mail_digest_hour) + DAY)

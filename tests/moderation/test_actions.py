@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import websockets
 
+from tests.conftest import LiveServer
 from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import established, moderator, registered
 from tests.ratings.rated_play import profile, rated_game, wait_games
@@ -30,7 +31,7 @@ async def _closed_with(sock: GameSocket) -> int | None:
         return closed.rcvd.code if closed.rcvd else None
 
 
-async def test_warn_and_mute(server, database_url) -> None:  # type: ignore[no-untyped-def]
+async def test_warn_and_mute(server: LiveServer, database_url: str) -> None:
     ana, bao = await registered(server.url), await registered(server.url)
     await established(database_url, ana, bao)
     mod = await moderator(server.url, database_url)
@@ -71,7 +72,9 @@ async def test_warn_and_mute(server, database_url) -> None:  # type: ignore[no-u
 
 
 @pytest.mark.parametrize("action", ["suspend", "ban"])
-async def test_a_suspended_or_banned_player_cannot_play_chat_or_challenge(server, database_url, action) -> None:  # type: ignore[no-untyped-def]
+async def test_a_suspended_or_banned_player_cannot_play_chat_or_challenge(
+    server: LiveServer, database_url: str, action: str
+) -> None:
     ana, bao, chen = [await registered(server.url) for _ in range(3)]
     mod = await moderator(server.url, database_url)
     game_id = await start_game(ana, bao)
@@ -125,7 +128,7 @@ async def test_a_suspended_or_banned_player_cannot_play_chat_or_challenge(server
         await person.close()
 
 
-async def test_removed_chat_lines_disappear_for_everyone(server, database_url) -> None:  # type: ignore[no-untyped-def]
+async def test_removed_chat_lines_disappear_for_everyone(server: LiveServer, database_url: str) -> None:
     ana, bao, chen = [await registered(server.url) for _ in range(3)]
     await established(database_url, ana, bao)
     mod = await moderator(server.url, database_url)
@@ -151,7 +154,7 @@ async def test_removed_chat_lines_disappear_for_everyone(server, database_url) -
         await person.close()
 
 
-async def test_annulling_a_game_takes_its_rating_effect_back(server, database_url) -> None:  # type: ignore[no-untyped-def]
+async def test_annulling_a_game_takes_its_rating_effect_back(server: LiveServer, database_url: str) -> None:
     ana, bao = await registered(server.url, "club"), await registered(server.url, "club")
     mod = await moderator(server.url, database_url)
     before = (await profile(ana, ana.user["name"]))["ratings"]["overall"]

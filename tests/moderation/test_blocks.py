@@ -3,11 +3,15 @@ no challenges either way, chat hidden both ways (live, after a reconnect and in 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from tests.conftest import LiveServer
+from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import established, registered
-from tests.support.players import start_game
+from tests.support.players import GameSocket, start_game
 from tests.support.reviews import finished_game, make_review
 
 pytestmark = [STACKS, pytest.mark.timeout(120)]
@@ -15,7 +19,7 @@ pytestmark = [STACKS, pytest.mark.timeout(120)]
 NINE = {"board_size": 9, "rules": "chinese", "color": "black", "time_control": {"kind": "none"}}
 
 
-async def test_a_blocked_player_cannot_challenge_or_accept(make_player) -> None:  # type: ignore[no-untyped-def]
+async def test_a_blocked_player_cannot_challenge_or_accept(make_player: MakePlayer) -> None:
     ana, bao, chen = await make_player(), await make_player(), await make_player()
     blocked = await ana.http.post("/api/blocks", json={"name": bao.user["name"]})
     assert blocked.status_code == 201 and blocked.json()["blocked"]["name"] == bao.user["name"]
@@ -36,14 +40,14 @@ async def test_a_blocked_player_cannot_challenge_or_accept(make_player) -> None:
     assert (await ana.http.post(f"/api/challenges/{theirs['id']}/accept")).status_code == 201
 
 
-async def test_open_challenges_of_a_blocked_player_are_not_listed_to_either(make_player) -> None:  # type: ignore[no-untyped-def]
+async def test_open_challenges_of_a_blocked_player_are_not_listed_to_either(make_player: MakePlayer) -> None:
     ana, bao, chen = await make_player(), await make_player(), await make_player()
     ana_lobby = await ana.lobby()  # open before the block: it follows the block as it comes
     await ana_lobby.of_type("snapshot")
     anas = (await ana.http.post("/api/challenges", json=NINE)).json()["id"]
     assert (await bao.http.post("/api/blocks", json={"name": ana.user["name"]})).status_code == 201
 
-    def listed(people: dict) -> set[str]:
+    def listed(people: dict[str, Any]) -> set[str]:
         return {c["id"] for c in people["challenges"]}
 
     assert anas not in listed((await bao.http.get("/api/challenges")).json())
@@ -57,7 +61,7 @@ async def test_open_challenges_of_a_blocked_player_are_not_listed_to_either(make
     anas_next = (await ana.http.post("/api/challenges", json=NINE)).json()["id"]
     chens = (await chen.http.post("/api/challenges", json=NINE)).json()["id"]
 
-    def created(sock) -> list[str]:  # type: ignore[no-untyped-def]
+    def created(sock: GameSocket) -> list[str]:
         return [m["challenge"]["id"] for m in sock.received if m.get("t") == "challenge_created"]
 
     await ana_lobby.until(lambda m: m.get("t") == "challenge_created" and m["challenge"]["id"] == chens)
@@ -70,7 +74,7 @@ async def test_open_challenges_of_a_blocked_player_are_not_listed_to_either(make
         await sock.close()
 
 
-async def test_blocking_refuses_bad_input(make_player) -> None:  # type: ignore[no-untyped-def]
+async def test_blocking_refuses_bad_input(make_player: MakePlayer) -> None:
     ana = await make_player()
     own = await ana.http.post("/api/blocks", json={"name": ana.user["name"]})
     assert own.status_code == 400 and own.json()["error"]["code"] == "own_block"
@@ -80,7 +84,7 @@ async def test_blocking_refuses_bad_input(make_player) -> None:  # type: ignore[
     assert empty.status_code == 422 and empty.json()["error"]["code"] == "invalid_request"
 
 
-async def test_chat_between_blocked_players_is_hidden_both_ways(server, database_url) -> None:  # type: ignore[no-untyped-def]
+async def test_chat_between_blocked_players_is_hidden_both_ways(server: LiveServer, database_url: str) -> None:
     ana, bao, chen = [await registered(server.url) for _ in range(3)]
     await established(database_url, ana, bao, chen)  # they chat as established accounts (4 lines in 10 s)
     game_id = await start_game(ana, bao)
@@ -119,7 +123,7 @@ async def test_chat_between_blocked_players_is_hidden_both_ways(server, database
         await person.close()
 
 
-async def test_automatch_never_pairs_blocked_players(make_player) -> None:  # type: ignore[no-untyped-def]
+async def test_automatch_never_pairs_blocked_players(make_player: MakePlayer) -> None:
     ana, bao, chen = await make_player(), await make_player(), await make_player()
     assert (await bao.http.post("/api/blocks", json={"name": ana.user["name"]})).status_code == 201
     a, b, c = await ana.lobby(), await bao.lobby(), await chen.lobby()
@@ -137,7 +141,7 @@ async def test_automatch_never_pairs_blocked_players(make_player) -> None:  # ty
     assert (await (await left.lobby()).of_type("snapshot"))["seek"] is not None
 
 
-async def test_chat_between_blocked_people_is_hidden_in_a_shared_review(server, database_url) -> None:  # type: ignore[no-untyped-def]
+async def test_chat_between_blocked_people_is_hidden_in_a_shared_review(server: LiveServer, database_url: str) -> None:
     ana, bao, chen = [await registered(server.url) for _ in range(3)]
     await established(database_url, ana, bao, chen)
     review = await make_review(ana, await finished_game(ana, bao))

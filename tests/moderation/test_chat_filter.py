@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 
 from app.moderation.chat_filter import ChatFilter
 from app.protocol import ReviewSnapshot, encode
 
 
-def _text(message: dict) -> str:  # type: ignore[type-arg]
+def _text(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.lobby.starting import create_game
 from app.store.models import Game, Move, User
 from app.store.repositories import moderation
 from app.store.types import utcnow
+from tests.conftest import MakeLiveServer
 from tests.moderation.people import registered
 from tests.support.players import start_game
 
@@ -20,12 +22,12 @@ NINE = {"board_size": 9, "rules": "chinese", "color": "black", "time_control": {
 
 
 async def _finished(
-    session,
+    session: AsyncSession,
     black: int,
     white: int,
     result: str,
     ended_by: str,
-    moves: str = "",  # type: ignore[no-untyped-def]
+    moves: str = "",
     age: int = 0,
 ) -> None:
     game: Game = await create_game(
@@ -46,7 +48,9 @@ async def _finished(
     await session.flush()
 
 
-async def test_the_escape_record_counts_abandonments_and_silent_timeouts(db_sessionmaker) -> None:  # type: ignore[no-untyped-def]
+async def test_the_escape_record_counts_abandonments_and_silent_timeouts(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
     async with db_sessionmaker() as session:
         me, you = User(name="me", name_key="me"), User(name="you", name_key="you")
         session.add_all([me, you])
@@ -64,7 +68,7 @@ async def test_the_escape_record_counts_abandonments_and_silent_timeouts(db_sess
         assert await moderation.escape_record(session, me.id, 3) == moderation.EscapeRecord(games=3, escapes=0)
 
 
-async def test_an_escaper_is_shown_and_limited_to_unrated_games(make_live_server) -> None:  # type: ignore[no-untyped-def]
+async def test_an_escaper_is_shown_and_limited_to_unrated_games(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(escape_min_games=1, escape_threshold=0.5)
     ana, bao = await registered(server.url), await registered(server.url)
     # Ana (Black) never moves: her one second runs out, and the game is lost on time without a move.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import LiveServer
 from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import moderator, registered
 from tests.support.players import start_game
@@ -12,7 +13,7 @@ from tests.support.players import start_game
 pytestmark = [STACKS, pytest.mark.timeout(120)]
 
 
-async def test_reports_are_received_queued_in_context_and_closed(server, database_url) -> None:  # type: ignore[no-untyped-def]
+async def test_reports_are_received_queued_in_context_and_closed(server: LiveServer, database_url: str) -> None:
     ana, bao = await registered(server.url), await registered(server.url)
     mod = await moderator(server.url, database_url)
     game_id = await start_game(ana, bao)
@@ -61,7 +62,7 @@ async def test_reports_are_received_queued_in_context_and_closed(server, databas
         await person.close()
 
 
-async def test_bad_reports_get_clear_errors(server) -> None:  # type: ignore[no-untyped-def]
+async def test_bad_reports_get_clear_errors(server: LiveServer) -> None:
     ana, bao = await registered(server.url), await registered(server.url)
     game_id = await start_game(ana, bao)
     cases = [
