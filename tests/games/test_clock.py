@@ -264,8 +264,10 @@ def test_weekends_are_not_counted_for_a_player_who_pauses_them():
     c.start("B", FRIDAY_NOON_UTC)
     # Black's two days run Friday noon -> Tuesday noon (the weekend skipped).
     assert c.flag_deadline() == FRIDAY_NOON_UTC + 4 * DAY
-    assert c.view(FRIDAY_NOON_UTC + DAY)["B"]["running"] is False  # Saturday noon: the clock stands
-    assert c.view(FRIDAY_NOON_UTC + DAY)["B"]["main"] == 1.5 * DAY
+    saturday = c.view(FRIDAY_NOON_UTC + DAY)
+    assert saturday is not None
+    assert saturday["B"]["running"] is False  # Saturday noon: the clock stands
+    assert saturday["B"]["main"] == 1.5 * DAY
     ch = c.press("B", FRIDAY_NOON_UTC + 3 * DAY)  # Monday noon: a day charged
     assert (ch.elapsed, ch.flagged) == (DAY, False)
     # White counts weekends: from Monday noon, the flag falls two days later.

@@ -8,7 +8,9 @@ def test_a_tree_round_trips_and_is_followed_branch_by_branch():
     wire = [[[2, 2], [6, 6], [[[2, 6], [6, 2], []]]], [[4, 4], [3, 3], []]]
     tree = parse_tree(wire, 9)
     assert to_wire(tree) == wire
-    answer, rest = follow(tree, (2, 2))
+    followed = follow(tree, (2, 2))
+    assert followed is not None
+    answer, rest = followed
     assert answer == (6, 6) and to_wire(rest) == [[[2, 6], [6, 2], []]]
     assert follow(tree, (0, 0)) is None
     assert follow(tree, None) is None  # a pass is never answered

@@ -16,5 +16,5 @@ def test_result_from_score_keeps_the_breakdown():
     score = g.score(set())
     r = by_score(score)
     assert (r.winner, r.reason, r.text, r.margin) == ("B", "score", score.result_text(), score.margin)
-    assert r.score["B"]["total"] == score.to_dict()["B"]["total"]
+    assert r.score is not None and r.score["B"]["total"] == score.to_dict()["B"]["total"]
     assert Result.from_dict(r.to_dict()) == r

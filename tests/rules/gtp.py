@@ -9,7 +9,7 @@ from tests.support.services import GNUGO
 
 
 class Gtp:
-    def __init__(self, *flags: str):
+    def __init__(self, *flags: str) -> None:
         self.proc = subprocess.Popen(
             [GNUGO, "--mode", "gtp", *flags],
             stdin=subprocess.PIPE,
@@ -18,16 +18,18 @@ class Gtp:
             text=True,
             bufsize=1,
         )
+        assert self.proc.stdin is not None and self.proc.stdout is not None  # both are pipes
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
 
     def batch(self, commands: list[str]) -> list[tuple[bool, str]]:
         """Send every command at once, then read one answer per command: (ok, text)."""
-        self.proc.stdin.write("".join(c + "\n" for c in commands))
-        self.proc.stdin.flush()
+        self.stdin.write("".join(c + "\n" for c in commands))
+        self.stdin.flush()
         out = []
         for _ in commands:
-            lines = []
+            lines: list[str] = []
             while True:
-                line = self.proc.stdout.readline()
+                line = self.stdout.readline()
                 if line == "":
                     raise RuntimeError("GNU Go closed its output")
                 if line == "\n" and lines:
@@ -46,11 +48,11 @@ class Gtp:
 
     def close(self) -> None:
         try:
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
+            self.stdin.write("quit\n")
+            self.stdin.flush()
         except OSError:
             pass
-        for stream in (self.proc.stdin, self.proc.stdout):
+        for stream in (self.stdin, self.stdout):
             try:
                 stream.close()
             except OSError:

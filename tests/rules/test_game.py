@@ -1,3 +1,5 @@
+from typing import Any
+
 import pytest
 
 from app.rules import Game, IllegalMove, Move, rules_for
@@ -30,11 +32,12 @@ def test_illegal_moves_change_nothing():
 
 def test_point_forms():
     g = Game(5)
-    g.play("B", [1, 2])  # a JSON-style list is a point too; the move records a tuple
+    g.play("B", [1, 2])  # type: ignore[arg-type]  # what is checked: a JSON-style list is a point too; the move records a tuple
     assert g.moves == [Move("B", (1, 2))] and type(g.moves[0].point) is tuple
     assert g.stone_at((1, 2)) == "B"
     before = g.state()
-    for point in [(1, 2, 3), (1,), "ab", None, 7, [5, 0], (0, 5), ("1", "2"), {1: 2}, [[1], 2]]:
+    not_points: list[Any] = [(1, 2, 3), (1,), "ab", None, 7, [5, 0], (0, 5), ("1", "2"), {1: 2}, [[1], 2]]
+    for point in not_points:
         with pytest.raises(IllegalMove) as info:
             g.play("W", point)
         assert info.value.reason == "off_board"

@@ -29,7 +29,7 @@ def engines():
         p.close()
 
 
-def pick_move(g: Game, rng: random.Random):
+def pick_move(g: Game, rng: random.Random) -> tuple[int, int] | None:
     size = g.size
     empties = [(x, y) for y in range(size) for x in range(size) if g.stone_at((x, y)) is None]
     rng.shuffle(empties)
@@ -39,7 +39,7 @@ def pick_move(g: Game, rng: random.Random):
     return None
 
 
-def sample_points(g: Game, rng: random.Random, k: int = 3):
+def sample_points(g: Game, rng: random.Random, k: int = 3) -> list[tuple[int, int]]:
     size = g.size
     empties = [(x, y) for y in range(size) for x in range(size) if g.stone_at((x, y)) is None]
     picked = rng.sample(empties, min(k, len(empties)))
@@ -67,7 +67,7 @@ def test_random_games_match_gnugo(engines, size):
     for game_no in range(GAMES[size]):
         g = Game(size, rules_for("chinese"))
         commands = [f"boardsize {size}", "clear_board"]
-        expect = []  # (kind, command index, expected)
+        expect: list[tuple[str, int, object]] = []  # (kind, command index, expected)
         for _ in range(rng.randint(40, 120)):
             p = pick_move(g, rng)
             if p is None:
@@ -106,12 +106,13 @@ def test_fixed_handicap_matches_gnugo(engines):
             assert vertices(gtp.one(f"fixed_handicap {n}"), size) == set(fixed_handicap_points(size, n))
 
 
-def self_play(gtp: Gtp, rng: random.Random, size: int = 9, komi: float = 7.5, max_moves: int = 160):
+def self_play(gtp: Gtp, rng: random.Random, size: int = 9, komi: float = 7.5, max_moves: int = 160) -> Game | None:
     """GNU Go plays itself after four random moves; None if it resigns or the game is not over by ``max_moves``."""
     g = Game(size, rules_for("chinese", komi=komi))
     gtp.batch([f"boardsize {size}", "clear_board", f"komi {komi}"])
     for _ in range(4):  # a random opening so the games differ
         p = pick_move(g, rng)
+        assert p is not None  # an opening board has room
         colour = g.to_move
         g.play(colour, p)
         gtp.one(f"play {colour} {to_gtp(p, size)}")

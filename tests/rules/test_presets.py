@@ -155,6 +155,7 @@ def test_handicap_compensation():
         if s.scoring == "area":
             assert s.white.total == 0.5 + comp
             # the Chinese count: Black needs half the board plus half of komi and compensation
+            assert s.chinese_count is not None
             assert s.chinese_count["target"] == 40.5 + (0.5 + comp) / 2
             assert s.chinese_count["black_count"] == 81
     assert Game(9, rules_for("chinese"), handicap=3).to_move == "W"

@@ -41,7 +41,7 @@ def test_a_foreign_record_with_comment_only_nodes_setup_and_a_tt_pass():
         "W",
     )
     w = tree.root.children[0]
-    assert w.comment == "a note" and [c.move.point for c in w.children] == [None, (5, 5)]
+    assert w.comment == "a note" and [c.move.point if c.move else "no move" for c in w.children] == [None, (5, 5)]
     assert w.children[1].comment == "try this"
 
 
