@@ -7,12 +7,16 @@ import asyncio
 import io
 import logging
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import httpx
 import orjson
 import pytest
 
 from app.logs import bind_game, configure_logging, default_format, make_handler
+from tests.conftest import LiveServer
+from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import start_game
 from tests.support.instances import serving
@@ -33,7 +37,7 @@ def root_logging() -> Iterator[logging.Logger]:
         logger.propagate = propagate
 
 
-def lines(stream: io.StringIO) -> list[dict]:  # type: ignore[type-arg]
+def lines(stream: io.StringIO) -> list[dict[str, Any]]:
     return [orjson.loads(line) for line in stream.getvalue().splitlines() if line.strip()]
 
 
@@ -84,7 +88,7 @@ def test_format_choice() -> None:
         make_handler("xml")
 
 
-def test_configure_logging_routes_uvicorn_access_lines_as_json(root_logging) -> None:  # type: ignore[no-untyped-def]
+def test_configure_logging_routes_uvicorn_access_lines_as_json(root_logging: logging.Logger) -> None:
     stream = io.StringIO()
     configure_logging("json", "info", stream)
     logging.getLogger("uvicorn.access").info('%s - "%s %s HTTP/%s" %d', "10.0.0.5:4242", "GET", "/healthz", "1.1", 200)
@@ -94,7 +98,9 @@ def test_configure_logging_routes_uvicorn_access_lines_as_json(root_logging) -> 
 
 
 @STACKS
-async def test_a_move_is_logged_with_its_game_id(server, make_player, root_logging) -> None:  # type: ignore[no-untyped-def]
+async def test_a_move_is_logged_with_its_game_id(
+    server: LiveServer, make_player: MakePlayer, root_logging: logging.Logger
+) -> None:
     stream = io.StringIO()
     handler = make_handler("json", stream)
     room_logger = logging.getLogger("app.live.room")
@@ -122,7 +128,7 @@ async def test_a_move_is_logged_with_its_game_id(server, make_player, root_loggi
     assert "a private remark" not in stream.getvalue()
 
 
-def test_serve_writes_json_lines_with_the_access_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_serve_writes_json_lines_with_the_access_log(tmp_path: Path) -> None:
     with serving(tmp_path, TENGEN_LOG_FORMAT="json") as run:
         assert httpx.get(f"{run.url}/healthz", timeout=2).status_code == 200
     output = run.log_text()

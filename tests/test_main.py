@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 
 from app.main import create_app
+from app.settings import Settings
 
 
 async def test_healthz_and_docs(client: httpx.AsyncClient) -> None:
@@ -14,7 +17,7 @@ async def test_healthz_and_docs(client: httpx.AsyncClient) -> None:
     assert {"/api/challenges", "/api/challenges/{challenge_id}/accept", "/api/games/live"} <= set(paths)
 
 
-async def test_frontend_served_only_when_present(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_frontend_served_only_when_present(settings: Settings, tmp_path: Path) -> None:
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text("<!doctype html><title>Tengen</title>")
     for frontend, expected in ((tmp_path / "site", 200), (tmp_path / "missing", 404)):

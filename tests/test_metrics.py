@@ -9,6 +9,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
 from app.metrics import Metrics
+from app.settings import Settings
+from tests.conftest import LiveServer
+from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import start_game
 
@@ -36,7 +39,7 @@ async def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], floa
     return samples(response.text)
 
 
-async def settled(url: str, name: str, expected: float) -> dict:  # type: ignore[type-arg]
+async def settled(url: str, name: str, expected: float) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     """Scrape until ``name`` reads ``expected`` (a socket's close reaches the server a moment later)."""
     for _ in range(200):
         values = await scrape(url)
@@ -47,7 +50,7 @@ async def settled(url: str, name: str, expected: float) -> dict:  # type: ignore
 
 
 @STACKS
-async def test_counters_move_with_a_real_game(server, make_player) -> None:  # type: ignore[no-untyped-def]
+async def test_counters_move_with_a_real_game(server: LiveServer, make_player: MakePlayer) -> None:
     before = await scrape(server.url)
     assert {name for name, _ in before} >= set(NAMES)
     assert before[("tengen_connected_sockets", ())] == 0 and before[("tengen_live_games", ())] == 0
@@ -87,7 +90,7 @@ async def test_counters_move_with_a_real_game(server, make_player) -> None:  # t
     await settled(server.url, "tengen_connected_sockets", 0)
 
 
-def test_each_app_has_its_own_registry(settings) -> None:  # type: ignore[no-untyped-def]
+def test_each_app_has_its_own_registry(settings: Settings) -> None:
     first, second = create_app(settings), create_app(settings)
     first.state.metrics.moves_applied.inc(3)
     assert samples(second.state.metrics.render()[0].decode())[("tengen_moves_applied_total", ())] == 0

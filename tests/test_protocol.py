@@ -1,3 +1,5 @@
+from typing import Any
+
 import orjson
 import pytest
 
@@ -65,7 +67,7 @@ def test_oversized_message_is_refused_before_parsing():
 
 
 @pytest.mark.parametrize("point", [[-1, 0], [3, 25], [9, 4], [-100000, 7]])
-def test_any_whole_numbers_make_a_point_the_game_judges(point):  # type: ignore[no-untyped-def]
+def test_any_whole_numbers_make_a_point_the_game_judges(point: list[int]) -> None:
     assert parse_client_message(orjson.dumps({"t": "play", "id": "q", "p": point})).p == tuple(point)
     assert parse_client_message(orjson.dumps({"t": "toggle_dead", "id": "q", "p": point})).p == tuple(point)
 
@@ -73,7 +75,7 @@ def test_any_whole_numbers_make_a_point_the_game_judges(point):  # type: ignore[
 @pytest.mark.parametrize(
     ("raw", "client_id"), [('{"t":"x","id":"a7"}', "a7"), ('{"id":5}', None), ("{", None), ("[1]", None), ('{"id":""}', None)]
 )
-def test_the_id_of_a_refused_frame_is_read_where_it_can_be(raw, client_id):  # type: ignore[no-untyped-def]
+def test_the_id_of_a_refused_frame_is_read_where_it_can_be(raw: str, client_id: str | None) -> None:
     assert client_id_of(raw) == client_id
 
 
@@ -139,7 +141,7 @@ def test_the_events_the_authority_builds_are_the_typed_events_every_viewer_recei
     from app.protocol import game_event_adapter
 
     auth = GameAuthority({"size": 9, "time_control": {"kind": "fischer", "main": 600, "increment": 5}}, 0.0)
-    steps = [
+    steps: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         ("B", {"t": "play", "p": [2, 2]}, {}),
         ("W", {"t": "play", "p": [6, 6]}, {}),
         ("W", {"t": "undo_request"}, {}),

@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 
@@ -13,7 +14,7 @@ from app.settings import REPO_ROOT
 from tests.support.instances import serving
 
 
-def test_serve_migrates_then_serves(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_serve_migrates_then_serves(tmp_path: Path) -> None:
     with serving(tmp_path, TENGEN_KEEP_ALIVE="1") as run:
         assert httpx.get(f"{run.url}/healthz", timeout=2).json() == {"status": "ok"}
         me = httpx.get(f"{run.url}/api/me")

@@ -13,6 +13,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.ws_protocol import FRAME_EXTENSION, LeanWebSocketProtocol, _Flag, _frame, _Inbox, text_sender
+from tests.conftest import LiveServer
 
 
 async def test_inbox_hands_out_items_in_order_and_wakes_a_waiting_reader() -> None:
@@ -47,7 +48,7 @@ async def test_flag_holds_writers_back_while_cleared() -> None:
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_an_open_socket_holds_no_queue_event_or_handshake(live_server_handle) -> None:  # type: ignore[no-untyped-def]
+async def test_an_open_socket_holds_no_queue_event_or_handshake(live_server_handle: LiveServer) -> None:
     url = live_server_handle.ws_url + "/ws/lobby"
     async with connect(url, additional_headers={"X-Long-Header": "x" * 2000}) as ws:
         assert json.loads(await ws.recv())["t"] == "snapshot"
@@ -94,11 +95,11 @@ class _FakeWebSocket:
 
 async def test_a_text_goes_through_asgi_when_the_socket_cannot_take_it_now() -> None:
     ready, full = _FakeWebSocket(True), _FakeWebSocket(False)
-    await text_sender(ready)("a")  # type: ignore[arg-type]
-    await text_sender(full)("b")  # type: ignore[arg-type]
+    await text_sender(ready)("a")  # type: ignore[arg-type]  # a stand-in with what text_sender reads of a WebSocket
+    await text_sender(full)("b")  # type: ignore[arg-type]  # a stand-in with what text_sender reads of a WebSocket
     assert (ready.now, ready.through_asgi) == (["a"], [])
     assert (full.now, full.through_asgi) == ([], ["b"])
     plain = _FakeWebSocket(True)
     plain.scope = {"extensions": {}}  # a server without the extension
-    await text_sender(plain)("c")  # type: ignore[arg-type]
+    await text_sender(plain)("c")  # type: ignore[arg-type]  # a stand-in with what text_sender reads of a WebSocket
     assert plain.through_asgi == ["c"]

@@ -17,11 +17,12 @@ import pytest
 
 from tests.support.services import need, need_postgres, need_redis
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import cpu_groups
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench" / "scale_bench.py"
-sys.path.insert(0, str(ROOT / "bench"))
-
-import cpu_groups  # noqa: E402 - imported after sys.path names bench/
 
 PHASE = re.compile(
     r"^phase=(\w+) instances=(\d) placement=(game|spread) via=direct quota=(none|0\.10) games=(\d+) "
