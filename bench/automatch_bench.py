@@ -35,6 +35,7 @@ import websockets
 
 from tests.support.instances import Instances, delete_redis_prefix
 from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin
+from websockets.asyncio.client import ClientConnection
 from ws_clients import percentile
 
 SEEK = {"sizes": [9], "speeds": ["blitz"], "rules": "any"}
@@ -48,7 +49,7 @@ class Seeker:
     def __init__(self, url: str) -> None:
         self.url = url
         self.http = httpx.AsyncClient(base_url=url)
-        self.ws = None  # type: ignore[var-annotated]
+        self.ws: ClientConnection | None = None
 
     async def connect(self) -> None:
         (await self.http.post("/api/guest")).raise_for_status()
@@ -60,7 +61,8 @@ class Seeker:
     async def until(self, kind: str, client_id: str | None = None) -> dict:
         async def scan() -> dict:
             while True:
-                message = orjson.loads(await self.ws.recv())  # type: ignore[union-attr]
+                assert self.ws is not None, "connect() first"
+                message = orjson.loads(await self.ws.recv())
                 if message.get("t") == "error" and message.get("id") == client_id:
                     raise RuntimeError(f"refused: {message}")
                 if message.get("t") == kind and (client_id is None or message.get("id") == client_id):
@@ -70,7 +72,8 @@ class Seeker:
 
     async def send(self, message: dict) -> str:
         client_id = f"b{next(_ids)}"
-        await self.ws.send(orjson.dumps({**message, "id": client_id}).decode())  # type: ignore[union-attr]
+        assert self.ws is not None, "connect() first"
+        await self.ws.send(orjson.dumps({**message, "id": client_id}).decode())
         return client_id
 
     async def close(self) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 
 import orjson
 
@@ -67,7 +68,7 @@ def stream(moves: int, chat_every: int) -> list[str]:
     return out
 
 
-async def run(texts: list[str], send, rounds: int) -> float:  # type: ignore[no-untyped-def]
+async def run(texts: list[str], send: Callable[[str], Awaitable[None]], rounds: int) -> float:
     start = time.perf_counter()
     for _ in range(rounds):
         for text in texts:

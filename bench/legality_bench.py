@@ -20,10 +20,12 @@ from collections.abc import Callable
 from functools import partial
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from rules_bench import random_game
 
 from app.games.authority import GameAuthority
 from app.rules import Game, RuleSet, rules_for
-from bench.rules_bench import random_game
 
 Games = list[list[tuple[str, tuple[int, int]]]]
 

@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from email.message import EmailMessage
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -87,7 +88,7 @@ def main() -> int:
                 upgrade_to_head(url)
             settings = Settings(
                 env="test",
-                data_dir=tmp,
+                data_dir=Path(tmp),
                 database_url=url,
                 secret_key="bench-" + "x1y2z3" * 8,
                 mail_smtp_host="127.0.0.1",

@@ -24,6 +24,7 @@ import os
 import sys
 import time
 import uuid
+from multiprocessing.queues import Queue
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -85,7 +86,7 @@ async def _create_games(url: str, count: int) -> list[str]:
         await engine.dispose()
 
 
-async def _append(url: str, game_ids: list[str], ready, go) -> dict:  # type: ignore[no-untyped-def]
+async def _append(url: str, game_ids: list[str], ready: Queue[bool], go: Queue[tuple[float, float]]) -> dict:
     """Append moves to each of ``game_ids`` in turn until the window ends; times the ones inside it.
 
     Every game has one move appended (its connection opened) before this process says it is ready; the
@@ -122,7 +123,7 @@ async def _append(url: str, game_ids: list[str], ready, go) -> dict:  # type: ig
     return {"latencies": latencies, "cpu": cpu}
 
 
-def _client(url: str, game_ids: list[str], ready, go, results) -> None:  # type: ignore[no-untyped-def]
+def _client(url: str, game_ids: list[str], ready: Queue[bool], go: Queue[tuple[float, float]], results: Queue[dict]) -> None:
     results.put(asyncio.run(_append(url, game_ids, ready, go)))
 
 
@@ -150,7 +151,10 @@ def run_step(url: str, database: str, game_ids: list[str], procs: int, seconds: 
     cpu = proc_cpu.cpu_split(before, after, [], database, sum(o["cpu"] for o in outcomes), seconds)
     latencies = sorted(x for o in outcomes for x in o["latencies"])
     rate = len(latencies) / seconds
-    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")  # noqa: E731 - two one-line helpers for the report
+
+    def p(q: float) -> float:
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")
+
     return {
         "rate": rate,
         "p50": p(0.5),

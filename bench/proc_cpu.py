@@ -109,7 +109,7 @@ def cpu_split(
 
 def threads(pid: int) -> dict[int, tuple[str, float, float]]:
     """tid -> (thread name, CPU seconds, seconds runnable but waiting for a core) for each thread of ``pid``."""
-    out = {}
+    out: dict[int, tuple[str, float, float]] = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:

@@ -18,6 +18,7 @@ import random
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -27,6 +28,8 @@ from app.ratings.rate import GameFacts, black_score, categories_for, rate_game
 from app.store.db import create_engine, create_sessionmaker
 from app.store.migrations import upgrade_to_head
 from tests.ratings.finished_games import finished_game, player
+
+PLAYED_AT = datetime(2026, 1, 1, tzinfo=UTC)  # the rating arithmetic does not read when a game was played
 
 RESULTS = ["B+R", "W+R", "B+3.5", "W+0.5", "B+T", "Draw"]
 
@@ -55,7 +58,7 @@ async def run(url: str, players: int, games: int, seed: int) -> tuple[float, flo
 
         figures: dict[tuple[int, str], Rating] = {}
         facts = [
-            GameFacts(str(n), b, w, size, h, k, black_score(result) or 0.0, None)  # type: ignore[arg-type]
+            GameFacts(str(n), b, w, size, h, k, black_score(result) or 0.0, PLAYED_AT)
             for n, (b, w, result, size, h, k) in enumerate(specs)
         ]
         for f in facts:

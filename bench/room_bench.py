@@ -50,15 +50,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import httpx  # noqa: E402 - imported after sys.path names the repository
-from bench_server import (  # noqa: E402 - imported after sys.path names the repository
+import httpx
+from bench_server import (
     Backends,
     Server,
     add_game_options,
@@ -69,12 +70,14 @@ from bench_server import (  # noqa: E402 - imported after sys.path names the rep
     start_tengen,
     wait_listening,
 )
-from cpu_groups import Favoured  # noqa: E402 - imported after sys.path names the repository
-from proc_cpu import cpu_seconds  # noqa: E402 - imported after sys.path names the repository
-from room_side_load import SideLoad  # noqa: E402 - imported after sys.path names the repository
-from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered  # noqa: E402 - imported after sys.path names the repository
+from cpu_groups import Favoured
+from proc_cpu import cpu_seconds
+from room_side_load import SideLoad
+from ws_clients import Probe, clock, open_many, percentile, settle, wait_delivered
 
-from app.rules import Game  # noqa: E402 - imported after sys.path names the repository
+from app.rules import Game
+
+ROOT = Path(__file__).resolve().parent.parent
 
 BOARD = 19
 # The side load logs in twice a second from one address to one account: far over the limits per account and
@@ -194,8 +197,9 @@ class Table:
     def collect(self) -> None:
         for v, sent in self.sent.items():
             times = [s.arrivals.get(v) for s in self.spectators]
-            if times and all(t is not None for t in times):
-                self.delivered.append(max(times) - sent)  # type: ignore[type-var]
+            arrived = [t for t in times if t is not None]
+            if times and len(arrived) == len(times):
+                self.delivered.append(max(arrived) - sent)
         self.sent = {}
 
     async def close(self) -> None:
@@ -205,7 +209,7 @@ class Table:
         self.sockets, self.spectators = {}, []
 
 
-async def paced(count: int, interval: float, offset: float, step) -> list[float]:  # type: ignore[no-untyped-def]
+async def paced(count: int, interval: float, offset: float, step: Callable[[], Awaitable[float | None]]) -> list[float]:
     """Call ``step()`` ``count`` times, one per ``interval`` from ``offset``; its non-None results."""
     start = clock() + offset
     out = []
@@ -243,7 +247,7 @@ class TengenGames:
         interval = self.args.interval
         results = await asyncio.gather(
             *(
-                paced(moves, interval, interval * i / len(self.tables), lambda t=t, r=r: t.move(r))
+                paced(moves, interval, interval * i / len(self.tables), partial(t.move, r))
                 for i, (t, r) in enumerate(zip(self.tables, self.rngs))
             )
         )
@@ -286,7 +290,7 @@ class PersistFloor:
         interval = self.args.interval
         pairs = [(self.players[2 * i], self.players[2 * i + 1]) for i in range(self.args.games)]
         results = await asyncio.gather(
-            *(paced(moves, interval, interval * i / len(pairs), lambda p=p: self._step(p)) for i, p in enumerate(pairs))
+            *(paced(moves, interval, interval * i / len(pairs), partial(self._step, p)) for i, p in enumerate(pairs))
         )
         rtts = [r for rs in results for r in rs]
         self.rtts.extend(rtts)

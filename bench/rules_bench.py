@@ -25,7 +25,7 @@ from app.rules import Game, IllegalMove
 
 def random_game(rng: random.Random, size: int, moves: int) -> list[tuple[str, tuple[int, int]]]:
     g = Game(size)
-    out = []
+    out: list[tuple[str, tuple[int, int]]] = []
     points = [(x, y) for x in range(size) for y in range(size)]
     while len(out) < moves:
         rng.shuffle(points)

@@ -53,6 +53,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -65,6 +66,9 @@ import scale_clients
 
 from tests.support.instances import Instances, delete_redis_prefix
 from tests.support.services import POSTGRES_URL, REDIS_URL, pg_admin
+
+if TYPE_CHECKING:
+    from tests.support.nginx import Nginx
 
 # Seconds an instance may take to start: under ``nice`` on a machine with a load of 10 it can take 30 and more.
 START_TIMEOUT = 180.0
@@ -110,7 +114,7 @@ class Rig:
     ) -> None:
         self.instances = group.start(4, timeout=START_TIMEOUT)
         self.limits: list[cpu_groups.CpuGroup] = []
-        self.nginx: dict[int, object] = {}
+        self.nginx: dict[int, Nginx] = {}
         # The clients, unlimited, with the same weight as the instances: on a busy machine they keep them fed.
         self.players = controller.group(f"tengen-bench-{tag}-clients", opts.period_ms * 1000)
         self.players.weigh(opts.weight)
@@ -132,7 +136,7 @@ class Rig:
 
     def close(self) -> None:
         for proxy in self.nginx.values():
-            proxy.stop()  # type: ignore[attr-defined]
+            proxy.stop()
         for instance in self.instances:
             instance.stop()
         for limit in [*self.limits, self.players]:
@@ -145,7 +149,7 @@ def run_window(phase: Phase, rig: Rig, opts: argparse.Namespace, database: str) 
     limits = rig.limits[: phase.instances]
     servers = [i.process.pid for i in started]
     proxy = rig.nginx.get(phase.instances) if phase.placement == "game" else None
-    urls = [proxy.url] if proxy is not None else [i.url for i in started]  # type: ignore[attr-defined]
+    urls = [proxy.url] if proxy is not None else [i.url for i in started]
     reads_before = [_metric(i.url, "tengen_room_catchup_reads_total") for i in started]
     games = opts.games_per_instance * phase.instances
     shares = [list(range(p, games, opts.client_procs)) for p in range(opts.client_procs)]
@@ -159,7 +163,8 @@ def run_window(phase: Phase, rig: Rig, opts: argparse.Namespace, database: str) 
     try:
         for process in clients:
             process.start()
-            rig.players.add(process.pid)  # type: ignore[arg-type]
+            assert process.pid is not None  # started
+            rig.players.add(process.pid)
         # Set up unthrottled (however long a cold server on a busy machine takes: ``setup_s``), then the quota.
         setup_s = max(ready.get(timeout=600) for _ in clients)
         for limit in limits:
@@ -191,7 +196,7 @@ def run_window(phase: Phase, rig: Rig, opts: argparse.Namespace, database: str) 
         sum(r["cpu"] for r in outcomes),
         opts.seconds,
         proxy.process.pid if proxy is not None else None,
-    )  # type: ignore[attr-defined]
+    )
     return {
         "rtts": [r for result in outcomes for r in result["rtts"]],
         "games": games,
@@ -214,10 +219,15 @@ def combine(windows: list[dict], seconds: float) -> dict:
     """A phase's windows (one per round) as one: counts summed, rates and shares averaged, all round trips."""
     n = len(windows)
     rtts = sorted(r for w in windows for r in w["rtts"])
-    p = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000 if rtts else float("nan")  # noqa: E731 - two one-line helpers for the report
-    mean = lambda values: sum(values) / len(values)  # noqa: E731 - two one-line helpers for the report
+
+    def p(q: float) -> float:
+        return rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000 if rtts else float("nan")
+
+    def mean(values: list[float]) -> float:
+        return sum(values) / len(values)
+
     first = windows[0]
-    cpu = {k: mean([w["cpu"][k] for w in windows]) for k in first["cpu"] if k != "servers"}
+    cpu: dict[str, Any] = {k: mean([w["cpu"][k] for w in windows]) for k in first["cpu"] if k != "servers"}
     cpu["servers"] = [mean([w["cpu"]["servers"][i] for w in windows]) for i in range(len(first["cpu"]["servers"]))]
     throttled = [
         cpu_groups.Throttling(

@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from multiprocessing.queues import Queue
 
 import httpx
 import orjson
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 import proc_cpu
 
@@ -38,7 +40,7 @@ class Seat:
     """A lean game socket: a reader task drains every message, resolves the awaited acks and notes the newest
     event version the socket has received (a player moves once the opponent's move has reached its screen)."""
 
-    def __init__(self, connection) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, connection: ClientConnection) -> None:
         self.connection = connection
         self.next_send = 0.0
         self.paced = 0
@@ -79,9 +81,9 @@ class Seat:
                             future.set_result(message)
                     self.waiting.clear()
                 elif kind in ("ack", "error"):
-                    future = self.waiting.pop(message.get("id"), None)
-                    if future is not None and not future.done():
-                        future.set_result(message)
+                    answered = self.waiting.pop(message.get("id"), None)
+                    if answered is not None and not answered.done():
+                        answered.set_result(message)
         except websockets.ConnectionClosed:
             pass
 
@@ -122,7 +124,9 @@ async def _seat(client: httpx.AsyncClient, url: str, game_id: str) -> Seat:
     return seat
 
 
-async def run_clients(urls: list[str], games: list[int], placement: str, ready, go) -> dict:  # type: ignore[no-untyped-def]
+async def run_clients(
+    urls: list[str], games: list[int], placement: str, ready: Queue[float], go: Queue[tuple[float, float]]
+) -> dict:
     """One client process: its share of the games.
 
     Every game is set up and has a first move acknowledged before anything is measured: this process then
@@ -192,5 +196,7 @@ async def run_clients(urls: list[str], games: list[int], placement: str, ready, 
     return out
 
 
-def client_process(args: tuple, ready, go, results) -> None:  # type: ignore[no-untyped-def]
+def client_process(
+    args: tuple[list[str], list[int], str], ready: Queue[float], go: Queue[tuple[float, float]], results: Queue[dict]
+) -> None:
     results.put(asyncio.run(run_clients(*args, ready, go)))
