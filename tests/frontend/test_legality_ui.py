@@ -4,10 +4,15 @@ nothing where the server's ``illegal`` list says the side to move may not play (
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import LiveServer
 from tests.frontend.people import Person, start_game
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, WebSocket
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
@@ -20,7 +25,7 @@ def _frames(person: Person) -> tuple[list[dict], list[dict]]:
     sent: list[dict] = []
     received: list[dict] = []
 
-    def on_socket(ws) -> None:  # type: ignore[no-untyped-def]
+    def on_socket(ws: WebSocket) -> None:
         ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
         ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
 
@@ -48,16 +53,18 @@ def _refused_in_the_browser(person: Person, sent: list[dict], x: int, y: int, te
     assert [m["p"] for m in sent if m.get("t") == "play"][plays] == list(then)
 
 
-def test_the_ko_and_a_suicide_are_shown_and_refused_from_the_servers_list(browser, server):  # type: ignore[no-untyped-def]
+def test_the_ko_and_a_suicide_are_shown_and_refused_from_the_servers_list(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
         ana_sent, ana_received = _frames(ana)
         bao_sent, _ = _frames(bao)
-        ana.open(), bao.open()
+        ana.open()
+        bao.open()
         start_game(ana, bao)
         for n, point in enumerate(KO, start=1):
             (ana if n % 2 else bao).click_point(*point)
-            ana.wait_moves(n), bao.wait_moves(n)
+            ana.wait_moves(n)
+            bao.wait_moves(n)
         ana.wait_stones(5)
         # The server's move event names the ko as the one point Black may not play.
         last = [m for m in ana_received if m.get("t") == "move"][-1]
@@ -66,11 +73,14 @@ def test_the_ko_and_a_suicide_are_shown_and_refused_from_the_servers_list(browse
         assert _hover_shows_a_stone(ana, 4, 4)
         # Refused; then Black plays elsewhere, closing an eye at the top right: White may not play into it.
         _refused_in_the_browser(ana, ana_sent, 1, 0, "Ko: you cannot retake immediately.", then=(8, 1))
-        ana.wait_moves(7), bao.wait_moves(7)
+        ana.wait_moves(7)
+        bao.wait_moves(7)
         assert not _hover_shows_a_stone(bao, 8, 0)
         assert _hover_shows_a_stone(bao, 1, 0)  # White may fill the ko
         _refused_in_the_browser(bao, bao_sent, 8, 0, "That move is not legal.", then=(1, 0))
-        ana.wait_moves(8), bao.wait_moves(8)
+        ana.wait_moves(8)
+        bao.wait_moves(8)
         assert ana.errors == [] and bao.errors == []
     finally:
-        ana.close(), bao.close()
+        ana.close()
+        bao.close()

@@ -7,13 +7,14 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.reviews import finished_game, make_review
 
 pytestmark = [STACKS, pytest.mark.timeout(120)]
 
 
-async def test_a_review_opens_only_through_the_study_workers(servers, make_player) -> None:  # type: ignore[no-untyped-def]
+async def test_a_review_opens_only_through_the_study_workers(servers: Servers, make_player: MakePlayer) -> None:
     owner, other = await make_player(), await make_player()
     review = await make_review(owner, await finished_game(owner, other))
     assert (await (await owner.review(review["id"])).of_type("snapshot"))["v"] == 0

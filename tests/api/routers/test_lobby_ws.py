@@ -112,7 +112,7 @@ async def test_the_feed_of_a_user_s_own_games_carries_nothing_of_the_public_lobb
             challenge = (await alice.post("/api/challenges", json={"board_size": 9})).json()
             await _next(whole, "challenge_created")
             accepted = (await bob.post(f"/api/challenges/{challenge['id']}/accept")).json()
-            seen = []
+            seen: list[dict[str, Any]] = []
             while not seen or seen[-1]["t"] != "my_game":
                 seen.append(json.loads(await whole.recv()))
             assert {m["t"] for m in seen} >= {"challenge_removed", "game_started"}
