@@ -51,15 +51,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import httpx  # noqa: E402 - imported after sys.path names the repository
-import orjson  # noqa: E402 - imported after sys.path names the repository
-import proc_cpu  # noqa: E402 - imported after sys.path names the repository
-import websockets  # noqa: E402 - imported after sys.path names the repository
-from bench_server import (  # noqa: E402 - imported after sys.path names the repository
+import httpx
+import orjson
+import proc_cpu
+import websockets
+from bench_server import (
     add_game_options,
     bench_run,
     free_port,
@@ -68,11 +67,13 @@ from bench_server import (  # noqa: E402 - imported after sys.path names the rep
     start_tengen,
     wait_listening,
 )
-from cpu_groups import Favoured  # noqa: E402 - imported after sys.path names the repository
-from room_bench import LAG_HISTOGRAMS, TengenGames, longest_stall_ms, loop_lag, ms  # noqa: E402 - imported after sys.path names the repository
-from ws_clients import percentile  # noqa: E402 - imported after sys.path names the repository
+from cpu_groups import Favoured
+from room_bench import LAG_HISTOGRAMS, TengenGames, longest_stall_ms, loop_lag, ms
+from ws_clients import percentile
 
-from tests.support.instances import delete_redis_prefix  # noqa: E402 - imported after sys.path names the repository
+from tests.support.instances import delete_redis_prefix
+
+ROOT = Path(__file__).resolve().parent.parent
 
 REDIS_URL = os.environ.get("TENGEN_BENCH_REDIS", "redis://127.0.0.1:6379/0")
 PASSWORD = "the right password"
