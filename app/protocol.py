@@ -17,6 +17,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from app.automatch.preferences import SeekPreferences
+from app.games.shapes import GameMove
 
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_CHARS = 500
@@ -424,7 +425,7 @@ class GameView(BaseModel):
     handicap: int
     handicap_points: list[list[int]]  # where the server put the handicap stones: clients never place them
     board: list[str]
-    moves: list[dict[str, Any]]
+    moves: list[GameMove]  # each with the points it captured, so a client replays the history without rules
     move_number: int
     prisoners: dict[str, int]
     to_move: Literal["B", "W"]

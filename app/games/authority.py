@@ -208,7 +208,7 @@ class GameAuthority:
             "handicap": g.handicap,
             "handicap_points": [list(p) for p in self.config.handicap_points],
             "board": g.board_rows(),
-            "moves": [{"color": m.color, "p": None if m.point is None else list(m.point)} for m in g.moves],
+            "moves": self._moves_view(),
             "move_number": len(g.moves),
             "prisoners": dict(g.prisoners),
             "to_move": g.to_move,
@@ -226,6 +226,19 @@ class GameAuthority:
             "deadline": self.deadline(),
             "server_time": now,
         }
+
+    def _moves_view(self) -> list[dict[str, Any]]:
+        """GAME's ``moves``: each move or pass with the points it captured, as the engine kept them when it was
+        played (nothing is replayed)."""
+        captures = self.game.captures
+        return [
+            {
+                "color": m.color,
+                "p": None if m.point is None else list(m.point),
+                "captured": [list(q) for q in captures[i]] if i in captures else [],
+            }
+            for i, m in enumerate(self.game.moves)
+        ]
 
     @staticmethod
     def event_for(event: Event, viewer: str | None) -> Event:

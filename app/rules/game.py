@@ -111,6 +111,9 @@ class Game:
             board.setup(board.index(x, y), BLACK)
         self.to_move = "W" if points else "B"
         self.moves: list[Move] = []
+        # the points each move removed, by the move's index in ``moves`` (a move that removed nothing has no
+        # entry): kept as ``play`` learns them, so a client can be told each move's captures without a replay
+        self.captures: dict[int, list[Point]] = {}
         self.prisoners = {"B": 0, "W": 0}
         self.consecutive_passes = 0
         self.no_result = False
@@ -236,7 +239,8 @@ class Game:
         return self._entries[color][self._board.xy(p)]
 
     def play(self, color: str, point: Point) -> list[Point]:
-        """Play a stone; returns the captured points (the mover's own stones for a legal multi-stone suicide).
+        """Play a stone; returns the captured points (the mover's own stones for a legal multi-stone suicide),
+        the list ``captures`` keeps for this move (callers do not change it).
 
         Raises IllegalMove (and changes nothing) when the rules forbid the move.
         """
@@ -263,7 +267,8 @@ class Game:
         # after a (legal, multi-stone) suicide the played point is empty again
         self.prisoners[nxt if board.color[p] == 0 else color] += len(removed)
         xy = board.xy
-        return [xy(s) for s in removed]
+        captured = self.captures[len(self.moves) - 1] = [xy(s) for s in removed]
+        return captured
 
     def _track(self, mover: int) -> None:
         board = self._board
@@ -390,6 +395,7 @@ class Game:
         g.__dict__.update(self.__dict__)
         g._board = self._board.copy()
         g.moves = list(self.moves)
+        g.captures = dict(self.captures)
         g.prisoners = dict(self.prisoners)
         g._seen = g._board.seen if g._board.seen is not None else set(self._seen)
         g._situations = Counter(self._situations)

@@ -6,65 +6,15 @@ import { colorsForRole, normalizeClocks } from "./protocol.js";
 
 const other = (c) => (c === "B" ? "W" : "B");
 
-function neighbours(x, y, n) {
-  const out = [];
-  if (x > 0) out.push([x - 1, y]);
-  if (x < n - 1) out.push([x + 1, y]);
-  if (y > 0) out.push([x, y - 1]);
-  if (y < n - 1) out.push([x, y + 1]);
-  return out;
-}
-
-function group(grid, x, y) {
-  const n = grid.length;
-  const color = grid[y][x];
-  const stones = [];
-  const seen = new Set([`${x},${y}`]);
-  const stack = [[x, y]];
-  let liberties = 0;
-  const libSeen = new Set();
-  while (stack.length) {
-    const [cx, cy] = stack.pop();
-    stones.push([cx, cy]);
-    for (const [nx, ny] of neighbours(cx, cy, n)) {
-      const c = grid[ny][nx];
-      const key = `${nx},${ny}`;
-      if (c === null) {
-        if (!libSeen.has(key)) {
-          libSeen.add(key);
-          liberties += 1;
-        }
-      } else if (c === color && !seen.has(key)) {
-        seen.add(key);
-        stack.push([nx, ny]);
-      }
-    }
-  }
-  return { stones, liberties };
-}
-
 /**
- * Play a stone on a copy of grid, removing captured opponent groups. Returns {grid, captured}. Only for
- * positions the server sends no board for (earlier positions of the move list, a conditional line's preview).
+ * A copy of grid after a move as the server reported it: the stone at p, and the stones the server says it
+ * captured (`captured` in a move event and in GAME's moves, docs/protocol.md §4.3) removed. Nothing is worked out.
  */
-export function placeStone(grid, p, color) {
-  const n = grid.length;
+function afterMove(grid, p, color, captured) {
   const g = grid.map((r) => r.slice());
-  const [x, y] = p;
-  g[y][x] = color;
-  const captured = [];
-  for (const [nx, ny] of neighbours(x, y, n)) {
-    if (g[ny][nx] === other(color)) {
-      const grp = group(g, nx, ny);
-      if (grp.liberties === 0) {
-        for (const [sx, sy] of grp.stones) {
-          g[sy][sx] = null;
-          captured.push([sx, sy]);
-        }
-      }
-    }
-  }
-  return { grid: g, captured };
+  g[p[1]][p[0]] = color;
+  for (const [x, y] of captured) g[y][x] = null;
+  return g;
 }
 
 /** A copy of grid with a stone of color at p and nothing else changed: the sent move until the server's event. */
@@ -83,14 +33,15 @@ function emptyGrid(n) {
   return Array.from({ length: n }, () => Array(n).fill(null));
 }
 
-/** Positions after 0..k moves, from a starting grid; null if a move cannot be placed. */
+/** Positions after 0..k moves from a starting grid, replaying the server's moves and captures; null if a move's
+ * point is taken (the server's history does not start from this grid). */
 function replay(start, moves) {
   const positions = [start];
   let g = start;
   for (const m of moves) {
     if (m.p) {
       if (g[m.p[1]][m.p[0]]) return null;
-      g = placeStone(g, m.p, m.color).grid;
+      g = afterMove(g, m.p, m.color, m.captured);
     }
     positions.push(g);
   }
@@ -112,9 +63,10 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
   const g = snap.game;
   const n = g.size;
   const board = parsePosition(g.board, n);
-  const moves = (g.moves || []).map((m) => ({ color: m.color, p: m.p || null }));
-  // Rebuild earlier positions for the move list from the handicap stones where the server placed them. Nothing
-  // is guessed: a start that does not reproduce the server's board leaves the history unavailable, not wrong.
+  const moves = (g.moves || []).map((m) => ({ color: m.color, p: m.p || null, captured: m.captured }));
+  // Rebuild earlier positions for the move list from the handicap stones where the server placed them, with
+  // each move's captures as the server lists them. Nothing is guessed: a start that does not reproduce the
+  // server's board (a game set up from a record) leaves the history unavailable, not wrong.
   const start = emptyGrid(n);
   for (const [x, y] of g.handicap_points || []) start[y][x] = "B";
   let positions = replay(start, moves);
@@ -220,11 +172,9 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
     case "move": {
       const [x, y] = ev.p;
       if (state.board[y][x]) return "resync";
-      const g = state.board.map((r) => r.slice());
-      g[y][x] = ev.color;
-      for (const [cx, cy] of ev.captured || []) g[cy][cx] = null;
+      const g = afterMove(state.board, ev.p, ev.color, ev.captured);
       state.board = g;
-      state.moves.push({ color: ev.color, p: ev.p });
+      state.moves.push({ color: ev.color, p: ev.p, captured: ev.captured });
       state.ko = ev.ko || null;
       if (state.historyOk) state.positions.push(g);
       else state.positions = [g];
@@ -236,7 +186,7 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       return "ok";
     }
     case "pass": {
-      state.moves.push({ color: ev.color, p: null });
+      state.moves.push({ color: ev.color, p: null, captured: [] });
       state.ko = null;
       if (state.historyOk) state.positions.push(state.board);
       else state.positions = [state.board];

@@ -159,6 +159,8 @@ def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser
 
         # Bao to move: Ana plans "if 2,2 then 6,6, then if 2,6 then 6,2" and "if 4,2 then 4,6" by clicking.
         ana.page.click("#cond-edit")
+        ana.click_point(4, 4)  # taken: the server refuses it, and the line stays empty
+        ana.page.wait_for_selector(".toast")
         for x, y in ((2, 2), (6, 6), (2, 6), (6, 2)):
             ana.click_point(x, y)
         ana.page.wait_for_function("() => document.querySelectorAll('svg.board .anno').length === 4")

@@ -145,6 +145,30 @@ def test_arrow_keys_home_and_end_step_through_the_moves(browser: Browser, server
         bao.close()
 
 
+def test_the_move_list_replays_the_captures_the_server_lists_after_a_reload(browser: Browser, server: LiveServer) -> None:
+    ana, bao = Person(browser, server.url), Person(browser, server.url)
+    try:
+        ana.open()
+        bao.open()
+        start_game(ana, bao)
+        _play(ana, bao, [(1, 0), (0, 0), (0, 1)])  # Black takes White's corner stone
+        assert (0, 0) not in ana.stones()
+        ana.page.reload()  # the history now comes from the snapshot's moves and their captures alone
+        ana.wait_moves(3)
+        page = ana.page
+        page.click(".moves-card h2")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector(".history-bar >> text=Viewing move 2 of 3")
+        assert ana.stones() == {(1, 0): "B", (0, 0): "W"}
+        page.keyboard.press("End")
+        page.wait_for_selector(".history-bar", state="hidden")
+        assert ana.stones() == {(1, 0): "B", (0, 1): "B"}
+        assert ana.errors == [] and bao.errors == []
+    finally:
+        ana.close()
+        bao.close()
+
+
 def test_players_see_the_spectators_chat_when_the_game_ends(browser: Browser, server: LiveServer) -> None:
     ana, bao, chen = (Person(browser, server.url) for _ in range(3))
     try:

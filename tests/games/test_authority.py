@@ -85,7 +85,7 @@ def test_moves_and_passes_make_events_with_clocks():
     assert ev[0]["t"] == "pass" and ev[0]["to_move"] == "B" and ev[0]["clocks"]["W"]["main"] == 598.0
     snap = a.snapshot(None, 7.0)
     assert snap["board"][3][2] == "X"
-    assert snap["moves"] == [{"color": "B", "p": [2, 3]}, {"color": "W", "p": None}]
+    assert snap["moves"] == [{"color": "B", "p": [2, 3], "captured": []}, {"color": "W", "p": None, "captured": []}]
     assert snap["phase"] == "playing" and snap["to_move"] == "B"
     json.dumps(snap)
 
@@ -95,6 +95,13 @@ def test_captures_are_reported():
     play_all(a, KO_SETUP)
     ev = act(a, "B", "play", 20.0, p=[2, 1])
     assert ev[0]["captured"] == [[1, 1]] and ev[0]["prisoners"] == {"B": 1, "W": 0}
+    # the snapshot's moves carry each move's captures as the engine recorded them, through an undo and a replay
+    assert a.snapshot(None)["moves"][-1] == {"color": "B", "p": [2, 1], "captured": [[1, 1]]}
+    assert GameAuthority.replay(a.config, 0.0, a.log).snapshot(None)["moves"] == a.snapshot(None)["moves"]
+    act(a, "B", "undo_request", 21.0)
+    act(a, "W", "undo_accept", 22.0)
+    act(a, "B", "play", 23.0, p=[5, 5])  # the undone capture's place in the list, now a move that takes nothing
+    assert [m["captured"] for m in a.snapshot(None)["moves"]] == [[]] * (len(KO_SETUP) + 1)
 
 
 def test_a_move_and_an_undo_say_where_the_ko_is():

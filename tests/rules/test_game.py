@@ -14,6 +14,21 @@ def test_play_capture_and_prisoners():
     assert g.board_rows()[0] == ".X......."
 
 
+def test_the_game_keeps_the_points_each_move_removed_by_its_index():
+    g = Game(5, rules_for("new_zealand"))
+    place_stones(g, black=[(0, 0), (4, 4), (3, 4)], white=[(1, 0), (1, 1), (0, 2)])
+    g.pass_turn("B")
+    g.play("W", (3, 3))
+    # Black's two stones in the corner have no liberty: a legal multi-stone suicide removes them
+    removed = g.play("B", (0, 1))
+    assert sorted(removed) == [(0, 0), (0, 1)] and g.prisoners == {"B": 0, "W": 2}
+    assert g.captures[len(g.moves) - 1] is removed
+    assert list(g.captures) == [len(g.moves) - 1]  # moves that removed nothing have no entry
+    g.undo()
+    assert g.captures == {}
+    assert g.copy().captures == {} and g.captures is not g.copy().captures
+
+
 def test_illegal_moves_change_nothing():
     g = Game(5)
     g.play("B", (2, 2))

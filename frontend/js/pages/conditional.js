@@ -2,11 +2,15 @@
 // a correspondence game, the player plays a hypothetical move of the opponent and their answer on the board,
 // may go on ("then if … answer …"), adds the line to a draft of their tree and saves the draft with the
 // `conditional` action. The server checks the tree and is the only source of the stored one (sent to its owner
-// alone, in the snapshot and in `conditional` events); nothing here decides legality beyond an empty point.
+// alone, in the snapshot and in `conditional` events). The line's positions are the server's too: each click asks
+// /api/study/position (docs/study.md) for the position after the live board and the line, so its captures and a
+// refused point come from the rules engine; nothing here decides legality or captures.
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
+import { api } from "../api.js";
+import { parsePosition } from "../board.js";
 import { gtp } from "../coords.js";
-import { isPlayer, myColors, myTurn, placeStone } from "../gamestate.js";
+import { isPlayer, myColors, myTurn } from "../gamestate.js";
 import { errorToast, toast } from "../ui.js";
 
 const same = (a, b) => a[0] === b[0] && a[1] === b[1];
@@ -31,6 +35,19 @@ export function addLine(tree, line) {
   return out;
 }
 
+/** The live position as an analysis board's setup (the stones as they stand, `to_move` first, the game's rules
+ * for legality). The game's earlier history is not part of it: a line that a ko or superko forbids there is
+ * previewed, and refused by the server when the tree is saved or played. */
+function setupOf(s, toMove) {
+  const black = [];
+  const white = [];
+  s.board.forEach((row, y) => row.forEach((c, x) => (c === "B" ? black : c === "W" ? white : []).push([x, y])));
+  const rules = s.rules || {};
+  const params = {};
+  for (const key of ["ko", "multi_stone_suicide"]) if (key in rules) params[key] = rules[key];
+  return { size: s.size, rules: rules.name, komi: rules.komi, rules_params: params, black, white, to_move: toMove };
+}
+
 /** The tree without the branch at path (indices from the root), a new tree. */
 function removeAt(tree, path) {
   const out = copyTree(tree);
@@ -47,6 +64,8 @@ export class ConditionalEditor {
     this.editing = false;
     this.draft = [];
     this.line = [];
+    this.grids = []; // the server's position after each move of the line
+    this.pending = Promise.resolve(); // the clicks' questions to the server, answered in turn
     this.el = h("div", { class: "card conditional", id: "conditional", hidden: true });
   }
 
@@ -71,30 +90,53 @@ export class ConditionalEditor {
   start() {
     this.editing = true;
     this.draft = copyTree(this.state.conditional);
-    this.line = [];
+    this.clearLine();
     this.handlers.changed();
   }
 
   stop() {
     this.editing = false;
-    this.line = [];
+    this.clearLine();
     this.handlers.changed();
   }
 
+  clearLine() {
+    this.line = [];
+    this.grids = [];
+  }
+
+  /** Play the next move of the line at p, after the clicks before it: the server works out the position (or
+   * refuses the point, told). */
   click(p) {
     if (!this.editing) return;
-    this.line.push([p[0], p[1]]);
+    this.pending = this.pending.then(() => this.extend([p[0], p[1]]));
+  }
+
+  async extend(p) {
+    if (!this.editing) return;
+    const s = this.state;
+    const line = [...this.line, p];
+    const moves = line.map((q, i) => ({ color: i % 2 === 0 ? this.theirs(s) : this.mine(s), point: q }));
+    try {
+      const pos = await api.studyPosition(setupOf(s, this.theirs(s)), moves);
+      if (!this.editing || this.line.length !== line.length - 1) return; // stopped or taken back meanwhile
+      this.line = line;
+      this.grids.push(parsePosition(pos.rows, s.size));
+    } catch (err) {
+      errorToast(err);
+    }
     this.handlers.changed();
   }
 
   takeBack() {
     this.line.pop();
+    this.grids.pop();
     this.handlers.changed();
   }
 
   addLine() {
     this.draft = addLine(this.draft, this.line.slice(0, this.line.length - (this.line.length % 2)));
-    this.line = [];
+    this.clearLine();
     this.handlers.changed();
   }
 
@@ -102,7 +144,7 @@ export class ConditionalEditor {
     try {
       await this.handlers.send(tree);
       this.editing = false;
-      this.line = [];
+      this.clearLine();
       toast(tree.length ? "cond.saved" : "cond.cleared", {}, "info", 2500);
     } catch (err) {
       errorToast(err);
@@ -110,13 +152,9 @@ export class ConditionalEditor {
     this.handlers.changed();
   }
 
-  /** The board while editing: the live position with the line's stones placed, numbered in order. */
+  /** The board while editing: the server's position after the line, its moves numbered in order. */
   drawOn(board, s) {
-    let grid = s.board;
-    this.line.forEach((p, i) => {
-      grid = placeStone(grid, p, i % 2 === 0 ? this.theirs(s) : this.mine(s)).grid;
-    });
-    board.setPosition(grid);
+    board.setPosition(this.line.length ? this.grids[this.line.length - 1] : s.board);
     board.setLastMove(this.line.length ? this.line[this.line.length - 1] : null);
     board.setInteractive(true);
     board.setConfirmMode(false);
@@ -172,7 +210,7 @@ export class ConditionalEditor {
         h(
           "div",
           { class: "row" },
-          h("button", { type: "button", class: "btn small primary", id: "cond-save", i18n: "cond.save", onclick: () => this.save(addLine(this.draft, this.line.slice(0, this.line.length - (this.line.length % 2)))) }),
+          h("button", { type: "button", class: "btn small primary", id: "cond-save", i18n: "cond.save", onclick: () => this.pending.then(() => this.save(addLine(this.draft, this.line.slice(0, this.line.length - (this.line.length % 2))))) }),
           h("button", { type: "button", class: "btn small", id: "cond-cancel", i18n: "common.cancel", onclick: () => this.stop() }),
         ),
       );
