@@ -64,8 +64,8 @@ class Settings(BaseSettings):
     ws_max_message_bytes: int = 16 * 1024  # WebSocket messages, at the server: close 1009 beyond
 
     # ---- passwords and log-in
-    password_hash_threads: int = 1  # argon2 hashes computed at once (off the event loop): at most one core
-    password_hash_queue: int = 32  # hashes waiting for a thread; beyond, 503 "busy"
+    password_hash_workers: int = 1  # argon2 hashes computed at once, each in a worker process at nice +10
+    password_hash_queue: int = 32  # hashes waiting for a worker; beyond, 503 "busy"
     login_limit_account: int = 10  # password checks per account per login window
     login_limit_address: int = 30  # password checks (log-ins and registrations) per client address per window
     login_limit_window: int = 600  # seconds

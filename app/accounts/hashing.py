@@ -1,21 +1,28 @@
-"""Password hashing off the event loop, on a bounded pool of threads.
+"""Password hashing off the event loop, in a small pool of worker processes at a lower CPU priority.
 
-An argon2id hash takes about 150 ms of CPU by design. Computed on the event loop it would stall every game on
-the instance for that long; argon2-cffi releases the GIL, so on threads it runs beside the loop. At most
-``threads`` hashes run at once and at most ``queue`` more wait: beyond that a request is refused with
-``busy`` (503) at once instead of piling up (the log-in limits keep honest traffic far below that). The
-threads run at a lower scheduling priority (``nice`` +10 on Linux), so on a busy machine the event loop, and
-with it every game, goes first.
+An argon2id hash takes about 0.2 s of CPU and 64 MiB of memory by design. Computed on the event loop it
+would stall every game on the instance for that long. It runs in ``workers`` spawned processes of their own
+(``nice`` +10): on a busy machine the server, and with it every game, goes first, and a hash's memory is
+mapped, filled and unmapped in the worker's address space, never the server's. Each hash uses one lane
+(``passwords``), so a worker takes at most one core: a log-in flood at the global log-in limit keeps at most
+``workers`` cores busy hashing, whatever else the host runs.
+
+At most ``workers`` hashes run at once and at most ``queue`` more wait: beyond that a request is refused
+with ``busy`` (503) at once instead of piling up (the log-in limits keep honest traffic far below that). The
+workers start with the first hash; if one dies, the hashes it held are refused ``busy`` and a new pool starts
+with the next.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import multiprocessing
 import os
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from app.accounts import passwords
@@ -23,29 +30,54 @@ from app.errors import ServiceError
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
 
-HASH_THREAD_NICENESS = 10
+HASH_WORKER_NICENESS = 10
 
 
-def _lower_priority() -> None:
-    """Run this thread after the event loop's when the CPU is contended (a Linux thread has its own nice)."""
+def _worker_start() -> None:
+    """Run this worker after the server when the CPU is contended."""
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_THREAD_NICENESS)
+        os.nice(HASH_WORKER_NICENESS)
+
+
+def busy() -> ServiceError:
+    return ServiceError("busy", "Too many log-ins at once; try again in a moment.", 503)
 
 
 class PasswordPool:
-    def __init__(self, threads: int = 2, queue: int = 32) -> None:
-        self.threads = max(1, threads)
-        self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="tengen-argon2", initializer=_lower_priority)
-        self._slots = self.threads + max(0, queue)
+    """``hash``, ``verify`` and ``burn_time`` in worker processes. The functions are module-level ones sent
+    by reference; another ``verify`` may be given (a test's, which waits until the test lets it end)."""
+
+    def __init__(self, workers: int = 1, queue: int = 32, verify: Callable[[str, str], bool] = passwords.verify_password) -> None:
+        self.workers = max(1, workers)
+        self._verify = verify
+        self._executor: ProcessPoolExecutor | None = None
+        self._slots = self.workers + max(0, queue)
         self._busy = 0
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start,
+            )
+        return self._executor
 
     async def _run(self, work: Callable[..., T], *args: str) -> T:
         if self._busy >= self._slots:
-            raise ServiceError("busy", "Too many log-ins at once; try again in a moment.", 503)
+            raise busy()
         self._busy += 1
+        pool = self._pool()
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, work, *args)
+            return await asyncio.wrap_future(pool.submit(work, *args))
+        except BrokenProcessPool:
+            log.warning("a password hashing worker died: the workers are started again")
+            if self._executor is pool:
+                self._executor = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise busy() from None
         finally:
             self._busy -= 1
 
@@ -53,11 +85,13 @@ class PasswordPool:
         return await self._run(passwords.hash_password, password)
 
     async def verify(self, password_hash: str, password: str) -> bool:
-        return await self._run(passwords.verify_password, password_hash, password)
+        return await self._run(self._verify, password_hash, password)
 
     async def burn_time(self, password: str) -> None:
         """As long as a real check: a wrong name costs what a wrong password costs."""
         await self._run(passwords.burn_time, password)
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)

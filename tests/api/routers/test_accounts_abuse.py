@@ -4,15 +4,16 @@ on every change of privilege, and log-out closing the user's sockets."""
 from __future__ import annotations
 
 import asyncio
-import threading
+from pathlib import Path
 
 import httpx
 import pytest
 import websockets
 
-from app.accounts import passwords
 from app.accounts.cookies import COOKIE_NAME
+from app.accounts.hashing import PasswordPool
 from tests.conftest import LiveServer, MakeLiveServer
+from tests.support.gated_hash import GATE_ENV, Gate, gated_verify
 from tests.support.players import Player, start_game
 
 PASSWORD = "correct horse battery"
@@ -25,55 +26,50 @@ async def _register(url: str, name: str) -> httpx.AsyncClient:
     return client
 
 
-async def test_a_password_check_does_not_stall_the_instance(live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def _gated(handle: LiveServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Gate:
+    """The server's password checks from now on wait until the test opens the gate (in the hashing worker)."""
+    monkeypatch.setenv(GATE_ENV, str(tmp_path))
+    handle.app.state.passwords.close()
+    handle.app.state.passwords = PasswordPool(1, 32, verify=gated_verify)
+    return Gate(tmp_path)
+
+
+async def test_a_password_check_does_not_stall_the_instance(
+    live_server_handle: LiveServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """While a hash is being computed the same instance keeps answering (here: the hash never ends until the
     test lets it; on the event loop it would block /healthz until then)."""
-    await (await _register(live_server, "Sakata")).aclose()
-    entered, release = threading.Event(), threading.Event()
-    real = passwords.verify_password
-
-    def slow_verify(password_hash: str, password: str) -> bool:
-        entered.set()
-        release.wait(60)
-        return real(password_hash, password)
-
-    monkeypatch.setattr(passwords, "verify_password", slow_verify)
+    url = live_server_handle.url
+    await (await _register(url, "Sakata")).aclose()
+    gate = _gated(live_server_handle, monkeypatch, tmp_path)
     async with (
-        httpx.AsyncClient(base_url=live_server, timeout=60) as attacker,
-        httpx.AsyncClient(base_url=live_server, timeout=20) as other,
+        httpx.AsyncClient(base_url=url, timeout=60) as attacker,
+        httpx.AsyncClient(base_url=url, timeout=20) as other,
     ):
         login = asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Sakata", "password": "wrong!!!"}))
-        while not entered.is_set():
+        while not gate.entered():
             await asyncio.sleep(0.01)
         assert (await other.get("/healthz")).status_code == 200  # answered while the hash is still running
         assert not login.done()
-        release.set()
+        gate.open()
         assert (await login).status_code == 401
 
 
 async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(
-    live_server_handle: LiveServer, monkeypatch: pytest.MonkeyPatch
+    live_server_handle: LiveServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A flood of log-ins queues at the hashing threads; meanwhile none of them holds a pooled connection, so
+    """A flood of log-ins queues at the hashing worker; meanwhile none of them holds a pooled connection, so
     the rest of the instance (and its players) still gets the database."""
     url = live_server_handle.url
     await (await _register(url, "Honinbo")).aclose()
-    entered, release = threading.Event(), threading.Event()
-    real = passwords.verify_password
-
-    def slow_verify(password_hash: str, password: str) -> bool:
-        entered.set()
-        release.wait(60)
-        return real(password_hash, password)
-
-    monkeypatch.setattr(passwords, "verify_password", slow_verify)
+    gate = _gated(live_server_handle, monkeypatch, tmp_path)
     pool = live_server_handle.app.state.engine.sync_engine.pool
     async with httpx.AsyncClient(base_url=url, timeout=60) as attacker:
         logins = [
             asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Honinbo", "password": f"wrong {n}"}))
             for n in range(3)
         ]
-        while not entered.is_set():
+        while not gate.entered():
             await asyncio.sleep(0.01)
         # The first is hashing and cannot end until released; the other two reach the queue behind it. Once
         # all three wait for their hash, no connection may stay checked out (one held would stay until release).
@@ -83,7 +79,7 @@ async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(
             await asyncio.sleep(0.05)
         assert pool.checkedout() == 0
         assert not any(login.done() for login in logins)
-        release.set()
+        gate.open()
         assert [(await login).status_code for login in logins] == [401, 401, 401]
 
 
