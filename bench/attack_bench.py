@@ -62,13 +62,14 @@ from bench_server import (
     add_game_options,
     bench_run,
     free_port,
+    histograms,
     new_redis_prefix,
     run_favoured,
     start_tengen,
     wait_listening,
 )
 from cpu_groups import Favoured
-from room_bench import LAG_HISTOGRAMS, TengenGames, longest_stall_ms, loop_lag, ms
+from room_bench import LAG_HISTOGRAMS, TengenGames, longest_stall_ms, ms
 from ws_clients import percentile
 
 from tests.support.instances import delete_redis_prefix
@@ -77,6 +78,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 REDIS_URL = os.environ.get("TENGEN_BENCH_REDIS", "redis://127.0.0.1:6379/0")
 PASSWORD = "the right password"
+MOVE_LATENCY = "tengen_move_latency_seconds"  # the server's own receive -> ack time of a move
+READ = (*LAG_HISTOGRAMS, MOVE_LATENCY)
 # The server runs with the product's default limits. It believes X-Forwarded-For from the bench, as from a
 # proxy in front of it: each attacking client then comes from addresses of its own, so that what bounds the
 # attack is the limits for everyone (300 password checks a minute, the hashing queue), not those of one
@@ -216,45 +219,67 @@ def start_attacker(
 @dataclass
 class Use:
     """What the server spent over a phase's rounds, in seconds: its event loop's thread running and waiting
-    for a core, its other threads (the password hashing's among them, ended ones included), its child
-    processes (the hashing and study workers), and the attacker process; the phase's wall-clock seconds."""
+    for a core, its other threads (ended ones included), its child processes (the password hashing and study
+    workers); the PostgreSQL backends of the bench's database; the players' process (this one) running and
+    waiting for a core, and the attacker process; the phase's wall-clock seconds."""
 
     loop: float = 0.0
     loop_waited: float = 0.0
     threads: float = 0.0
     children: float = 0.0
+    postgres: float = 0.0
+    postgres_waited: float = 0.0
+    players: float = 0.0
+    players_waited: float = 0.0
     attacker: float = 0.0
     wall: float = 0.0
 
     def add(self, other: "Use") -> None:
-        for name in ("loop", "loop_waited", "threads", "children", "attacker", "wall"):
+        for name in vars(self):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def describe(self) -> str:
         cores = {k: max(0.0, v) / self.wall if self.wall else float("nan") for k, v in vars(self).items() if k != "wall"}
         return (
             f"server loop {cores['loop']:.2f} cores (waited for one {cores['loop_waited']:.2f}), other threads "
-            f"{cores['threads']:.2f}, workers {cores['children']:.2f}; attacker process {cores['attacker']:.2f}"
+            f"{cores['threads']:.2f}, workers {cores['children']:.2f}; postgres {cores['postgres']:.2f} (waited "
+            f"{cores['postgres_waited']:.2f}); players "
+            f"{cores['players']:.2f} (waited {cores['players_waited']:.2f}); attacker {cores['attacker']:.2f}"
         )
 
 
 class Meter:
     """Reads ``Use`` from ``/proc`` before and after a round (``proc_cpu``)."""
 
-    def __init__(self, server: int) -> None:
-        self.server = server
+    def __init__(self, server: int, database: str) -> None:
+        self.server, self.database = server, database
 
     def read(self, attacker: int | None) -> Use:
-        main = proc_cpu.threads(self.server).get(self.server, ("", 0.0, 0.0))
+        loop = proc_cpu.threads(self.server).get(self.server, ("", 0.0, 0.0))
+        me = os.getpid()
+        players = proc_cpu.threads(me).get(me, ("", 0.0, 0.0))
         everyone = proc_cpu.processes()
         children = sum(row[2] for row in everyone.values() if row[3] == self.server)
+        backends = [pid for pid, row in everyone.items() if row[0] == "postgres" and self.database in row[1]]
+        postgres = sum(everyone[pid][2] for pid in backends)
+        postgres_waited = sum(proc_cpu.runqueue_waits(backends))
         attacking = everyone[attacker][2] if attacker in everyone else 0.0
-        own = proc_cpu.cpu_seconds(self.server)
-        return Use(main[1], main[2], own - main[1], children, attacking, time.monotonic())
+        threads = proc_cpu.cpu_seconds(self.server) - loop[1]
+        return Use(
+            loop[1], loop[2], threads, children, postgres, postgres_waited, players[1], players[2], attacking, time.monotonic()
+        )
 
     @staticmethod
     def spent(before: Use, after: Use) -> Use:
         return Use(*(b - a for a, b in zip(vars(before).values(), vars(after).values())))
+
+
+def slower(histogram: dict[float, float]) -> str:
+    """How many moves took longer than each of a few bounds, from a cumulative histogram's counts."""
+    total = histogram.get(float("inf"), 0.0)
+    return ", ".join(f"{total - histogram.get(b, 0.0):.0f} over {b * 1000:.0f} ms" for b in (0.025, 0.05, 0.1, 0.25)) + (
+        f" (of {total:.0f})"
+    )
 
 
 async def measured(games: TengenGames, moves: int, meter: Meter, use: Use, attacker: int | None) -> list[float]:
@@ -289,30 +314,33 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
             )
             games = TengenGames(base, args, rng)
             await games.open()
-            meter = Meter(server.process.pid)
+            meter = Meter(server.process.pid, bench.database)
             quiet: list[float] = []
             attacked: list[float] = []
             quiet_use, attacked_use = Use(), Use()
             stalls: dict[str, float] = {}
+            served: dict[str, dict[float, float]] = {"quiet": {}, "attack": {}}
             per_round = max(1, args.moves // args.rounds)
             try:
                 for r in range(args.rounds):
                     await bench.backends.join()
-                    lag = await asyncio.to_thread(loop_lag, base)
+                    lag = await asyncio.to_thread(histograms, base, READ)
                     quiet += await measured(games, per_round, meter, quiet_use, None)
                     seconds = per_round * args.interval + 3
                     log = data_dir / f"attacker-{r}.log"
                     attacker = start_attacker(base, [t.game_id for t in games.tables], seconds, args, log)
                     while attacker.poll() is None and "ready" not in log.read_text():
                         await asyncio.sleep(0.2)  # the attackers connect first, then all start at once
-                    lag_between = await asyncio.to_thread(loop_lag, base)
+                    lag_between = await asyncio.to_thread(histograms, base, READ)
                     await asyncio.sleep(1)  # ... and are at full rate
                     attacked += await measured(games, per_round, meter, attacked_use, attacker.pid)
-                    lag_after = await asyncio.to_thread(loop_lag, base)
+                    lag_after = await asyncio.to_thread(histograms, base, READ)
                     await asyncio.get_running_loop().run_in_executor(None, attacker.wait)
                     for phase, (a, b) in (("quiet", (lag, lag_between)), ("attack", (lag_between, lag_after))):
                         stall = longest_stall_ms(a[LAG_HISTOGRAMS[0]], b[LAG_HISTOGRAMS[0]])
                         stalls[phase] = max(stalls.get(phase, 0.0), stall)
+                        for bound, count in b[MOVE_LATENCY].items():
+                            served[phase][bound] = served[phase].get(bound, 0.0) + count - a[MOVE_LATENCY].get(bound, 0.0)
                     report = log.read_text().strip().splitlines()
                     print(f"round {r + 1}: attackers got {report[-1] if report else '(nothing)'}", flush=True)
             except Exception:
@@ -322,8 +350,9 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 await games.close()
                 if args.redis:
                     delete_redis_prefix(prefix)
-            print(f"quiet:        {quiet_use.describe()}; longest busy stall {stalls.get('quiet', 0):.0f} ms")
-            print(f"under attack: {attacked_use.describe()}; longest busy stall {stalls.get('attack', 0):.0f} ms")
+            for phase, use in (("quiet", quiet_use), ("attack", attacked_use)):
+                print(f"{phase}: {use.describe()}; longest busy stall {stalls.get(phase, 0):.0f} ms")
+                print(f"{phase}: the server's own receive -> ack: {slower(served[phase])}")
             print(f"move round trip, quiet:        {ms(quiet)}")
             print(f"move round trip, under attack: {ms(attacked)}")
             print(f"attack_ratio={percentile(attacked, 99) / percentile(quiet, 99):.2f}", flush=True)

@@ -3,7 +3,8 @@
 - ``server_env``: the product's default settings (limits included), but for what the bench's clients need
   because they all come from one address (``ONE_ADDRESS``) and what a bench raises for a reason of its own,
   which it passes, and says, itself;
-- ``start_tengen`` / ``wait_listening``: one ``tengen serve`` process on a loopback port;
+- ``start_tengen`` / ``wait_listening``: one ``tengen serve`` process on a loopback port; ``histograms``
+  reads its metrics;
 - ``bench_run``: a PostgreSQL database of the run's own (created, then dropped once the run's servers are
   stopped), whose backends join the bench's CPU group on ``Backends.join()``; ``new_database_name`` and
   ``new_redis_prefix`` name a database and a Redis prefix;
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import httpx
 
 from cpu_groups import Favoured
 
@@ -119,6 +121,17 @@ async def wait_listening(server: Server, port: int, timeout: float = 60.0) -> No
             return
         await asyncio.sleep(0.1)
     raise RuntimeError(f"server did not listen on {port}:\n{server.tail()}")
+
+
+def histograms(base: str, names: tuple[str, ...]) -> dict[str, dict[float, float]]:
+    """Histograms from the server's ``/metrics``: name -> upper bound -> cumulative count."""
+    out: dict[str, dict[float, float]] = {name: {} for name in names}
+    for line in httpx.get(f"{base}/metrics", timeout=30).text.splitlines():
+        name = line.split("_bucket{", 1)[0]
+        if name in out and "_bucket{" in line:
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            out[name][float("inf") if bound == "+Inf" else float(bound)] = float(line.rsplit(" ", 1)[1])
+    return out
 
 
 # ---------------------------------------------------------------- the run's database

@@ -66,6 +66,7 @@ from bench_server import (
     bench_run,
     dsn_for,
     free_port,
+    histograms,
     run_favoured,
     start_tengen,
     wait_listening,
@@ -377,13 +378,7 @@ LAG_HISTOGRAMS = ("tengen_event_loop_busy_lag_seconds", "tengen_event_loop_lag_s
 
 def loop_lag(base: str) -> dict[str, dict[float, float]]:
     """The server's event-loop lag histograms (busy, and wall-clock): name -> upper bound -> cumulative count."""
-    out: dict[str, dict[float, float]] = {name: {} for name in LAG_HISTOGRAMS}
-    for line in httpx.get(f"{base}/metrics", timeout=30).text.splitlines():
-        name = line.split("_bucket{", 1)[0]
-        if name in out and "_bucket{" in line:
-            bound = line.split('le="', 1)[1].split('"', 1)[0]
-            out[name][float("inf") if bound == "+Inf" else float(bound)] = float(line.rsplit(" ", 1)[1])
-    return out
+    return histograms(base, LAG_HISTOGRAMS)
 
 
 def longest_stall_ms(before: dict[float, float], after: dict[float, float]) -> float:
