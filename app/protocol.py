@@ -17,7 +17,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from app.automatch.preferences import SeekPreferences
-from app.games.shapes import GameMove
+from app.games.shapes import ClocksView, GameMove, OffersView, ResultView, ScoreView, ScoringView
 
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_CHARS = 500
@@ -410,7 +410,7 @@ class Presence(_ServerMessage):
 
 class ClockTick(_ServerMessage):
     t: Literal["clock"] = "clock"
-    clocks: dict[str, Any] | None
+    clocks: ClocksView | None
     server_time: float
 
 
@@ -432,12 +432,12 @@ class GameView(BaseModel):
     ko: list[int] | None
     illegal: list[list[int]]  # the empty points where the side to move may not play (suicide, ko, superko)
     phase: Literal["playing", "scoring", "adjourned", "finished"]
-    offers: dict[str, Any]
-    scoring: dict[str, Any] | None
+    offers: OffersView
+    scoring: ScoringView | None
     sealed: dict[str, Any] | None
-    clocks: dict[str, Any] | None
+    clocks: ClocksView | None
     time_control: dict[str, Any]
-    result: dict[str, Any] | None
+    result: ResultView | None
     rematch: str | None
     deadline: float | None
     server_time: float
@@ -495,7 +495,7 @@ class GameEvent(BaseModel):
 
 Color = Literal["B", "W"]
 WirePoint = Annotated[list[int], Field(min_length=2, max_length=2)]  # [x, y]
-Clocks = dict[str, Any] | None  # docs/clocks.md, "CLOCKS"
+Clocks = ClocksView | None  # docs/clocks.md, "CLOCKS"; null for an untimed game
 
 
 class _Event(BaseModel):
@@ -537,10 +537,10 @@ class PhaseEvent(_Event):
     by: Color | None = None
     to_move: Color | None = None
     sealer: Color | None = None
-    offers: dict[str, Any] | None = None
+    offers: OffersView | None = None
     dead: list[WirePoint] | None = None
     accepted: dict[str, bool] | None = None
-    score: dict[str, Any] | None = None
+    score: ScoreView | None = None
     deadline: float | None = None
 
 
@@ -552,7 +552,7 @@ class DeadStonesEvent(_Event):
     marked_dead: bool
     dead: list[WirePoint]
     accepted: dict[str, bool]
-    score: dict[str, Any]
+    score: ScoreView
     deadline: float | None
 
 
@@ -565,7 +565,7 @@ class ScoreAcceptedEvent(_Event):
 
 class GameOverEvent(_Event):
     t: Literal["game_over"]
-    result: dict[str, Any]
+    result: ResultView
     clocks: Clocks
 
 
@@ -573,14 +573,14 @@ class OfferEvent(_Event):
     t: Literal["offer"]
     kind: Literal["undo", "draw", "adjourn", "resume", "rematch"]
     by: Color
-    offers: dict[str, Any]
+    offers: OffersView
 
 
 class OfferDeclinedEvent(_Event):
     t: Literal["offer_declined"]
     kind: Literal["undo", "draw", "adjourn", "resume", "rematch"]
     by: Color
-    offers: dict[str, Any]
+    offers: OffersView
 
 
 class UndoEvent(_Event):
@@ -593,7 +593,7 @@ class UndoEvent(_Event):
     prisoners: dict[str, int]
     to_move: Color
     clocks: Clocks
-    offers: dict[str, Any]
+    offers: OffersView
     ko: WirePoint | None = None
     illegal: list[WirePoint]
 
@@ -611,7 +611,7 @@ class RematchEvent(_Event):
     t: Literal["rematch"]
     game_id: str
     by: Color
-    offers: dict[str, Any]
+    offers: OffersView
 
 
 class PeriodUsedEvent(_Event):

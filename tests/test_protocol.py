@@ -192,3 +192,31 @@ def test_the_frontend_tests_fixture_snapshot_is_a_snapshot_the_server_could_send
     from tests.frontend.fixtures import SNAPSHOT
 
     Snapshot.model_validate(SNAPSHOT)
+
+
+def test_the_objects_in_the_authoritys_game_are_exactly_the_typed_ones_through_a_whole_game():
+    from app.games.authority import GameAuthority
+    from app.protocol import GameView
+
+    room = {"id": "g", "players": {}, "presence": {"B": True, "W": True}, "spectators": 0, "chat": [], "chat_more": False}
+    room |= {"rated": False, "practice": False}
+    byoyomi = {"kind": "byoyomi", "main": 5, "periods": 2, "period_time": 10}
+    auth = GameAuthority({"size": 9, "time_control": byoyomi}, 0.0)
+    steps: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+        ("B", {"t": "play", "p": [1, 0]}, {}),
+        ("W", {"t": "play", "p": [0, 0]}, {}),
+        ("B", {"t": "play", "p": [0, 1]}, {}),  # takes a stone, the last in main time
+        ("W", {"t": "draw_offer"}, {}),
+        ("W", {"t": "pass"}, {}),
+        ("B", {"t": "pass"}, {"dead": []}),
+        ("W", {"t": "accept_score"}, {}),
+        ("B", {"t": "accept_score"}, {}),
+    ]
+    phases = set()
+    for n, (actor, action, facts) in enumerate(steps):
+        auth.apply(actor, action, 3.0 * n, facts)
+        for viewer in ("B", "W", None):
+            game = GameView.model_validate({**auth.snapshot(viewer), **room})
+            phases.add(game.phase)
+    assert phases == {"playing", "scoring", "finished"}
+    assert game.result is not None and game.result["score"] is not None and game.moves[2]["captured"] == [[0, 0]]

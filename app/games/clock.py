@@ -38,6 +38,7 @@ from typing import Any
 
 from app.games.errors import GameError
 from app.games.lag import LagPolicy
+from app.games.shapes import ClockSide, ClocksView
 from app.games.timecontrol import TimeControl, parse_time_control
 from app.games.weekends import counted_until, in_weekend, weekend_seconds
 
@@ -330,7 +331,7 @@ class GameClock:
         return events
 
     # ----------------------------------------------------------------- views and storage
-    def view(self, now: float) -> dict[str, Any] | None:
+    def view(self, now: float) -> ClocksView | None:
         """The protocol's CLOCKS object at ``now``: what each player has left, and whose clock runs.
 
         Per player: ``main`` (main time left), ``periods`` (byo-yomi periods left, counting the current
@@ -340,7 +341,7 @@ class GameClock:
         if not self.timed:
             return None
         tc = self.tc
-        out = {}
+        out: dict[str, ClockSide] = {}
         for c in COLORS:
             p = self.players[c]
             e = self.elapsed(now) if c == self.turn else 0.0
@@ -370,7 +371,7 @@ class GameClock:
                 "stones": stones,
                 "running": self.running and c == self.turn and not self._weekend_now(c, now),
             }
-        return out
+        return {"B": out["B"], "W": out["W"]}
 
     def _weekend_now(self, color: str, now: float) -> bool:
         tz = self.weekends.get(color)

@@ -17,11 +17,12 @@ cancelled      none        ``Void`` (a correspondence player ran out of time bef
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from app.rules import Score
 
-REASONS = ("resignation", "timeout", "abandonment", "score", "draw", "abort", "no_result", "cancelled")
+Reason = Literal["resignation", "timeout", "abandonment", "score", "draw", "abort", "no_result", "cancelled"]
+REASONS: tuple[str, ...] = get_args(Reason)
 _LETTER = {"resignation": "R", "timeout": "T", "abandonment": "F"}
 
 

@@ -105,7 +105,7 @@ FINISHED = [
 ]
 
 CLOCKS = {
-    "B": {"main": 431.5, "periods": 3, "period_time": 30, "stones": None, "running": True},
+    "B": {"main": 431.5, "periods": 3, "period_time": 30, "period_left": 30, "stones": None, "running": True},
     "W": {"main": 0, "periods": 3, "period_time": 30, "period_left": 12, "stones": None, "running": False},
 }
 
@@ -142,7 +142,7 @@ SNAPSHOT: dict[str, Any] = {
         "phase": "playing",
         "presence": {"B": True, "W": True},
         "spectators": 5,
-        "offers": {},
+        "offers": {"undo": None, "draw": None, "adjourn": None, "resume": None, "rematch": None},
         "clocks": CLOCKS,
         "time_control": {"kind": "byoyomi", "main": 600, "periods": 3, "period_time": 30},
         "result": None,

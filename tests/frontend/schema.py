@@ -40,14 +40,36 @@ def game_schema() -> dict[str, Any]:
     return dict(schema()["server"]["Snapshot"]["$defs"]["GameView"])
 
 
+def _object(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """The object schema ``node`` names: through a ``$ref``, an array's items, or the object of a nullable one."""
+    if "$ref" in node:
+        return _object(defs[node["$ref"].rsplit("/", 1)[1]], defs)
+    if node.get("type") == "array":
+        return _object(node["items"], defs)
+    if "anyOf" in node:
+        objects = [_object(n, defs) for n in node["anyOf"] if n.get("type") != "null"]
+        assert len(objects) == 1, f"not one object: {node}"
+        return objects[0]
+    assert "properties" in node, f"not an object with declared fields: {node}"
+    return node
+
+
 def fields_of(kind: str) -> set[str]:
     """The fields the schema declares for a message kind: an event's ``t``, ``"game"`` (GAME), or one of the
-    server's unversioned messages by model name (``"Snapshot"``, ``"Presence"``, ...)."""
-    if kind == "game":
-        return set(game_schema()["properties"])
-    if kind in schema()["server"]:
-        return set(schema()["server"][kind]["properties"])
-    return set(event_schemas()[kind]["properties"])
+    server's unversioned messages by model name (``"Snapshot"``, ``"Presence"``, ...); followed by a path of
+    fields, the fields of the object inside it (``"game.scoring.score"``, ``"game_over.result"``, ``"game.moves"``
+    for one of GAME's moves). A field whose object declares no fields fails here."""
+    head, *path = kind.split(".")
+    if head == "game":
+        node, defs = game_schema(), schema()["server"]["Snapshot"]["$defs"]
+    elif head in schema()["server"]:
+        node = schema()["server"][head]
+        defs = node.get("$defs", {})
+    else:
+        node, defs = event_schemas()[head], schema()["events"]["$defs"]
+    for field in path:
+        node = _object(node["properties"][field], defs)
+    return set(node["properties"])
 
 
 def check_server_message(message: dict[str, Any]) -> None:

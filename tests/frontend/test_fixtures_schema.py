@@ -4,7 +4,9 @@ Every message the browser tests' fake room sends is one the server could send (v
 does not declare). And every field the client reads from a game-socket message exists in the schema: the
 functions that take a message (the snapshot, GAME, a versioned event, the socket's other messages) are read for
 ``name.field``, ``name?.field``, ``name["field"]`` and ``"field" in name``; inside ``case "<t>":`` of a switch on
-the event's type, only that event's fields count. A field the server never sends fails here with its place.
+the event's type, only that event's fields count. The objects inside messages (CLOCKS, SCORE, RESULT, GAME's
+scoring) are read the same way where the client reads them, against their own types in the schema. A field the
+server never sends fails here with its place.
 """
 
 from __future__ import annotations
@@ -33,6 +35,16 @@ READERS = [
     ("pages/game.js", "GameView", "onEvent", "msg", EVENTS),
     ("pages/game.js", "GameView", "onEphemeral", "msg", ("Presence", "ClockTick")),
     ("protocol.js", "GameSocket", "onMessage", "msg", SOCKET),
+    # the objects inside messages: CLOCKS, SCORE, RESULT and GAME's scoring, read where the client reads them
+    ("protocol.js", None, "normalizeClocks", "clocks", ("game.clocks",)),
+    ("protocol.js", None, "normalizeClock", "c", ("game.clocks.B",)),
+    ("gamestate.js", None, "fromSnapshot", "g.scoring", ("game.scoring",)),
+    ("gamestate.js", None, "applyEvent", "ev.result", ("game_over.result",)),
+    ("pages/common.js", None, "resultText", "result", ("game.result",)),
+    ("pages/scoring.js", "ScoringPanel", "render", "s.score", ("game.scoring.score",)),
+    ("pages/scoring.js", "ScoringPanel", "render", "s.score.B", ("game.scoring.score.B",)),
+    ("pages/game.js", "GameView", "render", "s.score", ("game.scoring.score",)),
+    ("pages/game.js", "GameView", "renderResult", "s.result", ("game.result",)),
 ]
 
 _CASE = re.compile(r'case\s+"(\w+)"\s*:|default\s*:')
@@ -57,7 +69,7 @@ def body_of(source: str, name: str, within: str | None = None) -> str:
 def reads(code: str, var: str) -> set[str]:
     """The fields of ``var`` that ``code`` reads (method calls on it, such as ``ev.captured.map``, count once)."""
     v = re.escape(var)
-    out = set(re.findall(rf"(?<![\w.]){v}\??\.([A-Za-z_]\w*)", code))
+    out = set(re.findall(rf"(?<![\w.\"'`]){v}\??\.([A-Za-z_]\w*)", code))  # not a string's "result.draw"
     out |= set(re.findall(rf'(?<![\w.]){v}\[\s*"(\w+)"\s*\]', code))
     out |= set(re.findall(rf'"(\w+)"\s+in\s+{v}\b', code))
     return out
@@ -126,6 +138,13 @@ def test_the_check_finds_a_field_the_server_never_sends_and_a_field_of_another_e
     """
     assert unknown_reads(code, "ev", EVENTS) == ["legal (move)", "ko (pass, chat)"]
     assert reads(code, "ev") >= {"v", "t", "legal", "ko", "from", "text", "game_id"}
+    # inside the objects a message carries: a field their type does not declare
+    inner = "state.dead = g.scoring.dead; state.at = g.scoring?.deadline_at; left = c.stones_left ?? c.stones;"
+    assert unknown_reads(inner, "g.scoring", ("game.scoring",)) == ["deadline_at (game.scoring)"]
+    assert unknown_reads(inner, "c", ("game.clocks.B",)) == ["stones_left (game.clocks.B)"]
+    assert unknown_reads("ev.result.score.B.total + ev.result.points", "ev.result", ("game_over.result",)) == [
+        "points (game_over.result)"
+    ]
     bad_snapshot = fixtures.snapshot_for("black", 3)
     bad_snapshot["game"]["initial_board"] = bad_snapshot["game"]["board"]
     with pytest.raises(AssertionError, match="game.initial_board"):

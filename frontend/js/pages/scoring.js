@@ -31,9 +31,7 @@ export class ScoringPanel {
       h(
         "tbody",
         {},
-        rowsOf
-          .filter((r) => s.score.B[r] !== undefined || s.score.W[r] !== undefined)
-          .map((r) => h("tr", { dataset: { row: r } }, h("th", { scope: "row", i18n: `score.${r}` }), cell(s.score.B[r]), cell(s.score.W[r]))),
+        rowsOf.map((r) => h("tr", { dataset: { row: r } }, h("th", { scope: "row", i18n: `score.${r}` }), cell(s.score.B[r]), cell(s.score.W[r]))),
         h("tr", { class: "total" }, h("th", { scope: "row", i18n: "score.total" }), cell(s.score.B.total), cell(s.score.W.total)),
       ),
     );
