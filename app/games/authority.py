@@ -230,15 +230,12 @@ class GameAuthority:
     def _moves_view(self) -> list[dict[str, Any]]:
         """GAME's ``moves``: each move or pass with the points it captured, as the engine kept them when it was
         played (nothing is replayed)."""
-        captures = self.game.captures
-        return [
-            {
-                "color": m.color,
-                "p": None if m.point is None else list(m.point),
-                "captured": [list(q) for q in captures[i]] if i in captures else [],
-            }
-            for i, m in enumerate(self.game.moves)
+        moves: list[dict[str, Any]] = [
+            {"color": m.color, "p": None if m.point is None else list(m.point), "captured": []} for m in self.game.moves
         ]
+        for i, points in self.game.captures.items():  # few: most moves take nothing
+            moves[i]["captured"] = [list(q) for q in points]
+        return moves
 
     @staticmethod
     def event_for(event: Event, viewer: str | None) -> Event:
