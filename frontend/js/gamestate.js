@@ -4,8 +4,6 @@
 import { parsePosition } from "./board.js";
 import { colorsForRole, normalizeClocks } from "./protocol.js";
 
-const other = (c) => (c === "B" ? "W" : "B");
-
 /**
  * A copy of grid after a move as the server reported it: the stone at p, and the stones the server says it
  * captured (`captured` in a move event and in GAME's moves, docs/protocol.md §4.3) removed. Nothing is worked out.
@@ -178,8 +176,8 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       state.ko = ev.ko || null;
       if (state.historyOk) state.positions.push(g);
       else state.positions = [g];
-      if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
-      state.toMove = ev.to_move || other(ev.color);
+      state.prisoners = { ...ev.prisoners };
+      state.toMove = ev.to_move;
       state.illegal = pointSet(ev.illegal);
       delete state.offers.undo;
       setClocks(state, ev, receivedAt);
@@ -190,7 +188,7 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       state.ko = null;
       if (state.historyOk) state.positions.push(state.board);
       else state.positions = [state.board];
-      state.toMove = ev.to_move || other(ev.color);
+      state.toMove = ev.to_move;
       state.illegal = pointSet(ev.illegal);
       setClocks(state, ev, receivedAt);
       return "ok";
@@ -227,13 +225,13 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       setClocks(state, ev, receivedAt);
       return "ok";
     case "dead_stones":
-      state.dead = ev.dead || [];
-      state.accepted = ev.accepted || { B: false, W: false };
-      state.score = ev.score || state.score;
+      state.dead = ev.dead;
+      state.accepted = ev.accepted;
+      state.score = ev.score;
       setDeadline(state, ev, receivedAt);
       return "ok";
     case "score_accepted":
-      state.accepted = { ...state.accepted, ...(ev.accepted || { [ev.color]: true }) };
+      state.accepted = ev.accepted;
       setDeadline(state, ev, receivedAt);
       return "ok";
     case "sealed":
@@ -250,15 +248,14 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       return "ok";
     case "rematch":
       state.rematch = ev.game_id;
-      if (ev.offers) state.offers = normalizeOffers(ev.offers);
-      else delete state.offers.rematch;
+      state.offers = normalizeOffers(ev.offers);
       return "ok";
     case "game_over":
       state.phase = "finished";
-      state.result = ev.result || null;
+      state.result = ev.result;
       state.offers = {};
       state.scoringDeadline = null;
-      if (ev.result && ev.result.score) state.score = ev.result.score;
+      if (ev.result.score) state.score = ev.result.score;
       if (state.clocks) {
         for (const c of ["B", "W"]) if (state.clocks[c]) state.clocks[c].running = false;
       }
@@ -272,9 +269,7 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
 function applyOfferEvent(state, ev, receivedAt) {
   const t = ev.t;
   if (t === "offer" || t === "offer_declined") {
-    if (ev.offers) state.offers = normalizeOffers(ev.offers);
-    else if (t === "offer") state.offers[ev.kind] = ev.by;
-    else delete state.offers[ev.kind];
+    state.offers = normalizeOffers(ev.offers);
     setClocks(state, ev, receivedAt);
     return "ok";
   }
@@ -285,9 +280,9 @@ function applyOfferEvent(state, ev, receivedAt) {
     state.moves = state.moves.slice(0, keep);
     state.board = parsePosition(ev.board, state.size);
     state.positions = state.historyOk ? state.positions.slice(0, keep + 1) : [state.board];
-    if (ev.prisoners) state.prisoners = { ...state.prisoners, ...ev.prisoners };
-    if (ev.to_move) state.toMove = ev.to_move;
-    state.offers = ev.offers ? normalizeOffers(ev.offers) : {};
+    state.prisoners = { ...ev.prisoners };
+    state.toMove = ev.to_move;
+    state.offers = normalizeOffers(ev.offers);
     state.ko = ev.ko || null;
     state.illegal = pointSet(ev.illegal);
     setClocks(state, ev, receivedAt);
