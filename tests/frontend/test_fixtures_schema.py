@@ -5,8 +5,8 @@ does not declare). And every field the client reads from a game-socket message e
 functions that take a message (the snapshot, GAME, a versioned event, the socket's other messages) are read for
 ``name.field``, ``name?.field``, ``name["field"]`` and ``"field" in name``; inside ``case "<t>":`` of a switch on
 the event's type, only that event's fields count. The objects inside messages (CLOCKS, SCORE, RESULT, GAME's
-scoring) are read the same way where the client reads them, against their own types in the schema. A field the
-server never sends fails here with its place.
+scoring, each of GAME's moves) are read the same way where the client reads them, against their own types in
+the schema. A field the server never sends fails here with its place.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ READERS = [
     ("protocol.js", None, "normalizeClocks", "clocks", ("game.clocks",)),
     ("protocol.js", None, "normalizeClock", "c", ("game.clocks.B",)),
     ("gamestate.js", None, "fromSnapshot", "g.scoring", ("game.scoring",)),
+    ("gamestate.js", None, "fromSnapshot", "m", ("game.moves",)),
     ("gamestate.js", None, "applyEvent", "ev.result", ("game_over.result",)),
     ("pages/common.js", None, "resultText", "result", ("game.result",)),
     ("pages/scoring.js", "ScoringPanel", "render", "s.score", ("game.scoring.score",)),
