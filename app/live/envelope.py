@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from app.games.visibility import can_see
+from app.games.visibility import choose, stored
 
 
 @dataclass(frozen=True)
@@ -35,18 +35,11 @@ class Envelope:
         """The event as the database stores it, or None when the envelope does not carry it."""
         if self.private is None or self.v is None:
             return None
-        payload: dict[str, Any] = orjson.loads(self.visible)
-        payload.pop("v", None)
-        if self.vis != "all":
-            payload["visibility"] = self.vis
-        payload.update(self.private)
-        return payload
+        return stored(orjson.loads(self.visible), self.vis, self.private)
 
     def text_for(self, viewer: str | None) -> str:
         """The text ``viewer`` ("B", "W" or None for a spectator) receives."""
-        if not self.others or can_see(self.vis, viewer):
-            return self.visible
-        return self.others
+        return choose(self.vis, viewer, self.visible, self.others)
 
 
 def pack(

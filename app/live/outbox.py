@@ -13,9 +13,7 @@ import logging
 from collections import deque
 from typing import Any
 
-import orjson
-
-from app.games.visibility import public, redacted
+from app.games.visibility import split
 from app.live.envelope import pack
 from app.live.hub import Hub
 
@@ -85,9 +83,7 @@ class Outbox:
     async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
         for offset, event in enumerate(events):
             v = first_v + offset
-            visibility = event.get("visibility", "all")
-            others = b"" if visibility == "all" else orjson.dumps(redacted(event, v))
-            private = {k: val for k, val in event.items() if k.startswith("_") or k == "others"}
+            cut = split(event, v)
             await self.hub.publish(
-                self.channel, pack(orjson.dumps(public(event, v)), v=v, vis=visibility, others=others, private=private), v=v
+                self.channel, pack(cut.visible, v=v, vis=cut.visibility, others=cut.others, private=cut.private), v=v
             )

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import SYSTEM, GameAuthority
 from app.games.errors import GameError, ProposalNeeded
-from app.games.visibility import can_see, public
+from app.games.visibility import chat_visible, public
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
 from app.live.audience import Audience
@@ -263,7 +263,7 @@ class Room:
         lines: list[dict[str, Any]] = []
         more = False
         for c in reversed(self.chat):
-            if finished or can_see(c.get("visibility", "all"), seat):
+            if chat_visible(c, seat, finished):
                 if len(lines) == SNAPSHOT_CHAT_LINES:
                     more = True
                     break

@@ -3,10 +3,11 @@ their open challenges, on a lobby socket.
 
 Every text a game or review socket sends goes through its viewer's ``ChatFilter``: a chat line from a hidden user
 becomes ``{"t": "hidden", "v": N}`` (the version stays, so the stream keeps no gaps), and a snapshot's chat
-loses their lines. Only chat lines and snapshots of a viewer who blocks someone (or is blocked) are read; every
-other text passes untouched. A lobby socket asks ``hides_challenge`` of each ``challenge_created`` it is to send.
-``ChatFilters`` holds the filters of this instance's sockets by user, so a block made on any instance
-(announced over the hub, app/moderation/notices.py) applies to open sockets at once.
+loses their lines (whose line it is, and the placeholder, as app/games/visibility.py has them). Only chat lines
+and snapshots of a viewer who blocks someone (or is blocked) are read; every other text passes untouched. A
+lobby socket asks ``hides_challenge`` of each ``challenge_created`` it is to send. ``ChatFilters`` holds the
+filters of this instance's sockets by user, so a block made on any instance (announced over the hub,
+app/moderation/notices.py) applies to open sockets at once.
 """
 
 from __future__ import annotations
@@ -16,14 +17,11 @@ from collections.abc import Awaitable, Callable
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.games import visibility
 from app.store.repositories import moderation as repo
 
 _CHAT = '{"t":"chat"'
 _SNAPSHOT = '{"t":"snapshot"'
-
-
-def _author(line: dict) -> object:
-    return (line.get("from") or {}).get("id")
 
 
 class ChatFilter:
@@ -38,13 +36,13 @@ class ChatFilter:
             return text
         if text.startswith(_CHAT):
             line = orjson.loads(text)
-            if _author(line) in self.hidden:
-                return orjson.dumps({"t": "hidden", "v": line.get("v")}).decode()
+            if visibility.author_of(line) in self.hidden:
+                return orjson.dumps(visibility.hidden(line.get("v"))).decode()
         elif text.startswith(_SNAPSHOT):
             message = orjson.loads(text)
             room = message.get("game") or message.get("review") or {}
             if room.get("chat"):
-                room["chat"] = [line for line in room["chat"] if _author(line) not in self.hidden]
+                room["chat"] = [line for line in room["chat"] if visibility.author_of(line) not in self.hidden]
                 return orjson.dumps(message).decode()
         return text
 

@@ -1,4 +1,6 @@
-from app.games.visibility import can_see, event_for
+import orjson
+
+from app.games.visibility import author_of, can_see, chat_visible, event_for, text_for
 
 
 def test_visibility_rules():
@@ -13,3 +15,51 @@ def test_event_for_strips_or_redacts():
     assert event_for(ev, "W") == {"t": "sealed", "color": "B"}
     assert event_for({"t": "chat", "visibility": "players"}, None) == {"t": "hidden"}
     assert event_for({"t": "move", "visibility": "all"}, None) == {"t": "move"}
+
+
+def test_a_committed_event_is_cut_once_into_the_texts_each_side_gets_and_put_back_as_stored():
+    from app.games.visibility import choose, split, stored
+
+    event = {
+        "t": "sealed",
+        "color": "W",
+        "p": [3, 3],
+        "visibility": "W",
+        "others": {"t": "sealed", "color": "W"},
+        "_cid": "c1",
+        "_ack": 9,
+    }
+    cut = split(event, 9)
+    assert cut.visibility == "W"
+    assert orjson.loads(cut.visible) == {"t": "sealed", "color": "W", "p": [3, 3], "v": 9}
+    assert orjson.loads(cut.others) == {"t": "sealed", "color": "W", "v": 9}
+    assert cut.private == {"others": {"t": "sealed", "color": "W"}, "_cid": "c1", "_ack": 9}
+    assert stored(orjson.loads(cut.visible), cut.visibility, cut.private) == event
+    visible, others = cut.visible.decode(), cut.others.decode()
+    assert choose(cut.visibility, "W", visible, others) == visible
+    assert choose(cut.visibility, "B", visible, others) == choose(cut.visibility, None, visible, others) == others
+
+
+def test_an_event_everybody_sees_has_one_text():
+    from app.games.visibility import choose, split, stored
+
+    cut = split({"t": "move", "p": [2, 2], "visibility": "all"}, 1)
+    assert cut.others == b"" and cut.private == {}
+    assert all(choose(cut.visibility, viewer, "m", "") == "m" for viewer in ("B", "W", None))
+    assert stored(orjson.loads(cut.visible), cut.visibility, cut.private) == {"t": "move", "p": [2, 2]}
+
+
+def test_a_redacted_event_without_its_others_becomes_hidden_at_its_version():
+    assert orjson.loads(text_for({"t": "chat", "text": "hi", "visibility": "players"}, 4, None)) == {"t": "hidden", "v": 4}
+    assert orjson.loads(text_for({"t": "chat", "text": "hi", "visibility": "players", "_uid": 3}, 4, "B")) == {
+        "t": "chat",
+        "text": "hi",
+        "v": 4,
+    }
+
+
+def test_spectators_chat_is_kept_from_the_players_until_the_game_is_over():
+    line = {"t": "chat", "text": "a", "visibility": "spectators", "from": {"id": 5}}
+    assert chat_visible(line, None, False) and not chat_visible(line, "B", False)
+    assert chat_visible(line, "B", True) and chat_visible(line, "W", True)
+    assert author_of(line) == 5 and author_of({"t": "chat"}) is None

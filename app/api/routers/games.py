@@ -8,8 +8,7 @@ from fastapi.responses import Response
 from app.lobby.records import game_record
 from app.records.sgf import export_sgf
 from app.api.deps import DB, OptionalUser, Spectators
-from app.games.visibility import can_see
-from app.live.room import public
+from app.games.visibility import author_of, chat_visible, public
 from app.errors import NotFound
 from app.lobby.views import game_detail, game_summary, player_ids
 from app.ratings.lookup import display_ranks, rating_changes
@@ -74,9 +73,7 @@ async def chat(
     lines = [
         public(event.payload, event.v)
         for event in events[:limit]
-        if event.v not in removed
-        and (event.payload.get("from") or {}).get("id") not in blocked
-        and (finished or can_see(event.payload.get("visibility", "all"), seat))
+        if event.v not in removed and author_of(event.payload) not in blocked and chat_visible(event.payload, seat, finished)
     ]
     more = len(events) > limit
     return {"chat": lines[::-1], "more": more, "next_before": events[limit - 1].v if more else None}
