@@ -11,7 +11,7 @@ sockets, the schema and the documentation read the same definitions.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
@@ -27,6 +27,9 @@ ClientId = Annotated[str, Field(min_length=1, max_length=64)]
 # answer wherever it lies (a frame is at most MAX_MESSAGE_BYTES, and JSON numbers past 64 bits are bad_json).
 Coordinate = StrictInt
 Point = tuple[Coordinate, Coordinate]
+Color = Literal["B", "W"]
+WirePoint = Annotated[list[int], Field(min_length=2, max_length=2)]  # [x, y], as the server sends a point
+Clocks = ClocksView | None  # docs/clocks.md, "CLOCKS"; null for an untimed game
 
 
 class ProtocolError(Exception):
@@ -368,7 +371,19 @@ def parse_review_message(raw: str | bytes) -> Any:
 
 
 class _ServerMessage(BaseModel):
+    """A message the server sends. Every field is on the wire (``null`` included), in the order declared, but
+    those a model names in ``_omitted_when_none``: they appear only when they hold something (``wire``)."""
+
     model_config = ConfigDict(extra="forbid")
+    _omitted_when_none: ClassVar[tuple[str, ...]] = ()
+
+    def wire(self) -> dict[str, Any]:
+        """The message as the JSON object the client receives."""
+        out = self.model_dump(by_alias=True)
+        for name in self._omitted_when_none:
+            if out.get(name) is None:
+                del out[name]
+        return out
 
 
 class Ack(_ServerMessage):
@@ -377,11 +392,18 @@ class Ack(_ServerMessage):
     v: int | None = None
 
 
-class ErrorMessage(_ServerMessage):
+class LobbyError(_ServerMessage):
+    """A refusal on the lobby socket (docs/protocol.md §7)."""
+
     t: Literal["error"] = "error"
     id: str | None = None
     code: str
     message: str
+
+
+class ErrorMessage(LobbyError):
+    """A refusal on a game or review socket: the lobby's, with the refusal's ``reason`` (docs/protocol.md §4.2)."""
+
     reason: str | None = None
 
 
@@ -479,6 +501,229 @@ class Participants(_ServerMessage):
     anonymous: int
 
 
+def _with_version(schema: dict[str, Any]) -> None:
+    schema["properties"]["v"] = {"title": "V", "type": "integer"}
+    schema.setdefault("required", []).append("v")
+
+
+class Versioned(_ServerMessage):
+    """The body of a versioned event: built before its commit gives it a version, sent with ``v`` added last
+    (``at_version``), as the schema says."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_with_version)
+
+
+def at_version(body: Versioned, v: int) -> bytes:
+    """A versioned event's text: its body, then ``v``; serialised once for every recipient."""
+    out = body.wire()
+    out["v"] = v
+    return orjson.dumps(out)
+
+
+# ---- review socket events, server -> client (docs/protocol.md §9.2) ---------------------------------------
+
+
+class ReviewGotoEvent(Versioned):
+    t: Literal["goto"] = "goto"
+    node: int
+    position: dict[str, Any]
+
+
+class ReviewPlayEvent(Versioned):
+    t: Literal["play"] = "play"
+    node: dict[str, Any]  # {id, parent, move: {color, point}}
+    added: bool
+    position: dict[str, Any]
+
+
+class ReviewCommentEvent(Versioned):
+    t: Literal["comment"] = "comment"
+    node: int
+    text: str
+
+
+class ReviewMarkEvent(Versioned):
+    t: Literal["mark"] = "mark"
+    node: int
+    p: WirePoint
+    kind: str | None  # triangle, square, circle or label; None: the mark was cleared
+    label: str | None
+
+
+class ReviewRemoveBranchEvent(Versioned):
+    t: Literal["remove_branch"] = "remove_branch"
+    node: int
+    current: int
+    position: dict[str, Any]
+
+
+class ReviewChatEvent(Versioned):
+    t: Literal["chat"] = "chat"
+    from_: dict[str, Any] = Field(alias="from")  # {id, name}
+    text: str
+    at: float
+
+
+class ReviewControlEvent(Versioned):
+    t: Literal["control"] = "control"
+    controller: dict[str, Any]  # {id, name}
+    by: dict[str, Any]
+
+
+REVIEW_EVENT_MODELS = (
+    ReviewGotoEvent,
+    ReviewPlayEvent,
+    ReviewCommentEvent,
+    ReviewMarkEvent,
+    ReviewRemoveBranchEvent,
+    ReviewChatEvent,
+    ReviewControlEvent,
+)
+ReviewEvent = Annotated[Union[REVIEW_EVENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
+
+
+# ---- lobby socket, server -> client (docs/protocol.md §7) -------------------------------------------------
+# Lobby messages travel between instances as the objects ``wire`` makes (app/live/lobby.py); a private one
+# carries ``_to`` beside them, which no client sees.
+
+
+class LobbySnapshot(_ServerMessage):
+    t: Literal["snapshot"] = "snapshot"
+    challenges: list[dict[str, Any]]
+    incoming: list[dict[str, Any]]
+    games: list[dict[str, Any]]
+    seek: dict[str, Any] | None
+    my_games: list[dict[str, Any]]
+
+
+class LobbyPong(_ServerMessage):
+    t: Literal["pong"] = "pong"
+    id: str | None
+
+
+class SeekAck(_ServerMessage):
+    t: Literal["ack"] = "ack"
+    id: str
+    seek_id: str
+
+
+class SeekCancelAck(_ServerMessage):
+    t: Literal["ack"] = "ack"
+    id: str
+    cancelled: bool
+
+
+class LobbyResync(_ServerMessage):
+    """This socket fell behind and lost messages: reload the lobby."""
+
+    t: Literal["resync"] = "resync"
+
+
+class ChallengeCreated(_ServerMessage):
+    t: Literal["challenge_created"] = "challenge_created"
+    challenge: dict[str, Any]
+
+
+class ChallengeRemoved(_ServerMessage):
+    _omitted_when_none = ("decline_reason",)
+    t: Literal["challenge_removed"] = "challenge_removed"
+    id: str
+    reason: str
+    decline_reason: str | None = None
+
+
+class GameStarted(_ServerMessage):
+    _omitted_when_none = ("challenge_id", "rematch_of", "automatch")
+    t: Literal["game_started"] = "game_started"
+    challenge_id: str | None = None
+    rematch_of: str | None = None
+    automatch: bool | None = None
+    game_id: str
+    url: str
+    game: dict[str, Any]
+
+
+class GameFinished(_ServerMessage):
+    t: Literal["game_finished"] = "game_finished"
+    game_id: str
+    result: str | None
+
+
+class MyGame(_ServerMessage):
+    """One of the player's own games changed (to both players only)."""
+
+    t: Literal["my_game"] = "my_game"
+    game: dict[str, Any]
+
+
+class Seeking(_ServerMessage):
+    t: Literal["seeking"] = "seeking"
+    seek: dict[str, Any]
+
+
+class SeekCancelled(_ServerMessage):
+    t: Literal["seek_cancelled"] = "seek_cancelled"
+    reason: Literal["cancelled", "unavailable"]
+
+
+class Paired(_ServerMessage):
+    _omitted_when_none = ("speed", "nigiri", "seeks")
+    t: Literal["paired"] = "paired"
+    game_id: str | None
+    url: str | None
+    game: dict[str, Any] | None
+    speed: str | None = None
+    nigiri: bool | None = None
+    seeks: list[str] | None = None
+
+
+class BotOffer(_ServerMessage):
+    t: Literal["bot_offer"] = "bot_offer"
+    seeks: list[str]
+    bot: dict[str, Any]  # {id, name, rank}
+    challenge: dict[str, Any]
+
+
+class ModeratorWarning(_ServerMessage):
+    t: Literal["moderator_warning"] = "moderator_warning"
+    reason: str
+
+
+class AccountSanctioned(_ServerMessage):
+    """Suspended or banned: the socket closes after this (docs/moderation.md)."""
+
+    t: Literal["account_sanctioned"] = "account_sanctioned"
+    action: str
+    reason: str
+    until: str | None
+
+
+LOBBY_SERVER_MODELS = (
+    LobbySnapshot,
+    LobbyPong,
+    SeekAck,
+    SeekCancelAck,
+    LobbyError,
+    LobbyResync,
+    ChallengeCreated,
+    ChallengeRemoved,
+    GameStarted,
+    GameFinished,
+    MyGame,
+    Seeking,
+    SeekCancelled,
+    Paired,
+    BotOffer,
+    ModeratorWarning,
+    AccountSanctioned,
+)
+
+
+def to_users(message: _ServerMessage, user_ids: list[int]) -> dict[str, Any]:
+    """A lobby message for the sockets of these users only (app/live/lobby.py takes ``_to`` off)."""
+    return {**message.wire(), "_to": user_ids}
+
+
 class GameEvent(BaseModel):
     """A durable, versioned game event (move, pass, chat, offers, scoring, end). Fields vary by ``t``."""
 
@@ -492,10 +737,6 @@ class GameEvent(BaseModel):
 # fields listed are the ones the server always sends for that type; extra fields are allowed so that a field
 # added on one side is not an error on the other before both know it. tests/test_protocol.py checks the events
 # the authority builds against these models, and the schema file against the models.
-
-Color = Literal["B", "W"]
-WirePoint = Annotated[list[int], Field(min_length=2, max_length=2)]  # [x, y]
-Clocks = ClocksView | None  # docs/clocks.md, "CLOCKS"; null for an untimed game
 
 
 class _Event(BaseModel):
@@ -685,23 +926,33 @@ game_event_adapter: TypeAdapter[Any] = TypeAdapter(GameEventMessage)
 
 
 def protocol_schema() -> dict[str, Any]:
-    """The JSON Schema of the game socket: what a client sends, and every versioned event it receives, plus the
-    other messages the server sends on it. docs/protocol.schema.json is this, written by
-    ``python -m app.protocol`` (a test fails when the file is stale)."""
+    """The JSON Schema of the sockets: on the game socket, what a client sends (``client``), every versioned
+    event it receives (``events``) and the other messages the server sends on it (``server``); the review
+    socket's (``review_client``, ``review_events``, ``review_server``) and the lobby's (``lobby_client``,
+    ``lobby``). docs/protocol.schema.json is this, written by ``python -m app.protocol`` (a test fails when the
+    file is stale)."""
     server = (Ack, ErrorMessage, PongReply, ServerPing, Presence, ClockTick, Snapshot)
+    review_server = (Ack, ErrorMessage, PongReply, ServerPing, Participants, ReviewSnapshot)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Tengen game socket",
+        "title": "Tengen sockets",
         "client": TypeAdapter(ClientMessage).json_schema(by_alias=True),
         "events": game_event_adapter.json_schema(by_alias=True),
         "server": {model.__name__: model.model_json_schema(by_alias=True) for model in server},
+        "review_client": TypeAdapter(ReviewMessage).json_schema(by_alias=True),
+        "review_events": TypeAdapter(ReviewEvent).json_schema(by_alias=True),
+        "review_server": {model.__name__: model.model_json_schema(by_alias=True) for model in review_server},
+        "lobby_client": TypeAdapter(LobbyMessage).json_schema(by_alias=True),
+        "lobby": {model.__name__: model.model_json_schema(by_alias=True) for model in LOBBY_SERVER_MODELS},
     }
 
 
 def encode(message: BaseModel | dict[str, Any]) -> bytes:
     """Serialise a server message once; the same bytes go to every recipient."""
+    if isinstance(message, _ServerMessage):
+        return orjson.dumps(message.wire())
     if isinstance(message, BaseModel):
-        return orjson.dumps(message.model_dump(exclude_none=False))
+        return orjson.dumps(message.model_dump(by_alias=True))
     return orjson.dumps(message)
 
 

@@ -220,3 +220,54 @@ def test_the_objects_in_the_authoritys_game_are_exactly_the_typed_ones_through_a
             phases.add(game.phase)
     assert phases == {"playing", "scoring", "finished"}
     assert game.result is not None and game.result["score"] is not None and game.moves[2]["captured"] == [[0, 0]]
+
+
+# ---- the lobby's and the review's server messages ---------------------------------------------------------
+
+
+def test_a_versioned_event_is_its_body_then_its_version():
+    from app.protocol import ReviewChatEvent, ReviewGotoEvent, at_version
+
+    goto = ReviewGotoEvent(node=3, position={"board": ["."]})
+    assert at_version(goto, 5) == b'{"t":"goto","node":3,"position":{"board":["."]},"v":5}'
+    chat = ReviewChatEvent.model_validate({"from": {"id": 2, "name": "ann"}, "text": "hi", "at": 1.5})
+    assert at_version(chat, 6) == b'{"t":"chat","from":{"id":2,"name":"ann"},"text":"hi","at":1.5,"v":6}'
+
+
+def test_optional_lobby_fields_appear_only_when_they_hold_something():
+    from app.protocol import ChallengeRemoved, GameStarted, LobbyError, Paired, to_users
+
+    assert ChallengeRemoved(id="c1", reason="accepted").wire() == {"t": "challenge_removed", "id": "c1", "reason": "accepted"}
+    declined = ChallengeRemoved(id="c1", reason="declined", decline_reason="busy")
+    assert to_users(declined, [4, 5]) == {
+        "t": "challenge_removed",
+        "id": "c1",
+        "reason": "declined",
+        "decline_reason": "busy",
+        "_to": [4, 5],
+    }
+    started = GameStarted(challenge_id="c1", game_id="g", url="/game/g", game={})
+    assert list(started.wire()) == ["t", "challenge_id", "game_id", "url", "game"]
+    assert Paired(game_id=None, url=None, game=None, seeks=["s"]).wire() == {
+        "t": "paired",
+        "game_id": None,
+        "url": None,
+        "game": None,
+        "seeks": ["s"],
+    }
+    assert LobbyError(id=None, code="rate_limited", message="m").wire() == {
+        "t": "error",
+        "id": None,
+        "code": "rate_limited",
+        "message": "m",
+    }
+
+
+def test_the_schema_covers_the_lobby_and_the_review():
+    from app.protocol import protocol_schema
+
+    schema = protocol_schema()
+    assert {"ChallengeCreated", "GameStarted", "Paired", "LobbySnapshot", "LobbyError"} <= set(schema["lobby"])
+    events = schema["review_events"]["$defs"]
+    assert {"ReviewGotoEvent", "ReviewPlayEvent", "ReviewMarkEvent", "ReviewControlEvent"} <= set(events)
+    assert all("v" in event["required"] for event in events.values())

@@ -23,6 +23,7 @@ from app.bots.declaration import accepts_of, refusal
 from app.ratings.ranks import rank_label
 from app.store.models import User
 from app.store.repositories import games
+from app.protocol import BotOffer
 
 BOT_OFFER_AFTER = 60.0  # seconds of searching before a house bot is offered (TENGEN_AUTOMATCH_BOT_AFTER)
 PREFERRED_RULES = "chinese"
@@ -70,11 +71,10 @@ async def bot_offer(
         return None
     _gap, bot, as_seeker, agreed = best
     colour = "nigiri" if agreed.nigiri else ("black" if agreed.black.user_id == seeker.user_id else "white")
-    return {
-        "t": "bot_offer",
-        "seeks": [seeker.seek_id],
-        "bot": {"id": bot.id, "name": bot.name, "rank": rank_label(as_seeker.rating)},
-        "challenge": {
+    return BotOffer(
+        seeks=[seeker.seek_id],
+        bot={"id": bot.id, "name": bot.name, "rank": rank_label(as_seeker.rating)},
+        challenge={
             "board_size": agreed.board_size,
             "rules": agreed.rules,
             "komi": agreed.komi,
@@ -84,4 +84,4 @@ async def bot_offer(
             "rated": agreed.rated,
             "opponent": bot.name,
         },
-    }
+    ).wire()

@@ -7,6 +7,7 @@ from typing import Any
 from app.automatch.pairing import PairTerms, Seeker
 from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url
 from app.store.repositories.games import GameWithPlayers
+from app.protocol import Paired
 
 
 def seek_view(seeker: Seeker) -> dict[str, Any]:
@@ -16,13 +17,10 @@ def seek_view(seeker: Seeker) -> dict[str, Any]:
 def paired_message(row: GameWithPlayers, agreed: PairTerms | None, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
     """``paired`` for the game in ``row`` (``agreed``: the terms, when a pairing made it; ``ranks`` shown beside
     the names)."""
-    message: dict[str, Any] = {
-        "t": "paired",
-        "game_id": row.game.id,
-        "url": game_url(row.game.id),
-        "game": game_summary(row, ranks=ranks),
-    }
-    if agreed is not None:
-        message["speed"] = agreed.speed
-        message["nigiri"] = agreed.nigiri
-    return message
+    return Paired(
+        game_id=row.game.id,
+        url=game_url(row.game.id),
+        game=game_summary(row, ranks=ranks),
+        speed=None if agreed is None else agreed.speed,
+        nigiri=None if agreed is None else agreed.nigiri,
+    ).wire()

@@ -56,6 +56,7 @@ from app.lobby.views import player_ids
 from app.ratings.lookup import display_ranks
 from app.store.models import User
 from app.store.repositories import games, users
+from app.protocol import Paired, SeekCancelled, Seeking
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +204,7 @@ class Automatch:
         except Exception as exc:
             self._local.pop(user.id, None)
             raise Unavailable() from exc
-        await self._tell(user.id, {"t": "seeking", "seek": seek_view(seeker)})
+        await self._tell(user.id, Seeking(seek=seek_view(seeker)).wire())
         try:
             await self._pair_now(seeker, data)
         except Exception:
@@ -224,7 +225,7 @@ class Automatch:
                     return False
         except Exception as exc:
             raise Unavailable() from exc
-        await self._tell(user_id, {"t": "seek_cancelled", "reason": "cancelled"})
+        await self._tell(user_id, SeekCancelled(reason="cancelled").wire())
         return True
 
     def seeking(self, user_id: int) -> Seeker | None:
@@ -376,13 +377,9 @@ class Automatch:
             log.warning("could not withdraw the seek of user %s who started a game", user_id, exc_info=True)
         await self._tell(
             user_id,
-            {
-                "t": "paired",
-                "game_id": started.get("game_id"),
-                "url": started.get("url"),
-                "game": started.get("game"),
-                "seeks": [seek.seeker.seek_id],
-            },
+            Paired(
+                game_id=started.get("game_id"), url=started.get("url"), game=started.get("game"), seeks=[seek.seeker.seek_id]
+            ).wire(),
         )
 
     # -- the sweep -----------------------------------------------------------------------------------------
@@ -484,7 +481,7 @@ class Automatch:
         self._local.clear()
         log.warning("the seek pool stayed unreachable; %d waiting players are told to search again", len(ended))
         for user_id in ended:
-            await self._tell(user_id, {"t": "seek_cancelled", "reason": "unavailable"})
+            await self._tell(user_id, SeekCancelled(reason="unavailable").wire())
 
     # -- telling players -----------------------------------------------------------------------------------
 

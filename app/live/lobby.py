@@ -20,6 +20,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
+from app.protocol import LobbyResync
+
 QUEUE_SIZE = 256
 
 Listener = Callable[[dict[str, Any]], None]
@@ -45,7 +47,7 @@ class LobbySubscription:
             self.overflowed = False
             while not self._queue.empty():
                 self._queue.get_nowait()
-            return {"t": "resync"}
+            return LobbyResync().wire()
         return await self._queue.get()
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import orjson
-
-from app.protocol import ErrorMessage, encode
+from app.protocol import Ack, ErrorMessage, encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +32,7 @@ class Outcome:
         return self.code is None
 
     def encode(self) -> bytes:
-        """The ``ack`` or ``error`` message (app/protocol.py); an ack is serialised directly, one per move."""
+        """The ``ack`` or ``error`` message (app/protocol.py)."""
         if self.code is None:
-            return orjson.dumps({"t": "ack", "id": self.client_id or "", "v": self.v})
+            return encode(Ack(id=self.client_id or "", v=self.v))
         return encode(ErrorMessage(id=self.client_id, code=self.code, message=self.message, reason=self.reason))

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
+
+from app.protocol import Presence as PresenceMessage
 
 ROLES = ("B", "W", "spectator")
 
@@ -13,9 +16,9 @@ class Presence:
     players: dict[str, bool] = field(default_factory=lambda: {"B": False, "W": False})
     spectators: int = 0
 
-    def to_message(self) -> dict:
+    def to_message(self) -> dict[str, Any]:
         """The ephemeral ``presence`` message of the protocol."""
-        return {"t": "presence", "players": dict(self.players), "spectators": self.spectators}
+        return PresenceMessage(players=dict(self.players), spectators=self.spectators).wire()
 
 
 def check_role(role: str) -> None:

@@ -27,7 +27,7 @@ from app.live.catchup import logged_texts
 from app.live.connection import Connection
 from app.live.envelope import pack, unpack
 from app.live.hub import Hub
-from app.protocol import ErrorMessage, Participants, ReviewSnapshot, encode
+from app.protocol import Ack, ErrorMessage, Participants, ReviewSnapshot, at_version, encode
 from app.reviews.limits import ReviewLimits
 from app.reviews.loading import load_state, snapshot_view
 from app.reviews.state import Actor, Person, ReviewError, ReviewState
@@ -50,7 +50,7 @@ def review_channel(review_id: str) -> str:
 
 
 def _ack(client_id: str, v: int) -> bytes:
-    return orjson.dumps({"t": "ack", "id": client_id, "v": v})
+    return encode(Ack(id=client_id, v=v))
 
 
 def _error(client_id: str | None, exc: ReviewError) -> bytes:
@@ -78,7 +78,7 @@ class ReviewRoom:
         self.v = 0
         self.state: ReviewState | None = None
         self.connections: set[Connection] = set()
-        self.participants: dict[str, Any] = Participants(participants=[], anonymous=0).model_dump()
+        self.participants: dict[str, Any] = Participants(participants=[], anonymous=0).wire()
         self.seen: dict[tuple[int | None, str], int] = {}
         self._names: dict[int, str] = {}
         self._heard = 0  # the newest version the hub announced
@@ -232,7 +232,7 @@ class ReviewRoom:
         await self._learn_names(users)
         message = Participants(
             participants=[{"id": uid, "name": self._names.get(uid, "?")} for uid in users], anonymous=anonymous
-        ).model_dump()
+        ).wire()
         if message == self.participants:
             return
         if publish:
@@ -321,10 +321,9 @@ class ReviewRoom:
                 self._stale = False
                 self.v = v
                 self.seen = {(u, c): seen_v for u, c, seen_v in changes["action_ids"]}
-                event = {**outcome.event, "v": v}
                 try:
                     # Under the lock, so the hub carries this room's events in version order.
-                    await self.hub.publish(self.channel, pack(orjson.dumps(event), v=v), v=v)
+                    await self.hub.publish(self.channel, pack(at_version(outcome.event, v), v=v), v=v)
                 except Exception:  # committed: followers catch up by snapshot
                     log.warning("review %s: hub unreachable after a commit", self.review_id, exc_info=True)
                 return _ack(client_id, v)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.lobby.views import NO_RANKS, Ranks, game_url, player_view
 from app.store.repositories.games import GameWithPlayers
+from app.protocol import MyGame, to_users
 
 if TYPE_CHECKING:
     from app.games.authority import GameAuthority
@@ -96,7 +97,7 @@ def _turn(auth: GameAuthority) -> dict[str, Any]:
 def message(game: dict[str, Any]) -> dict[str, Any]:
     """The lobby message for both players (``_to``: only their sockets)."""
     ids = sorted({game["players"][c]["id"] for c in ("B", "W")})
-    return {"t": "my_game", "_to": ids, "game": game}
+    return to_users(MyGame(game=game), ids)
 
 
 def sort_key(user_id: int) -> Callable[[dict[str, Any]], tuple[bool, bool, float]]:

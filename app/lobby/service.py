@@ -28,6 +28,7 @@ from app.ratings.lookup import display_ranks, rank_numbers
 from app.store.models import Challenge, User
 from app.store.repositories import challenges, games, users
 from app.store.repositories.games import GameWithPlayers
+from app.protocol import ChallengeCreated, ChallengeRemoved, GameFinished, to_users
 
 
 async def create_challenge(
@@ -81,9 +82,9 @@ async def create_challenge(
     named = challenge_people(challenge)
     view = challenge_view(challenge, await users.people(session, named), ranks=await display_ranks(session, named))
     if opponent is not None:  # addressed to one player: only their lobby sockets hear of it
-        await lobby.publish({"t": "challenge_created", "challenge": view, "_to": [opponent.id]})
+        await lobby.publish(to_users(ChallengeCreated(challenge=view), [opponent.id]))
     elif not challenge.private:
-        await lobby.publish({"t": "challenge_created", "challenge": view})
+        await lobby.publish(ChallengeCreated(challenge=view).wire())
     return challenge
 
 
@@ -160,17 +161,10 @@ async def withdraw_all(session: AsyncSession, lobby: LobbyBroadcaster, user_id: 
 
 async def _announce_removed(lobby: LobbyBroadcaster, challenge: Challenge, reason: str) -> None:
     if challenge.opponent_id is not None:
-        message: dict[str, Any] = {
-            "t": "challenge_removed",
-            "id": challenge.id,
-            "reason": reason,
-            "_to": [challenge.opponent_id, challenge.creator_id],
-        }
-        if challenge.decline_reason:
-            message["decline_reason"] = challenge.decline_reason
-        await lobby.publish(message)
+        removed = ChallengeRemoved(id=challenge.id, reason=reason, decline_reason=challenge.decline_reason or None)
+        await lobby.publish(to_users(removed, [challenge.opponent_id, challenge.creator_id]))
     elif not challenge.private:
-        await lobby.publish({"t": "challenge_removed", "id": challenge.id, "reason": reason})
+        await lobby.publish(ChallengeRemoved(id=challenge.id, reason=reason).wire())
 
 
 async def decline_challenge(
@@ -295,5 +289,4 @@ def _colours(challenge: Challenge, acceptor_id: int) -> tuple[int, int]:
 
 async def announce_game_finished(lobby: LobbyBroadcaster, game_id: str, result: str | None) -> None:
     """For the live room to call once a game's final event is committed."""
-    message: dict[str, Any] = {"t": "game_finished", "game_id": game_id, "result": result}
-    await lobby.publish(message)
+    await lobby.publish(GameFinished(game_id=game_id, result=result).wire())

@@ -23,6 +23,7 @@ from app.ratings.lookup import display_ranks
 from app.store.models import Game
 from app.store.repositories import correspondence, games
 from app.store.repositories.games import GameWithPlayers
+from app.protocol import GameStarted
 
 
 async def create_game(
@@ -88,8 +89,6 @@ async def announce_game_started(lobby: LobbyBroadcaster, row: GameWithPlayers, r
     """``game_started`` for every lobby socket (``ranks``: shown beside the names; ``fields`` adds e.g.
     ``challenge_id``)."""
     game_id = row.game.id
-    await lobby.publish(
-        {"t": "game_started", **fields, "game_id": game_id, "url": game_url(game_id), "game": game_summary(row, ranks=ranks)}
-    )
+    await lobby.publish(GameStarted(**fields, game_id=game_id, url=game_url(game_id), game=game_summary(row, ranks=ranks)).wire())
     if row.black.id != row.white.id:
         await lobby.publish(my_games.message(my_games.from_row(row, ranks)))

@@ -36,6 +36,7 @@ from app.store.models import AuditEntry, User
 from app.store.repositories import games
 from app.store.repositories import moderation as repo
 from app.store.types import utcnow
+from app.protocol import AccountSanctioned, ModeratorWarning, to_users
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class Moderation:
         async with self.sessionmaker() as session:
             target = await self._target(session, moderator, name)
             entry = await self._audit(session, moderator, "warn", body, target=target)
-        await self.lobby.publish({"t": "moderator_warning", "reason": body.reason, "_to": [target.id]})
+        await self.lobby.publish(to_users(ModeratorWarning(reason=body.reason), [target.id]))
         return audit_view(entry)
 
     async def mute(self, moderator: User, name: str, body: schemas.Mute) -> dict[str, Any]:
@@ -113,15 +114,8 @@ class Moderation:
             running = await repo.unfinished_games_of(session, target.id)
         await announce_sanction(self.hub, target.id)
         # Their lobby sockets on every instance hear why, then close (app/api/routers/lobby_ws.py).
-        await self.lobby.publish(
-            {
-                "t": "account_sanctioned",
-                "action": action,
-                "reason": body.reason,
-                "until": (details or {}).get("until"),
-                "_to": [target.id],
-            }
-        )
+        sanctioned = AccountSanctioned(action=action, reason=body.reason, until=(details or {}).get("until"))
+        await self.lobby.publish(to_users(sanctioned, [target.id]))
         for game in running:
             await self._end_abandoned(game.id, target.id, game.black_id, game.white_id)
         return audit_view(entry)

@@ -13,6 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.protocol import (
+    ReviewChatEvent,
+    ReviewCommentEvent,
+    ReviewControlEvent,
+    ReviewGotoEvent,
+    ReviewMarkEvent,
+    ReviewPlayEvent,
+    ReviewRemoveBranchEvent,
+    Versioned,
+)
 from app.reviews.limits import ReviewLimits
 from app.rules import REASONS
 from app.reviews.position import PositionCache
@@ -52,7 +62,7 @@ class Outcome:
     """What an accepted action produced: the event (without ``v``), the stored columns it changes, and whether
     it changed the tree (whose stored form, ``ReviewState.tree_doc()``, the caller computes off the event loop)."""
 
-    event: dict[str, Any]
+    event: Versioned
     changes: dict[str, Any] = field(default_factory=dict)
     tree_changed: bool = False
 
@@ -98,7 +108,7 @@ class ReviewState:
         self._leader(actor)
         node = self._node(action["node"])
         self.current = node
-        return Outcome({"t": "goto", "node": node, "position": self.position()}, {"current": node})
+        return Outcome(ReviewGotoEvent(node=node, position=self.position()), {"current": node})
 
     def _play(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:
         self._leader(actor)
@@ -116,7 +126,7 @@ class ReviewState:
             "move": {"color": child.move.color, "point": None if point is None else list(point)},
         }
         added = len(self.tree) > before
-        event = {"t": "play", "node": node, "added": added, "position": self.position()}
+        event = ReviewPlayEvent(node=node, added=added, position=self.position())
         return Outcome(event, {"current": child.id}, tree_changed=added)
 
     def _comment(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:
@@ -126,7 +136,7 @@ class ReviewState:
             self.tree.set_comment(self.current, text)
         except TreeError as exc:
             raise _refusal(exc) from None
-        return Outcome({"t": "comment", "node": self.current, "text": text}, tree_changed=True)
+        return Outcome(ReviewCommentEvent(node=self.current, text=text), tree_changed=True)
 
     def _mark(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:
         self._leader(actor)
@@ -139,13 +149,12 @@ class ReviewState:
         except TreeError as exc:
             raise _refusal(exc) from None
         mark = self.tree.node(self.current).marks.get((point[0], point[1]))
-        event = {
-            "t": "mark",
-            "node": self.current,
-            "p": list(point),
-            "kind": None if mark is None else mark.kind,
-            "label": None if mark is None else mark.label,
-        }
+        event = ReviewMarkEvent(
+            node=self.current,
+            p=list(point),
+            kind=None if mark is None else mark.kind,
+            label=None if mark is None else mark.label,
+        )
         return Outcome(event, tree_changed=True)
 
     def _remove_branch(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:
@@ -160,7 +169,7 @@ class ReviewState:
         self.positions.forget()
         if inside:
             self.current = parent
-        event = {"t": "remove_branch", "node": node_id, "current": self.current, "position": self.position()}
+        event = ReviewRemoveBranchEvent(node=node_id, current=self.current, position=self.position())
         return Outcome(event, {"current": self.current}, tree_changed=True)
 
     def _node(self, node_id: int) -> int:
@@ -175,7 +184,7 @@ class ReviewState:
         line = {"from": actor.user.view(), "text": action["text"], "at": now}
         self.chat.append(line)
         del self.chat[: max(0, len(self.chat) - self.limits.chat_kept)]
-        return Outcome({"t": "chat", **line}, {"chat": list(self.chat)})
+        return Outcome(ReviewChatEvent.model_validate(line), {"chat": list(self.chat)})
 
     def _take_control(self, actor: Actor, action: dict[str, Any], now: float) -> Outcome:
         if actor.user is None or actor.user.id != self.owner.id:
@@ -197,7 +206,7 @@ class ReviewState:
     def _control_to(self, person: Person, by: Person) -> Outcome:
         self.controller = person
         stored = None if person.id == self.owner.id else person.id
-        return Outcome({"t": "control", "controller": person.view(), "by": by.view()}, {"controller_id": stored})
+        return Outcome(ReviewControlEvent(controller=person.view(), by=by.view()), {"controller_id": stored})
 
 
 def _refusal(exc: TreeError) -> ReviewError:

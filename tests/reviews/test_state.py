@@ -29,7 +29,7 @@ def _state(limits: ReviewLimits | None = None) -> ReviewState:
 
 def _act(state: ReviewState, who: Person | None, action: dict, present: tuple[int, ...] = ()) -> dict:
     outcome = state.apply(Actor(who, frozenset(present)), action, 100.0)
-    return outcome.event | {"_changes": outcome.changes, "_tree": outcome.tree_changed}
+    return outcome.event.wire() | {"_changes": outcome.changes, "_tree": outcome.tree_changed}
 
 
 def test_the_leader_plays_branches_and_navigates() -> None:

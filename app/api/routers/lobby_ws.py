@@ -46,9 +46,21 @@ from app.moderation.chat_filter import ChatFilter, ChatFilters
 from app.moderation.notices import CLOSE_SANCTIONED
 from app.lobby.views import challenge_people, challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
-from app.protocol import LobbyPing, ProtocolError, Seek, SeekCancel, client_id_of, parse_lobby_message
 from app.store.models import User
 from app.store.repositories import challenges, games, users
+from app.protocol import (
+    LobbyError,
+    LobbyPing,
+    LobbyPong,
+    LobbySnapshot,
+    ProtocolError,
+    Seek,
+    SeekAck,
+    SeekCancel,
+    SeekCancelAck,
+    client_id_of,
+    parse_lobby_message,
+)
 
 router = APIRouter()
 
@@ -108,16 +120,13 @@ async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | No
             ranks = await display_ranks(session, player_ids(live) | player_ids(mine) | set(people))
         seeker = automatch.seeking(user.id) if user else None
         await sender.send(
-            {
-                "t": "snapshot",
-                "challenges": [challenge_view(row, people, ranks=ranks) for row in open_challenges],
-                "incoming": [challenge_view(row, people, ranks=ranks) for row in incoming],
-                "games": [game_summary(row, spectators, ranks) for row in live],
-                "seek": seek_view(seeker) if seeker else None,
-                "my_games": sorted(
-                    (my_games.from_row(row, ranks) for row in mine), key=my_games.sort_key(user.id if user else 0)
-                ),
-            }
+            LobbySnapshot(
+                challenges=[challenge_view(row, people, ranks=ranks) for row in open_challenges],
+                incoming=[challenge_view(row, people, ranks=ranks) for row in incoming],
+                games=[game_summary(row, spectators, ranks) for row in live],
+                seek=seek_view(seeker) if seeker else None,
+                my_games=sorted((my_games.from_row(row, ranks) for row in mine), key=my_games.sort_key(user.id if user else 0)),
+            ).wire()
         )
         if user is not None:
             automatch.socket_opened(user.id, conn_id, bot=user.is_bot and user.owner_id is None)
@@ -170,12 +179,9 @@ async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, use
             raw = await websocket.receive_text()
             if not bucket.take():
                 await sender.send(
-                    {
-                        "t": "error",
-                        "id": client_id_of(raw),
-                        "code": "rate_limited",
-                        "message": "too many messages; this one was ignored",
-                    }
+                    LobbyError(
+                        id=client_id_of(raw), code="rate_limited", message="too many messages; this one was ignored"
+                    ).wire()
                 )
                 if refused.count():
                     await websocket.close(CLOSE_FLOODING, FLOOD_REASON)
@@ -184,10 +190,10 @@ async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, use
             try:
                 message = parse_lobby_message(raw)
             except ProtocolError as exc:
-                await sender.send({"t": "error", "id": exc.client_id, "code": exc.code, "message": exc.message})
+                await sender.send(LobbyError(id=exc.client_id, code=exc.code, message=exc.message).wire())
                 continue
             if isinstance(message, LobbyPing):
-                await sender.send({"t": "pong", "id": message.id})
+                await sender.send(LobbyPong(id=message.id).wire())
                 continue
             try:
                 if user is None:
@@ -201,11 +207,11 @@ async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, use
                 if isinstance(message, Seek):
                     prefs = SeekPreferences.model_validate(message.model_dump(exclude={"t", "id"}))
                     seeker = await automatch.seek(user, prefs)
-                    await sender.send({"t": "ack", "id": message.id, "seek_id": seeker.seek_id})
+                    await sender.send(SeekAck(id=message.id, seek_id=seeker.seek_id).wire())
                 elif isinstance(message, SeekCancel):
                     cancelled = await automatch.cancel(user.id)
-                    await sender.send({"t": "ack", "id": message.id, "cancelled": cancelled})
+                    await sender.send(SeekCancelAck(id=message.id, cancelled=cancelled).wire())
             except ServiceError as exc:
-                await sender.send({"t": "error", "id": message.id, "code": exc.code, "message": exc.message})
+                await sender.send(LobbyError(id=message.id, code=exc.code, message=exc.message).wire())
     except (WebSocketDisconnect, RuntimeError):
         return
