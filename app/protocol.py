@@ -17,7 +17,34 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from app.automatch.preferences import SeekPreferences
-from app.games.shapes import ClocksView, GameMove, OffersView, ResultView, ScoreView, ScoringView
+from app.games.shapes import ClocksView, GameMove, OffersView, ResultView, ScoringView, WirePoint
+
+# The game's versioned events are the game layer's own (app/games/events.py): the protocol names them here.
+from app.games.events import (
+    GAME_EVENT_MODELS as GAME_EVENT_MODELS,
+    ChatEvent as ChatEvent,
+    ChatRemovedEvent as ChatRemovedEvent,
+    ClockRestartEvent as ClockRestartEvent,
+    Clocks as Clocks,
+    ConditionalEvent as ConditionalEvent,
+    DeadStonesEvent as DeadStonesEvent,
+    GameEventBody as GameEventBody,
+    GameEventMessage as GameEventMessage,
+    GameOverEvent as GameOverEvent,
+    HiddenEvent as HiddenEvent,
+    MoveEvent as MoveEvent,
+    OfferDeclinedEvent as OfferDeclinedEvent,
+    OfferEvent as OfferEvent,
+    PassEvent as PassEvent,
+    PeriodUsedEvent as PeriodUsedEvent,
+    PhaseEvent as PhaseEvent,
+    RematchEvent as RematchEvent,
+    ScoreAcceptedEvent as ScoreAcceptedEvent,
+    SealedEvent as SealedEvent,
+    UndoEvent as UndoEvent,
+    VacationEvent as VacationEvent,
+    game_event_adapter as game_event_adapter,
+)
 
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_CHARS = 500
@@ -27,9 +54,6 @@ ClientId = Annotated[str, Field(min_length=1, max_length=64)]
 # answer wherever it lies (a frame is at most MAX_MESSAGE_BYTES, and JSON numbers past 64 bits are bad_json).
 Coordinate = StrictInt
 Point = tuple[Coordinate, Coordinate]
-Color = Literal["B", "W"]
-WirePoint = Annotated[list[int], Field(min_length=2, max_length=2)]  # [x, y], as the server sends a point
-Clocks = ClocksView | None  # docs/clocks.md, "CLOCKS"; null for an untimed game
 
 
 class ProtocolError(Exception):
@@ -419,11 +443,6 @@ class ServerPing(_ServerMessage):
     server_time: float
 
 
-class Hidden(_ServerMessage):
-    t: Literal["hidden"] = "hidden"
-    v: int
-
-
 class Presence(_ServerMessage):
     t: Literal["presence"] = "presence"
     players: dict[str, bool]
@@ -722,207 +741,6 @@ LOBBY_SERVER_MODELS = (
 def to_users(message: _ServerMessage, user_ids: list[int]) -> dict[str, Any]:
     """A lobby message for the sockets of these users only (app/live/lobby.py takes ``_to`` off)."""
     return {**message.wire(), "_to": user_ids}
-
-
-class GameEvent(BaseModel):
-    """A durable, versioned game event (move, pass, chat, offers, scoring, end). Fields vary by ``t``."""
-
-    model_config = ConfigDict(extra="allow")
-    t: str
-    v: int
-
-
-# ---- game socket events, server -> client (docs/protocol.md; schema in docs/protocol.schema.json) ----------
-# Every versioned event of a game as a viewer receives it (app/games/visibility.py decides which form). The
-# fields listed are the ones the server always sends for that type; extra fields are allowed so that a field
-# added on one side is not an error on the other before both know it. tests/test_protocol.py checks the events
-# the authority builds against these models, and the schema file against the models.
-
-
-class _Event(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    v: int
-    server_time: float | None = None
-
-
-class MoveEvent(_Event):
-    t: Literal["move"]
-    color: Color
-    p: WirePoint
-    captured: list[WirePoint]
-    move_number: int
-    prisoners: dict[str, int]
-    to_move: Color
-    clocks: Clocks
-    ko: WirePoint | None = None  # the point the side to move may not retake now
-    illegal: list[WirePoint]  # the empty points where the side to move may not play now (ko among them)
-    periods_used: int | None = None
-    sealed: bool | None = None
-
-
-class PassEvent(_Event):
-    t: Literal["pass"]
-    color: Color
-    move_number: int
-    to_move: Color
-    clocks: Clocks
-    illegal: list[WirePoint]
-    periods_used: int | None = None
-    sealed: bool | None = None
-
-
-class PhaseEvent(_Event):
-    t: Literal["phase"]
-    phase: Literal["playing", "scoring", "adjourned", "finished"]
-    clocks: Clocks = None
-    by: Color | None = None
-    to_move: Color | None = None
-    sealer: Color | None = None
-    offers: OffersView | None = None
-    dead: list[WirePoint] | None = None
-    accepted: dict[str, bool] | None = None
-    score: ScoreView | None = None
-    deadline: float | None = None
-
-
-class DeadStonesEvent(_Event):
-    t: Literal["dead_stones"]
-    by: Color
-    p: WirePoint
-    chain: list[WirePoint]
-    marked_dead: bool
-    dead: list[WirePoint]
-    accepted: dict[str, bool]
-    score: ScoreView
-    deadline: float | None
-
-
-class ScoreAcceptedEvent(_Event):
-    t: Literal["score_accepted"]
-    color: Color
-    accepted: dict[str, bool]
-    deadline: float | None
-
-
-class GameOverEvent(_Event):
-    t: Literal["game_over"]
-    result: ResultView
-    clocks: Clocks
-
-
-class OfferEvent(_Event):
-    t: Literal["offer"]
-    kind: Literal["undo", "draw", "adjourn", "resume", "rematch"]
-    by: Color
-    offers: OffersView
-
-
-class OfferDeclinedEvent(_Event):
-    t: Literal["offer_declined"]
-    kind: Literal["undo", "draw", "adjourn", "resume", "rematch"]
-    by: Color
-    offers: OffersView
-
-
-class UndoEvent(_Event):
-    t: Literal["undo"]
-    color: Color
-    p: WirePoint | None
-    by: Color
-    move_number: int
-    board: list[str]
-    prisoners: dict[str, int]
-    to_move: Color
-    clocks: Clocks
-    offers: OffersView
-    ko: WirePoint | None = None
-    illegal: list[WirePoint]
-
-
-class SealedEvent(_Event):
-    """To the sealer with the point; to everybody else without it."""
-
-    t: Literal["sealed"]
-    color: Color
-    clocks: Clocks
-    p: WirePoint | None = None
-
-
-class RematchEvent(_Event):
-    t: Literal["rematch"]
-    game_id: str
-    by: Color
-    offers: OffersView
-
-
-class PeriodUsedEvent(_Event):
-    t: Literal["period_used"]
-    color: Color
-    periods_left: int
-    clocks: Clocks
-
-
-class ClockRestartEvent(_Event):
-    t: Literal["clock_restart"]
-    down_from: float
-    clocks: Clocks
-    deadline: float | None = None
-
-
-class VacationEvent(_Event):
-    t: Literal["vacation"]
-    color: Color
-    on: bool
-    clocks: Clocks
-
-
-class ConditionalEvent(_Event):
-    """To its owner only (everybody else gets ``hidden``)."""
-
-    t: Literal["conditional"]
-    color: Color
-    tree: Any
-
-
-class ChatEvent(_Event):
-    t: Literal["chat"]
-    channel: Literal["players", "spectators"]
-    from_: dict[str, Any] = Field(alias="from")
-    text: str
-    at: float
-
-
-class ChatRemovedEvent(_Event):
-    t: Literal["chat_removed"]
-    lines: list[int]
-
-
-class HiddenEvent(_Event):
-    t: Literal["hidden"]
-
-
-GAME_EVENT_MODELS = (
-    MoveEvent,
-    PassEvent,
-    PhaseEvent,
-    DeadStonesEvent,
-    ScoreAcceptedEvent,
-    GameOverEvent,
-    OfferEvent,
-    OfferDeclinedEvent,
-    UndoEvent,
-    SealedEvent,
-    RematchEvent,
-    PeriodUsedEvent,
-    ClockRestartEvent,
-    VacationEvent,
-    ConditionalEvent,
-    ChatEvent,
-    ChatRemovedEvent,
-    HiddenEvent,
-)
-GameEventMessage = Annotated[Union[GAME_EVENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
-game_event_adapter: TypeAdapter[Any] = TypeAdapter(GameEventMessage)
 
 
 def protocol_schema() -> dict[str, Any]:

@@ -14,13 +14,14 @@ def seek_view(seeker: Seeker) -> dict[str, Any]:
     return {"id": seeker.seek_id, "since": seeker.since, **seeker.prefs.model_dump()}
 
 
-def paired_message(row: GameWithPlayers, agreed: PairTerms | None, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
-    """``paired`` for the game in ``row`` (``agreed``: the terms, when a pairing made it; ``ranks`` shown beside
-    the names)."""
+def paired_message(row: GameWithPlayers, agreed: PairTerms | None, seeks: list[str], ranks: Ranks = NO_RANKS) -> dict[str, Any]:
+    """``paired`` for the game in ``row`` (``agreed``: the terms, when a pairing made it; ``seeks``: the seeks it
+    ends; ``ranks`` shown beside the names)."""
     return Paired(
         game_id=row.game.id,
         url=game_url(row.game.id),
         game=game_summary(row, ranks=ranks),
         speed=None if agreed is None else agreed.speed,
         nigiri=None if agreed is None else agreed.nigiri,
+        seeks=seeks,
     ).wire()

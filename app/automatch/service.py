@@ -309,8 +309,7 @@ class Automatch:
             self.metrics.automatch_wait.observe(max(0.0, paired_at - seeker.since))
         async with self.sessionmaker() as session:
             shown = await display_ranks(session, player_ids([row]))
-        message = paired_message(row, agreed, shown)
-        await self._tell_many([a.user_id, b.user_id], {**message, "seeks": [a.seek_id, b.seek_id]})
+        await self._tell_many([a.user_id, b.user_id], paired_message(row, agreed, [a.seek_id, b.seek_id], shown))
         await announce_game_started(self.lobby, row, ranks=shown, automatch=True)
         return True
 
@@ -433,7 +432,7 @@ class Automatch:
                 continue
             if row is not None:  # paired (or a challenge accepted meanwhile): the game is where they belong
                 del self._local[user_id]
-                await self._tell(user_id, {**paired_message(row, None), "seeks": [seek.seeker.seek_id]})
+                await self._tell(user_id, paired_message(row, None, [seek.seeker.seek_id]))
                 continue
             if state.claimed == seek.data:
                 await self.pool.release(user_id, seek.data)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from app.games.actions import Event, Point
 from app.games.errors import GameError
+from app.games.events import build
 from app.games.offers import decline, offer, take_offer
 from app.rules import IllegalMove
 
@@ -57,7 +58,7 @@ def seal(auth: GameAuthority, actor: str, p: Point | None, now: float, lag: floa
         return flagged
     auth.clock.pause(now, "adjourned")
     auth.sealed = {"color": actor, "p": p, "charge": charge}
-    public = {"t": "sealed", "color": actor, "clocks": auth.clock.view(now), "server_time": now}
+    public = build("sealed", {"color": actor, "clocks": auth.clock.view(now), "server_time": now})
     return [
         auth.event(
             "sealed",
@@ -78,14 +79,16 @@ def resume_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     auth.sealed = None
     auth.phase = "playing"
     auth.clock.resume(now, "adjourned")
-    events = [auth.event("phase", now, phase="playing", by=actor, offers=dict(auth.offers), clocks=auth.clock.view(now))]
+    events = [auth.event("phase", now, phase="playing", by=actor, clocks=auth.clock.view(now), offers=dict(auth.offers))]
     color, p = sealed["color"], sealed["p"]
-    if p is None:
-        events += auth.place_pass(color, now, sealed["charge"])
-    else:
-        events += auth.place(color, p, now, sealed["charge"])
-    for ev in events[1:]:
-        ev["sealed"] = True
+    auth.resuming_sealed = True  # the move and whatever it brings about (scoring, an end) say they were sealed
+    try:
+        if p is None:
+            events += auth.place_pass(color, now, sealed["charge"])
+        else:
+            events += auth.place(color, p, now, sealed["charge"])
+    finally:
+        auth.resuming_sealed = False
     return events
 
 

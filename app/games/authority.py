@@ -63,6 +63,7 @@ from app.games.actions import (
 from app.games.clock import GameClock, other
 from app.games.config import GameConfig, parse_config
 from app.games.errors import GameError
+from app.games.events import build
 from app.games.results import Result, by_score, void, win
 from app.games.visibility import event_for
 from app.rules import Checkpoint, Game, IllegalMove
@@ -102,6 +103,7 @@ class GameAuthority:
         # is slow, so the room computes it away from its event loop and applies the action again with it.
         self.defer_proposals = False
         self.facts: Facts = {}  # the facts of the action being applied
+        self.resuming_sealed = False  # while the sealed move is played as the game resumes: its events say so
 
     # ================================================================= public interface
     def apply(self, actor: str | None, action: Action, now: float, facts: Facts | None = None) -> list[Event]:
@@ -242,11 +244,15 @@ class GameAuthority:
         return event_for(event, viewer)
 
     # ================================================================= for the handlers
-    def event(self, t: str, now: float, **fields: Any) -> Event:
-        """An event of type ``t`` at ``now`` (visible to all unless ``visibility`` says otherwise)."""
-        ev = {"t": t, **fields}
-        ev.setdefault("visibility", "all")
-        ev["server_time"] = now
+    def event(self, t: str, now: float, visibility: str = "all", others: Event | None = None, **fields: Any) -> Event:
+        """An event of type ``t`` at ``now``, built by its model (app/games/events.py), visible to all unless
+        ``visibility`` says otherwise (``others``: what everybody else gets instead, app/games/visibility.py)."""
+        if self.resuming_sealed:
+            fields["sealed"] = True
+        ev = build(t, {**fields, "server_time": now})
+        ev["visibility"] = visibility
+        if others is not None:
+            ev["others"] = others
         return ev
 
     def finish(self, result: Result, now: float, **extra: Any) -> Event:
@@ -287,9 +293,8 @@ class GameAuthority:
             ko=self._ko(),
             illegal=self.illegal(),
             clocks=self.clock.view(now),
+            **_periods_used(charge),
         )
-        if charge is not None and charge["periods_used"]:
-            ev["periods_used"] = charge["periods_used"]
         events = [ev]
         if self.game.no_result:
             events.append(self.finish(void("no_result"), now))
@@ -317,9 +322,8 @@ class GameAuthority:
             to_move=self.game.to_move,
             illegal=self.illegal(),
             clocks=self.clock.view(now),
+            **_periods_used(charge),
         )
-        if charge is not None and charge["periods_used"]:
-            ev["periods_used"] = charge["periods_used"]
         events = [ev]
         passes_since_resume = len(self.game.moves) - self.resume_mark
         if self.game.consecutive_passes >= 2 and passes_since_resume >= 2:
@@ -384,6 +388,11 @@ class GameAuthority:
             score = self.game.score(self.dead)
             events.append(self.finish(by_score(score), now, auto_accepted=True))
         return events
+
+
+def _periods_used(charge: dict[str, Any] | None) -> dict[str, Any]:
+    """The byo-yomi periods a charged turn used up, as its event says them (nothing when none)."""
+    return {"periods_used": charge["periods_used"]} if charge is not None and charge["periods_used"] else {}
 
 
 # ===================================================================== moves and endings

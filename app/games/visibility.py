@@ -25,6 +25,8 @@ from typing import Any
 
 import orjson
 
+from app.games.events import build
+
 VISIBILITIES = ("all", "players", "B", "W", "spectators")
 
 
@@ -40,7 +42,7 @@ def can_see(visibility: str, viewer: str | None) -> bool:
 
 def hidden(v: int | None = None) -> dict[str, Any]:
     """The placeholder a viewer gets for an event it may not see (with its version, once committed)."""
-    return {"t": "hidden"} if v is None else {"t": "hidden", "v": v}
+    return build("hidden", {} if v is None else {"v": v})
 
 
 def event_for(event: dict[str, Any], viewer: str | None) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import SYSTEM, GameAuthority
 from app.games.errors import GameError, ProposalNeeded
+from app.games.events import build
 from app.games.visibility import chat_visible, public
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
@@ -307,7 +308,7 @@ class Room:
                     if action["t"] == "chat":
                         events = [self._chat_event(conn, action, now)]
                     elif action["t"] == "chat_removed" and conn is None:  # a moderator's (app/moderation)
-                        events = [{"t": "chat_removed", "lines": list(action["lines"])}]
+                        events = [build("chat_removed", {"lines": list(action["lines"])})]
                     else:
                         events = await self._apply_proposing(actor, action, now, facts)
                 except GameError as exc:
@@ -451,20 +452,22 @@ class Room:
             raise GameError("not_allowed", "only the players write in the players' chat")
         if conn.user_id is None:
             raise GameError("not_authenticated", "load the site once to get a name before chatting")
-        visibility = "spectators" if channel == "spectators" and not finished else "all"
-        return {
-            "t": "chat",
-            "channel": channel,
-            # A player's line carries their rank, as the board's player cards show it.
-            "from": {
-                "id": conn.user_id,
-                "name": conn.user_name,
-                "rank": self.players[conn.seat].get("rank") if conn.seat in self.players else None,
+        line = build(
+            "chat",
+            {
+                "channel": channel,
+                # A player's line carries their rank, as the board's player cards show it.
+                "from": {
+                    "id": conn.user_id,
+                    "name": conn.user_name,
+                    "rank": self.players[conn.seat].get("rank") if conn.seat in self.players else None,
+                },
+                "text": action["text"],
+                "at": now,
             },
-            "text": action["text"],
-            "at": now,
-            "visibility": visibility,
-        }
+        )
+        line["visibility"] = "spectators" if channel == "spectators" and not finished else "all"
+        return line
 
     async def _commit(self, events: list[dict[str, Any]]) -> None:
         assert self.authority is not None

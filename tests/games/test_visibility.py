@@ -1,6 +1,6 @@
 import orjson
 
-from app.games.visibility import author_of, can_see, chat_visible, event_for, text_for
+from app.games.visibility import author_of, can_see, chat_visible, event_for, redacted, text_for
 
 
 def test_visibility_rules():
@@ -63,3 +63,16 @@ def test_spectators_chat_is_kept_from_the_players_until_the_game_is_over():
     assert chat_visible(line, None, False) and not chat_visible(line, "B", False)
     assert chat_visible(line, "B", True) and chat_visible(line, "W", True)
     assert author_of(line) == 5 and author_of({"t": "chat"}) is None
+
+
+def test_every_event_is_built_by_its_model_and_a_field_it_does_not_declare_is_refused():
+    import pytest
+    from pydantic import ValidationError
+
+    from app.games.events import build
+
+    moved = build("vacation", {"color": "B", "on": True, "clocks": None, "server_time": 3})
+    assert list(moved) == ["t", "color", "on", "clocks", "server_time"] and moved["server_time"] == 3.0
+    with pytest.raises(ValidationError):
+        build("vacation", {"color": "B", "on": True, "clocks": None, "mood": "sunny"})
+    assert orjson.dumps(redacted({"t": "chat", "visibility": "players"}, 7)) == b'{"t":"hidden","v":7}'

@@ -1,0 +1,237 @@
+"""Every versioned event of a game, as the typed models the authority builds its events with.
+
+The game layer owns these models so that it builds its events with them without reaching upward; app/protocol.py
+re-exports them with the rest of the protocol, and the schema in docs/protocol.schema.json is made from them.
+
+``build`` checks an event's fields against its model (a field the model does not declare is an error, so every
+field the server sends is in the schema) and returns the event as the wire carries it: the fields given, in the
+order the model declares them, then ``server_time``; the commit adds ``v`` last (app/games/visibility.py). A
+field with nothing to say is left out rather than sent as null, as the authority always did: which fields an
+event of a type carries can depend on how it came about (a ``game_over`` by resignation names who resigned).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from app.games.shapes import ClocksView, Color, OffersView, ResultView, ScoreView, WirePoint
+
+Clocks = ClocksView | None  # docs/clocks.md, "CLOCKS"; null for an untimed game
+OfferKind = Literal["undo", "draw", "adjourn", "resume", "rematch"]
+
+
+def _version_required(schema: dict[str, Any]) -> None:
+    """On the wire every event has its version, an integer (only the event not yet committed has none)."""
+    schema["properties"]["v"] = {"title": "V", "type": "integer"}
+    schema.setdefault("required", []).append("v")
+
+
+class GameEventBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_version_required)
+    v: int | None = None  # set by the commit, never by the authority
+    server_time: float | None = None
+
+    def wire(self) -> dict[str, Any]:
+        """The event as the wire carries it: the fields given, in declared order, then server_time and v."""
+        out = self.model_dump(by_alias=True, exclude_unset=True)
+        for tail in ("server_time", "v"):
+            if tail in out:
+                out[tail] = out.pop(tail)
+        return out
+
+
+class MoveEvent(GameEventBody):
+    t: Literal["move"]
+    color: Color
+    p: WirePoint
+    captured: list[WirePoint]
+    move_number: int
+    prisoners: dict[str, int]
+    to_move: Color
+    ko: WirePoint | None  # the point the side to move may not retake now
+    illegal: list[WirePoint]  # the empty points where the side to move may not play now (ko among them)
+    clocks: Clocks
+    periods_used: int | None = None  # byo-yomi periods this move used up, when any
+    sealed: bool | None = None  # true: the sealed move, played as the game resumed
+
+
+class PassEvent(GameEventBody):
+    t: Literal["pass"]
+    color: Color
+    move_number: int
+    to_move: Color
+    illegal: list[WirePoint]
+    clocks: Clocks
+    periods_used: int | None = None
+    sealed: bool | None = None
+
+
+class PhaseEvent(GameEventBody):
+    t: Literal["phase"]
+    phase: Literal["playing", "scoring", "adjourned", "finished"]
+    sealer: Color | None = None
+    by: Color | None = None
+    to_move: Color | None = None
+    clocks: Clocks
+    offers: OffersView | None = None
+    dead: list[WirePoint] | None = None
+    accepted: dict[str, bool] | None = None
+    score: ScoreView | None = None
+    deadline: float | None = None
+    sealed: bool | None = None
+
+
+class DeadStonesEvent(GameEventBody):
+    t: Literal["dead_stones"]
+    by: Color
+    p: WirePoint
+    chain: list[WirePoint]
+    marked_dead: bool
+    dead: list[WirePoint]
+    accepted: dict[str, bool]
+    score: ScoreView
+    deadline: float | None
+
+
+class ScoreAcceptedEvent(GameEventBody):
+    t: Literal["score_accepted"]
+    color: Color
+    accepted: dict[str, bool]
+    deadline: float | None
+
+
+class GameOverEvent(GameEventBody):
+    t: Literal["game_over"]
+    result: ResultView
+    clocks: Clocks
+    by: Color | None = None  # who resigned, aborted, agreed the draw or claimed the win
+    absent: Color | None = None  # who left the game
+    abandoned: bool | None = None
+    auto_accepted: bool | None = None  # the score, accepted when the scoring phase timed out
+    sealed: bool | None = None
+
+
+class OfferEvent(GameEventBody):
+    t: Literal["offer"]
+    kind: OfferKind
+    by: Color
+    offers: OffersView
+
+
+class OfferDeclinedEvent(GameEventBody):
+    t: Literal["offer_declined"]
+    kind: OfferKind
+    by: Color
+    offers: OffersView
+
+
+class UndoEvent(GameEventBody):
+    t: Literal["undo"]
+    color: Color
+    p: WirePoint | None
+    by: Color
+    move_number: int
+    board: list[str]
+    prisoners: dict[str, int]
+    to_move: Color
+    ko: WirePoint | None
+    illegal: list[WirePoint]
+    clocks: Clocks
+    offers: OffersView
+
+
+class SealedEvent(GameEventBody):
+    """To the sealer with the point; to everybody else without it."""
+
+    t: Literal["sealed"]
+    color: Color
+    p: WirePoint | None = None
+    clocks: Clocks
+
+
+class RematchEvent(GameEventBody):
+    t: Literal["rematch"]
+    game_id: str
+    by: Color
+    offers: OffersView
+
+
+class PeriodUsedEvent(GameEventBody):
+    t: Literal["period_used"]
+    color: Color
+    periods_left: int
+    clocks: Clocks
+
+
+class ClockRestartEvent(GameEventBody):
+    t: Literal["clock_restart"]
+    down_from: float
+    clocks: Clocks
+    deadline: float | None = None
+
+
+class VacationEvent(GameEventBody):
+    t: Literal["vacation"]
+    color: Color
+    on: bool
+    clocks: Clocks
+
+
+class ConditionalEvent(GameEventBody):
+    """To its owner only (everybody else gets ``hidden``)."""
+
+    t: Literal["conditional"]
+    color: Color
+    tree: Any
+
+
+class ChatEvent(GameEventBody):
+    t: Literal["chat"]
+    channel: Literal["players", "spectators"]
+    from_: dict[str, Any] = Field(alias="from")  # {id, name, rank}
+    text: str
+    at: float
+
+
+class ChatRemovedEvent(GameEventBody):
+    t: Literal["chat_removed"]
+    lines: list[int]
+
+
+class HiddenEvent(GameEventBody):
+    """In place of an event this viewer may not see (app/games/visibility.py)."""
+
+    t: Literal["hidden"]
+
+
+GAME_EVENT_MODELS = (
+    MoveEvent,
+    PassEvent,
+    PhaseEvent,
+    DeadStonesEvent,
+    ScoreAcceptedEvent,
+    GameOverEvent,
+    OfferEvent,
+    OfferDeclinedEvent,
+    UndoEvent,
+    SealedEvent,
+    RematchEvent,
+    PeriodUsedEvent,
+    ClockRestartEvent,
+    VacationEvent,
+    ConditionalEvent,
+    ChatEvent,
+    ChatRemovedEvent,
+    HiddenEvent,
+)
+_BY_TYPE: dict[str, type[GameEventBody]] = {get_args(model.model_fields["t"].annotation)[0]: model for model in GAME_EVENT_MODELS}
+GameEventMessage = Annotated[Union[GAME_EVENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
+game_event_adapter: TypeAdapter[Any] = TypeAdapter(GameEventMessage)
+
+
+def build(t: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Event ``t`` with ``fields`` (``from`` for a chat line's author), checked by its model, as the wire
+    carries it before its version. A field the model does not declare raises ``pydantic.ValidationError``."""
+    return _BY_TYPE[t].model_validate({"t": t, **fields}).wire()
