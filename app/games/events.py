@@ -12,7 +12,7 @@ event of a type carries can depend on how it came about (a ``game_over`` by resi
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -32,14 +32,20 @@ class GameEventBody(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra=_version_required)
     v: int | None = None  # set by the commit, never by the authority
     server_time: float | None = None
+    # (field, its name on the wire) in the order the wire carries them; every field's value is plain data
+    # (no nested model), so the validated values are the wire's as they are.
+    _wire_order: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        names = [name for name in cls.model_fields if name not in ("server_time", "v")] + ["server_time", "v"]
+        cls._wire_order = tuple((name, cls.model_fields[name].alias or name) for name in names)
 
     def wire(self) -> dict[str, Any]:
         """The event as the wire carries it: the fields given, in declared order, then server_time and v."""
-        out = self.model_dump(by_alias=True, exclude_unset=True)
-        for tail in ("server_time", "v"):
-            if tail in out:
-                out[tail] = out.pop(tail)
-        return out
+        given, values = self.model_fields_set, self.__dict__
+        return {key: values[name] for name, key in self._wire_order if name in given}
 
 
 class MoveEvent(GameEventBody):

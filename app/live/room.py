@@ -41,7 +41,7 @@ from app.live.proposals import DeadStoneProposer
 from app.live.game_rows import rows_for, with_turn
 from app.live.hub import Hub, game_channel
 from app.metrics import Metrics
-from app.protocol import ClockTick, encode
+from app.protocol import ClockTick, GameView, Snapshot, encode
 from app.store.db import is_connection_lost
 from app.store.repositories import games as games_repo
 from app.store.ids import short_id
@@ -234,7 +234,7 @@ class Room:
             else:
                 self.authority.player_left(color, now)
 
-    def snapshot_message(self, conn: Connection, resync: bool = False) -> dict[str, Any]:
+    def snapshot_message(self, conn: Connection, resync: bool = False) -> Snapshot:
         assert self.authority is not None
         seat = conn.seat
         game = self.authority.snapshot(seat, self.clock())
@@ -250,13 +250,9 @@ class Room:
         user = None if conn.user_id is None else {"id": conn.user_id, "name": conn.user_name}
         role = "practice" if self.practice and seat is not None else conn.role
         game["practice"] = self.practice
-        return {
-            "t": "snapshot",
-            "v": self.v,
-            "resync": resync,
-            "you": {"role": role, "color": seat, "user": user},
-            "game": game,
-        }
+        return Snapshot(
+            v=self.v, resync=resync, you={"role": role, "color": seat, "user": user}, game=GameView.model_validate(game)
+        )
 
     def _snapshot_chat(self, seat: str | None, finished: bool) -> dict[str, Any]:
         """The newest ``SNAPSHOT_CHAT_LINES`` lines this seat may see; older ones are paged over HTTP

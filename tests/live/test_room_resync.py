@@ -139,14 +139,14 @@ async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(
 
 
 async def test_the_snapshot_a_room_sends_is_the_typed_snapshot(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
-    from app.protocol import Snapshot
+    from app.protocol import Snapshot, encode
 
     room, hub = await _played_room(db_sessionmaker)
     try:
         for seat in ("B", "W", None):
             conn = Connection(Collected().send, Collected().close, user_id=None, user_name=None, seat=seat)
             for resync in (False, True):
-                sent = orjson.loads(orjson.dumps(room.snapshot_message(conn, resync=resync)))
+                sent = orjson.loads(encode(room.snapshot_message(conn, resync=resync)))
                 assert Snapshot.model_validate(sent).game.move_number == len(MOVES)
     finally:
         await room.close()
