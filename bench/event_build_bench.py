@@ -33,7 +33,7 @@ def move_fields(moves: int, seed: int = 1) -> list[dict[str, Any]]:
     auth = GameAuthority({"size": 19, "time_control": {"kind": "byoyomi", "main": 600, "periods": 5, "period_time": 30}}, 0.0)
     points = [[x, y] for x in range(19) for y in range(19)]
     rng.shuffle(points)
-    out = []
+    out: list[dict[str, Any]] = []
     now = 1.0
     for p in points:
         if len(out) == moves:
