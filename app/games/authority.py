@@ -277,10 +277,12 @@ class GameAuthority:
         self.clock_history.append(before)
         return charge.to_dict(), []
 
-    def place(self, actor: str, p: Point, now: float, charge: dict[str, Any] | None) -> list[Event]:
-        """Play a checked and charged move (also a sealed one as play resumes)."""
+    def place(self, actor: str, p: Point, now: float, charge: dict[str, Any] | None, conditional: bool = False) -> list[Event]:
+        """Play a checked and charged move (also a sealed one as play resumes; ``conditional``: a conditional
+        answer, played for its owner)."""
         captured = self.game.play(actor, p)
         self._lapse_offers()
+        answer: dict[str, Any] = {"conditional": True} if conditional else {}
         ev = self.event(
             "move",
             now,
@@ -294,6 +296,7 @@ class GameAuthority:
             illegal=self.illegal(),
             clocks=self.clock.view(now),
             **_periods_used(charge),
+            **answer,
         )
         events = [ev]
         if self.game.no_result:

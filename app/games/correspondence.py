@@ -54,8 +54,7 @@ def answer(auth: GameAuthority, mover: str, played: Point | None, now: float) ->
     charge, flagged = auth.charge(owner, now, None)
     if flagged:
         return flagged
-    events = auth.place(owner, reply, now, charge)
-    events[0]["conditional"] = True
+    events = auth.place(owner, reply, now, charge, conditional=True)
     return events + [_tree_event(auth, owner, now)] + answer(auth, owner, reply, now)
 
 

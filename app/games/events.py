@@ -61,6 +61,7 @@ class MoveEvent(GameEventBody):
     clocks: Clocks
     periods_used: int | None = None  # byo-yomi periods this move used up, when any
     sealed: bool | None = None  # true: the sealed move, played as the game resumed
+    conditional: bool | None = None  # true: a conditional answer, played at once (docs/protocol.md §3.5)
 
 
 class PassEvent(GameEventBody):
