@@ -19,9 +19,6 @@ any instance hear them. The rules of pairing are in ``pairing.py``; docs/lobby.m
 
 Over 400 lines because one seek's whole life (placed, paired, placed again, ended) is one state machine over
 ``_local`` and the pool; split across modules, each part would reach into the others' state.
-
-One module over 400 lines: placing, pairing, starting and re-placing seeks share the local seek record and
-the order in which they may touch it.
 """
 
 from __future__ import annotations

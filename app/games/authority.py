@@ -5,10 +5,10 @@ A :class:`GameAuthority` holds the rules engine's :class:`~app.rules.Game`, the 
 no I/O, and time is the ``now`` the caller passes (the server receive time of the action).
 
 ``apply(actor, action, now, facts)`` applies one action and returns the durable events to commit and
-broadcast (dicts shaped like the protocol, without ``v``), or raises :class:`GameError` having changed
-nothing. ``actor`` is ``"B"``, ``"W"`` or ``None`` (a spectator or stranger); ``facts`` are inputs the
-room measured itself (never taken from the client's message): ``lag`` for moves, ``absent_since`` for an
-abandonment claim.
+broadcast (each checked by its model in :mod:`app.games.events` and kept as its wire dict, without ``v``),
+or raises :class:`GameError` having changed nothing. ``actor`` is ``"B"``, ``"W"`` or ``None`` (a spectator
+or stranger); ``facts`` are inputs the room measured itself (never taken from the client's message): ``lag``
+for moves, ``absent_since`` for an abandonment claim.
 
 Replay: every applied action is appended to :attr:`GameAuthority.log` as ``{"actor", "action", "now",
 "facts"}`` with the facts it used. The room stores these records with the events they produced and rebuilds
