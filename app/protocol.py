@@ -234,6 +234,12 @@ def parse_client_message(raw: str | bytes) -> Any:
     return _parse(raw, _client_adapter, CLIENT_TYPES)
 
 
+def client_frame(fields: dict[str, Any]) -> str:
+    """A game-socket client frame built from its typed model (the house bots speak the protocol as any client
+    does); a field the model does not declare raises ``pydantic.ValidationError``."""
+    return str(_client_adapter.validate_python(fields).model_dump_json(exclude_none=True))
+
+
 # ---- lobby socket, client -> server ------------------------------------------------------------------
 
 

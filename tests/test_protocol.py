@@ -2,6 +2,7 @@ from typing import Any
 
 import orjson
 import pytest
+from pydantic import ValidationError
 
 from app.protocol import (
     CLIENT_TYPES,
@@ -11,6 +12,7 @@ from app.protocol import (
     Play,
     ProtocolError,
     Seal,
+    client_frame,
     client_id_of,
     encode,
     error_bytes,
@@ -23,6 +25,16 @@ def test_play_parses_to_typed_model():
     assert isinstance(message, Play)
     assert message.p == (3, 15)
     assert message.id == "m1"
+
+
+def test_a_client_frame_is_built_by_its_model_and_parses_back():
+    frame = client_frame({"t": "play", "p": (3, 15), "id": "b-1"})
+    assert parse_client_message(frame) == Play(t="play", id="b-1", p=(3, 15))
+    assert orjson.loads(client_frame({"t": "seal", "id": "s"})) == {"id": "s", "t": "seal"}  # no null field sent
+    with pytest.raises(ValidationError):
+        client_frame({"t": "play", "p": (3, 15), "id": "b-2", "colour": "B"})  # a field no model declares
+    with pytest.raises(ValidationError):
+        client_frame({"t": "pong"})  # every client frame names its id
 
 
 def test_seal_allows_a_pass():

@@ -30,6 +30,7 @@ from app.bots import clocks
 from app.bots.backoff import Backoff
 from app.bots.gtp import Engine, GtpError
 from app.bots.position import GameMove, Gap, Point, Position
+from app.protocol import client_frame
 from app.rules.coords import from_gtp, to_gtp
 
 log = logging.getLogger("tengen.bot")
@@ -164,7 +165,7 @@ class GamePlayer:
                 offset = time.time() - server_time
                 self._skew = offset if self._skew is None else min(self._skew, offset)
             if kind == "ping":
-                await ws.send(json.dumps({"t": "pong", "id": message.get("id")}))
+                await ws.send(client_frame({"t": "pong", "id": message.get("id")}))
                 continue
             if kind in ("ack", "error"):
                 self._answered(message)
@@ -232,7 +233,7 @@ class GamePlayer:
         self._pending = action_id
         self._sent_for_v = self.position.v
         self._sent_at = time.monotonic()
-        await ws.send(json.dumps({**action, "id": action_id}))
+        await ws.send(client_frame({**action, "id": action_id}))
         asyncio.get_running_loop().call_later(ANSWER_WAIT, self._unanswered, action_id)
 
     def _unanswered(self, action_id: str) -> None:
