@@ -194,7 +194,9 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         openapi_url="/openapi.json" if docs else None,
     )
     app.state.settings = settings
-    app.state.passwords = PasswordPool(settings.password_hash_workers, settings.password_hash_queue)
+    app.state.passwords = PasswordPool(
+        settings.password_hash_workers, settings.password_hash_queue, share=settings.password_hash_share
+    )
     app.state.caps = Caps.from_settings(settings)
     app.state.study_workers = StudyWorkers(settings.study_workers, settings.study_queue)
     app.state.hints = HintEngine(hint_command(settings), settings.hint_engines, settings.hint_seconds)

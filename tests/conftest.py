@@ -165,6 +165,9 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         database_url=database_url,
         secret_key="test-secret-" + uuid.uuid4().hex,
         frontend_dir=tmp_path / "no-frontend",
+        # Tests register players one after another: unpaced hashing keeps them quick. The pacing is tested by
+        # itself (tests/accounts/test_hash_pacing.py) and through a server at the default share.
+        password_hash_share=1.0,
     )
 
 

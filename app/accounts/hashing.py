@@ -4,13 +4,21 @@ An argon2id hash takes about 0.2 s of CPU and 64 MiB of memory by design. Comput
 would stall every game on the instance for that long. It runs in ``workers`` spawned processes of their own
 (``nice`` +10): on a busy machine the server, and with it every game, goes first, and a hash's memory is
 mapped, filled and unmapped in the worker's address space, never the server's. Each hash uses one lane
-(``passwords``), so a worker takes at most one core: a log-in flood at the global log-in limit keeps at most
-``workers`` cores busy hashing, whatever else the host runs.
+(``passwords``), so a worker takes at most one core, and each is paced to use on average at most ``share`` of
+it (``HashPacer``): a flood at the global log-in limit would otherwise keep a core busy hashing, one that the
+database and the games need.
 
-At most ``workers`` hashes run at once and at most ``queue`` more wait: beyond that a request is refused
-with ``busy`` (503) at once instead of piling up (the log-in limits keep honest traffic far below that). The
-workers start with the first hash; if one dies, the hashes it held are refused ``busy`` and a new pool starts
-with the next.
+The default ``share`` is 0.25: a hash of about 0.2 s may then start every 0.8 s, 75 password checks a minute
+per worker. That is far above what honest log-ins and registrations ask of an instance (a session lasts, so
+players log in rarely), while a flood costs at most a quarter of one core, on a 2-core host an eighth of it.
+The price is paid only under a flood beyond 75 checks a minute: the queue fills (32 waiting: up to about 26 s)
+and further checks, honest ones too, are refused ``busy`` until it drains, as the global log-in limit
+(``login_limit_global``, 300 a minute) refuses them beyond its own rate.
+
+At most ``workers`` hashes run at once and at most ``queue`` more wait, for a worker or for its turn: beyond
+that a request is refused with ``busy`` (503) at once instead of piling up (the log-in limits keep honest
+traffic far below that). The workers start with the first hash; if one dies, the hashes it held are refused
+``busy`` and a new pool starts with the next.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from app.accounts import passwords
+from app.accounts.hash_pacing import HashPacer
 from app.errors import ServiceError
 
 T = TypeVar("T")
@@ -47,14 +56,28 @@ def busy() -> ServiceError:
 
 class PasswordPool:
     """``hash``, ``verify`` and ``burn_time`` in worker processes. The functions are module-level ones sent
-    by reference; another ``verify`` may be given (a test's, which waits until the test lets it end)."""
+    by reference; another ``verify`` may be given (a test's, which waits until the test lets it end), and
+    another pacer (a test's, with its own clock)."""
 
-    def __init__(self, workers: int = 1, queue: int = 32, verify: Callable[[str, str], bool] = passwords.verify_password) -> None:
+    def __init__(
+        self,
+        workers: int = 1,
+        queue: int = 32,
+        verify: Callable[[str, str], bool] = passwords.verify_password,
+        share: float = 0.25,
+        pacer: HashPacer | None = None,
+    ) -> None:
         self.workers = max(1, workers)
         self._verify = verify
+        self._pacer = pacer if pacer is not None else HashPacer(share, self.workers)
         self._executor: ProcessPoolExecutor | None = None
         self._slots = self.workers + max(0, queue)
         self._busy = 0
+
+    @property
+    def share(self) -> float:
+        """The share of a core each worker uses on average, at most."""
+        return self._pacer.share
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -69,6 +92,13 @@ class PasswordPool:
         if self._busy >= self._slots:
             raise busy()
         self._busy += 1
+        try:
+            async with self._pacer.turn():
+                return await self._compute(work, *args)
+        finally:
+            self._busy -= 1
+
+    async def _compute(self, work: Callable[..., T], *args: str) -> T:
         pool = self._pool()
         try:
             return await asyncio.wrap_future(pool.submit(work, *args))
@@ -78,8 +108,6 @@ class PasswordPool:
                 self._executor = None
                 pool.shutdown(wait=False, cancel_futures=True)
             raise busy() from None
-        finally:
-            self._busy -= 1
 
     async def hash(self, password: str) -> str:
         return await self._run(passwords.hash_password, password)

@@ -30,7 +30,7 @@ def _gated(handle: LiveServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     """The server's password checks from now on wait until the test opens the gate (in the hashing worker)."""
     monkeypatch.setenv(GATE_ENV, str(tmp_path))
     handle.app.state.passwords.close()
-    handle.app.state.passwords = PasswordPool(1, 32, verify=gated_verify)
+    handle.app.state.passwords = PasswordPool(1, 32, verify=gated_verify, share=1.0)
     return Gate(tmp_path)
 
 
@@ -110,6 +110,19 @@ async def test_guesses_at_many_accounts_are_limited_per_address_and_globally(mak
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
             codes.append((await client.post("/api/auth/login", json={"username": f"x{i}y", "password": "guess-it"})).status_code)
     assert codes == [401] * 3 + [429] * 2
+
+
+async def test_log_ins_work_with_hashing_paced_to_a_share_of_a_core(make_live_server: MakeLiveServer) -> None:
+    """Each check after the first waits for its turn (here 0.2 s of hashing: 0.8 s more), and is answered."""
+    server = make_live_server(password_hash_share=0.2)
+    assert server.app.state.passwords.share == 0.2
+    await (await _register(server.url, "Shusaku")).aclose()
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+        wrong = await client.post("/api/auth/login", json={"username": "Shusaku", "password": "not it at all"})
+        assert wrong.status_code == 401
+        right = await client.post("/api/auth/login", json={"username": "Shusaku", "password": PASSWORD})
+        assert right.status_code == 200, right.text
+        assert (await client.get("/api/me")).json()["name"] == "Shusaku"
 
 
 async def test_registering_gives_a_new_session(live_server: str) -> None:
