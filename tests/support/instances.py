@@ -111,6 +111,8 @@ class Instances:
             # instances (a killed one's slots lapse only after TENGEN_SOCKET_SLOT_SECONDS): tests of that cap
             # set their own (tests/live/test_abuse_instances.py).
             "TENGEN_SOCKETS_PER_ADDRESS": "0",
+            # Players are registered one after another: unpaced hashing, as in tests/conftest.py.
+            "TENGEN_PASSWORD_HASH_SHARE": "1",
         }
         self.all: list[Instance] = []
 
