@@ -66,7 +66,7 @@ class Settings(BaseSettings):
     # ---- passwords and log-in
     password_hash_workers: int = 1  # argon2 hashes computed at once, each in a worker process at nice +10
     password_hash_queue: int = 32  # hashes waiting for a worker or its turn; beyond, 503 "busy"
-    # Share of one core a hashing worker uses on average (0 < share <= 1): after a hash of d seconds, its next
+    # Share of one core a hashing worker uses on average (0 < share <= 1): after a hash of d CPU seconds, its next
     # starts d / share after that one started. 0.25: 75 checks a minute per worker (app/accounts/hashing.py).
     password_hash_share: Annotated[float, Field(gt=0, le=1)] = 0.25
     login_limit_account: int = 10  # password checks per account per login window

@@ -4,13 +4,15 @@ One worker at nice +10 running hash after hash under a log-in flood takes a whol
 core is one the database and the server need, and every game's moves wait for it. Niceness alone does not
 prevent that: it puts the worker behind the server's own process, but the database's backends are other
 processes (often in another scheduling group) and, measured under a flood, waited for a core while the worker
-hashed. So each worker is given a duty cycle as well: after a hash that took ``d`` seconds, the next hash on that worker
-starts no earlier than ``d / share`` seconds after that one started. A request waiting for its turn waits
-here, on the event loop's timer, holding its place in the pool's queue as if it were waiting for the worker.
+hashed. So each worker is given a duty cycle as well: after a hash that took ``d`` seconds, the next hash on
+that worker starts no earlier than ``d / share`` seconds after that one started. A request waiting for its
+turn waits here, on the event loop's timer, holding its place in the pool's queue as if it were waiting for
+the worker.
 
-``d`` is the time the hash took as seen from the server (sent, computed, answered): never less than the CPU
-time the worker spent, so the share used is at most ``share`` and less when the host is busy. ``share`` 1
-means no pacing (a worker never starts a hash before the last one ended anyway).
+``d`` is the CPU time the worker spent on the hash, when the work reports it (``Turn.seconds``; the pool
+measures it in the worker), so neither the worker's start nor waiting for a core counts as hashing; otherwise
+the time the turn lasted on the pacer's clock (never less than the CPU time). ``share`` 1 means no pacing (a worker never starts
+a hash before the last one ended anyway).
 
 The clock and the sleep are given, so that the delays asked for can be checked without waiting for them.
 """
@@ -21,6 +23,14 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+
+@dataclass
+class Turn:
+    """One hash's turn on a worker: ``seconds`` is what the hash cost, if the work tells."""
+
+    seconds: float | None = None
 
 
 class HashPacer:
@@ -44,17 +54,19 @@ class HashPacer:
             self._free.put_nowait(lane)
 
     @asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        """Wait for a free lane and for its next start time, then time the work done in the block."""
+    async def turn(self) -> AsyncIterator[Turn]:
+        """Wait for a free lane and for its next start time; the work done in the block paces the next."""
         lane = await self._free.get()
         try:
             wait = self._next_start[lane] - self._clock()
             if wait > 0:
                 await self._sleep(wait)
             started = self._clock()
+            turn = Turn()
             try:
-                yield
+                yield turn
             finally:
-                self._next_start[lane] = started + (self._clock() - started) / self.share
+                took = turn.seconds if turn.seconds is not None else self._clock() - started
+                self._next_start[lane] = started + took / self.share
         finally:
             self._free.put_nowait(lane)

@@ -67,6 +67,33 @@ async def test_a_whole_core_means_no_pacing_and_each_worker_is_paced_on_its_own(
     assert clock.sleeps == [pytest.approx(0.2)]
 
 
+async def test_the_cost_the_work_reports_counts_instead_of_the_time_its_turn_lasted() -> None:
+    clock = Clock()
+    pacer = HashPacer(0.25, clock=clock, sleep=clock.sleep)
+    async with pacer.turn() as turn:
+        clock.now += 3.0  # e.g. the worker starting first, or waiting for a core
+        turn.seconds = 0.2  # what the hash itself cost
+    async with pacer.turn() as turn:  # 0.8 after the first started has long passed: no wait
+        turn.seconds = 0.5
+    assert clock.sleeps == []
+    await _hash(pacer, clock, 0.2)  # the clock did not move: 0.5 / 0.25 from that start
+    assert clock.sleeps == [pytest.approx(2.0)]
+
+
+async def test_the_pool_paces_by_the_cpu_time_a_hash_took_in_its_worker() -> None:
+    """The pool's clock never moves here: a wait before the second hash can come only from the CPU time
+    the worker reported for the first."""
+    clock = Clock()
+    pool = PasswordPool(1, 4, pacer=HashPacer(0.25, clock=clock, sleep=clock.sleep))
+    try:
+        first = await pool.hash("Correct horse 9")
+        assert clock.sleeps == []
+        assert await pool.verify(first, "Correct horse 9")
+        assert len(clock.sleeps) == 1 and clock.sleeps[0] > 0
+    finally:
+        pool.close()
+
+
 @pytest.mark.parametrize("share", [0.0, -0.1, 1.5])
 def test_a_share_outside_one_core_is_refused(share: float) -> None:
     with pytest.raises(ValueError):
