@@ -11,11 +11,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.memory_hub import MemoryHub
 from app.live.rooms import RoomManager
-from app.lobby.starting import create_game
 from app.store.repositories import users
 from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
+from tests.support.stored_games import nine_by_nine
 
 GAMES = 50
 MAIN_SECONDS = 20  # the clock runs from the game's creation: room for setting 50 games up on a busy machine
@@ -25,17 +25,7 @@ async def test_a_tick_with_nothing_due_arms_the_real_deadline_again(db_sessionma
     async with db_sessionmaker() as session:
         black = await users.add_guest(session, "Guest-d1", "guest-d1")
         white = await users.add_guest(session, "Guest-d2", "guest-d2")
-        game = await create_game(
-            session,
-            board_size=9,
-            rules="chinese",
-            komi=None,
-            handicap=0,
-            time_control={"kind": "absolute", "main": 600},
-            rated=False,
-            black_id=black.id,
-            white_id=white.id,
-        )
+        game = await nine_by_nine(session, black.id, white.id, time_control={"kind": "absolute", "main": 600})
         await session.commit()
     hub = MemoryHub()
     await hub.start()

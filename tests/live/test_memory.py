@@ -20,8 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
 from app.live.rooms import IDLE_ROOM_SECONDS, RoomManager
-from app.lobby.starting import create_game
 from app.store.repositories import users
+from tests.support.stored_games import nine_by_nine
 
 GAMES = int(os.environ.get("TENGEN_MEMORY_GAMES", "100"))  # per round
 UNKNOWN = int(os.environ.get("TENGEN_MEMORY_UNKNOWN", "1000"))  # per round
@@ -58,17 +58,7 @@ async def _play_and_finish(
         async with sessionmaker() as session:
             ids = []
             for _ in range(min(BATCH, count - start)):
-                game = await create_game(
-                    session,
-                    board_size=9,
-                    rules="chinese",
-                    komi=None,
-                    handicap=0,
-                    time_control={"kind": "none"},
-                    rated=False,
-                    black_id=black_id,
-                    white_id=white_id,
-                )
+                game = await nine_by_nine(session, black_id, white_id)
                 ids.append(game.id)
             await session.commit()
 

@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
 from app.live.room import Room
-from app.lobby.starting import create_game
 from app.store.repositories import users
+from tests.support.stored_games import nine_by_nine
 
 LOG_SIZE = 5
 MOVES = [[2, 2], [6, 6], [2, 6], [6, 2], [4, 4], [4, 2], [2, 4], [6, 4], [4, 6], [0, 0], [8, 8], [0, 8]]
@@ -41,17 +41,7 @@ async def _played_room(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[
     async with sessionmaker() as session:
         black = await users.add_guest(session, "Guest-b1", "guest-b1")
         white = await users.add_guest(session, "Guest-w1", "guest-w1")
-        game = await create_game(
-            session,
-            board_size=9,
-            rules="chinese",
-            komi=None,
-            handicap=0,
-            time_control={"kind": "none"},
-            rated=False,
-            black_id=black.id,
-            white_id=white.id,
-        )
+        game = await nine_by_nine(session, black.id, white.id)
         await session.commit()
         ids = {"B": black.id, "W": white.id}
     hub = ForgetfulHub(log_size=LOG_SIZE)

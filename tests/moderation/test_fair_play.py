@@ -8,13 +8,13 @@ from datetime import timedelta
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.lobby.starting import create_game
 from app.store.models import Game, Move, User
 from app.store.repositories import moderation
 from app.store.types import utcnow
 from tests.conftest import MakeLiveServer
 from tests.moderation.people import registered
 from tests.support.players import start_game
+from tests.support.stored_games import nine_by_nine
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -30,17 +30,7 @@ async def _finished(
     moves: str = "",
     age: int = 0,
 ) -> None:
-    game: Game = await create_game(
-        session,
-        board_size=9,
-        rules="chinese",
-        komi=None,
-        handicap=0,
-        time_control={"kind": "none"},
-        rated=False,
-        black_id=black,
-        white_id=white,
-    )
+    game: Game = await nine_by_nine(session, black, white)
     game.status, game.result, game.ended_by = "finished", result, ended_by
     game.ended_at = utcnow() - timedelta(minutes=age)
     for number, color in enumerate(moves, 1):
