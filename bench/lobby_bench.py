@@ -16,10 +16,7 @@ import argparse
 import asyncio
 import os
 import sys
-import tempfile
 import time
-import uuid
-from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,8 +24,8 @@ os.environ.setdefault("TENGEN_ENV", "test")
 
 import orjson
 
-from tests.conftest import LiveServer
 from tests.support.players import Player, start_game
+from sqlite_server import sqlite_server
 from ws_clients import percentile
 
 CORRESPONDENCE = {"kind": "simple", "per_move": 3 * 86400, "correspondence": True}
@@ -69,26 +66,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--trials", type=int, default=200)
     args = parser.parse_args()
-    from app.settings import Settings
-    from app.store.migrations import upgrade_to_head
-
-    with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
-        upgrade_to_head(url)
-        settings = Settings(
-            env="test",
-            data_dir=Path(tmp) / "data",
-            database_url=url,
-            secret_key="bench-" + uuid.uuid4().hex,
-            frontend_dir=Path(tmp) / "none",
-            max_open_challenges=1000,
-        )
-        server = LiveServer(settings)
-        server.start()
-        try:
-            asyncio.run(run(server.url, args.games, args.trials))
-        finally:
-            server.stop()
+    with sqlite_server(max_open_challenges=1000) as server:
+        asyncio.run(run(server.url, args.games, args.trials))
 
 
 if __name__ == "__main__":

@@ -18,17 +18,14 @@ import asyncio
 import os
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import httpx
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from app.settings import Settings
-from app.store.migrations import upgrade_to_head
-from tests.conftest import LiveServer
+from sqlite_server import sqlite_server
 from tests.support.players import GameSocket, Player, start_game
 from tests.support.reviews import finished_game, make_review
 
@@ -110,25 +107,9 @@ def main() -> None:
     parser.add_argument("--followers", type=int, default=20)
     parser.add_argument("--actions", type=int, default=40)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
-        upgrade_to_head(url)
-        settings = Settings(
-            env="test",
-            data_dir=Path(tmp) / "data",
-            database_url=url,
-            secret_key="bench-" + "x" * 40,
-            frontend_dir=Path(tmp) / "none",
-            sockets_per_address=0,
-            review_max_participants=1000,
-        )
-        server = LiveServer(settings)
-        server.start()
-        try:
-            review = asyncio.run(_review(server.url, args.followers, args.actions))
-            game = asyncio.run(_game(server.url, args.followers, args.actions))
-        finally:
-            server.stop()
+    with sqlite_server(sockets_per_address=0, review_max_participants=1000) as server:
+        review = asyncio.run(_review(server.url, args.followers, args.actions))
+        game = asyncio.run(_game(server.url, args.followers, args.actions))
     for name, times in (("review", review), ("game", game)):
         print(f"{name}_p50_ms={statistics.median(times) * 1000:.1f}")
         print(f"{name}_p90_ms={_p(times, 0.9) * 1000:.1f}")

@@ -16,19 +16,16 @@ import argparse
 import os
 import random
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import httpx
 
 from app.rules import Game
-from app.settings import Settings
-from app.store.migrations import upgrade_to_head
 from app.study import jobs
-from tests.conftest import LiveServer
+from sqlite_server import sqlite_server
 
 SETUP = {"size": 19, "rules": "chinese", "komi": 7.5}
 
@@ -54,34 +51,18 @@ def main() -> None:
     args = parser.parse_args()
     line = random_line(args.moves, 7)
     body = {"setup": SETUP, "line": [{"color": c, "point": list(p) if p else None} for c, p in line]}
-    with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.sqlite3'}"
-        upgrade_to_head(url)
-        settings = Settings(
-            env="test",
-            data_dir=Path(tmp) / "data",
-            database_url=url,
-            secret_key="bench-" + "x" * 40,
-            frontend_dir=Path(tmp) / "none",
-            study_requests=0,
-            study_estimates=0,
-        )
-        server = LiveServer(settings)
-        server.start()
-        try:
-            with httpx.Client(base_url=server.url, timeout=120) as client:
-                client.post("/api/guest").raise_for_status()
-                client.post("/api/study/position", json=body).raise_for_status()  # the workers start
-                started = time.perf_counter()
-                for _ in range(args.requests):
-                    client.post("/api/study/position", json=body).raise_for_status()
-                served_positions = args.requests / (time.perf_counter() - started)
-                started = time.perf_counter()
-                for _ in range(args.estimates):
-                    client.post("/api/study/estimate", json=body).raise_for_status()
-                served_estimates = args.estimates / (time.perf_counter() - started)
-        finally:
-            server.stop()
+    with sqlite_server(study_requests=0, study_estimates=0) as server:
+        with httpx.Client(base_url=server.url, timeout=120) as client:
+            client.post("/api/guest").raise_for_status()
+            client.post("/api/study/position", json=body).raise_for_status()  # the workers start
+            started = time.perf_counter()
+            for _ in range(args.requests):
+                client.post("/api/study/position", json=body).raise_for_status()
+            served_positions = args.requests / (time.perf_counter() - started)
+            started = time.perf_counter()
+            for _ in range(args.estimates):
+                client.post("/api/study/estimate", json=body).raise_for_status()
+            served_estimates = args.estimates / (time.perf_counter() - started)
     started = time.perf_counter()
     for _ in range(args.requests):
         jobs.position(SETUP, line)
