@@ -11,8 +11,8 @@ A bot connecting with its API token plays many games at once, one socket each: i
 its own limit instead (``user_cap``: the games it declared it plays at once, plus a few), and they do not
 count towards its address's cap (``count_address=False``), since many bots may run from one machine.
 
-Logging out ends the user's sessions everywhere: ``announce_logout`` sends it over the hub's sessions
-channel, and every instance closes that user's sockets (close code 4401).
+Logging out ends the user's sessions everywhere: ``announce_logout`` sends a ``Logout`` over the hub's sessions
+channel (app/live/hub_messages.py), and every instance closes that user's sockets (close code 4401).
 """
 
 from __future__ import annotations
@@ -22,14 +22,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-import orjson
-
 from app.live.hub import Hub
+from app.live.hub_messages import SESSIONS, Logout
 from app.live.socket_slots import SharedSlots
 
 log = logging.getLogger(__name__)
 
-SESSIONS_CHANNEL = "sessions"
 CLOSE_LOGGED_OUT = 4401
 CLOSE_TOO_MANY_SOCKETS = 4429
 
@@ -134,13 +132,11 @@ class SocketRegistry:
     async def listen(self, hub: Hub) -> Callable[[], Awaitable[None]]:
         """Close the sockets of users who log out on any instance; returns the unsubscribe function."""
 
-        async def on_message(data: bytes) -> None:
-            message = orjson.loads(data)
-            if message.get("t") == "logout" and isinstance(message.get("user_id"), int):
-                await self.close_user(message["user_id"])
+        async def on_logout(message: Logout) -> None:
+            await self.close_user(message.user_id)
 
-        return await hub.subscribe(SESSIONS_CHANNEL, on_message)
+        return await SESSIONS.subscribe(hub, on_logout)
 
 
 async def announce_logout(hub: Hub, user_id: int) -> None:
-    await hub.publish(SESSIONS_CHANNEL, orjson.dumps({"t": "logout", "user_id": user_id}))
+    await SESSIONS.publish(hub, Logout(user_id=user_id))

@@ -1,0 +1,85 @@
+"""What one instance tells the others over the hub's own channels, as typed models built and read at both ends.
+
+The game, review and lobby channels carry what clients receive (app/protocol.py, app/live/envelope.py). Two
+more channels carry news every instance acts on by itself, in-process or over Redis alike:
+
+- ``sessions``: ``Logout`` — the user logged out; every instance closes their sockets (app/live/sockets.py).
+- ``moderation``: ``Sanction`` — the user was suspended or banned; ``BlocksChanged`` — one of the users blocked
+  or unblocked the other (app/moderation/notices.py says what each instance does).
+
+``HubChannel.publish`` sends a message built with its model; ``HubChannel.subscribe`` hands each listener the
+parsed model. A message that does not parse as one of its channel's models (another version's, or damaged)
+is logged and dropped: the listener goes on with the next.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Generic, Literal, TypeVar, Union
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+
+from app.live.hub import Hub, Unsubscribe
+
+log = logging.getLogger(__name__)
+
+
+class _HubMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Logout(_HubMessage):
+    t: Literal["logout"] = "logout"
+    user_id: StrictInt
+
+
+class Sanction(_HubMessage):
+    t: Literal["sanction"] = "sanction"
+    user_id: StrictInt
+
+
+class BlocksChanged(_HubMessage):
+    t: Literal["blocks"] = "blocks"
+    user_ids: list[StrictInt]  # the one who blocked (or unblocked) and the one blocked
+
+
+M = TypeVar("M", bound=_HubMessage)
+
+
+class HubChannel(Generic[M]):
+    """One of the hub's own channels and the messages it carries."""
+
+    def __init__(self, name: str, messages: Any) -> None:
+        self.name = name
+        self._adapter: TypeAdapter[M] = TypeAdapter(messages)
+
+    def encode(self, message: M) -> bytes:
+        return orjson.dumps(message.model_dump())
+
+    def decode(self, data: bytes) -> M | None:
+        """The message ``data`` carries, or None (logged) when it is not one of this channel's."""
+        try:
+            return self._adapter.validate_json(data)
+        except ValidationError as error:
+            log.warning("dropped a malformed message on the hub's %s channel: %s", self.name, error.errors()[0]["msg"])
+            return None
+
+    async def publish(self, hub: Hub, message: M) -> None:
+        await hub.publish(self.name, self.encode(message))
+
+    async def subscribe(self, hub: Hub, listener: Callable[[M], Awaitable[None]]) -> Unsubscribe:
+        """Hand every well-formed message on this channel, from every instance, to ``listener``."""
+
+        async def on_message(data: bytes) -> None:
+            message = self.decode(data)
+            if message is not None:
+                await listener(message)
+
+        return await hub.subscribe(self.name, on_message)
+
+
+SESSIONS: HubChannel[Logout] = HubChannel("sessions", Logout)
+ModerationMessage = Annotated[Union[Sanction, BlocksChanged], Field(discriminator="t")]
+MODERATION: HubChannel[Sanction | BlocksChanged] = HubChannel("moderation", ModerationMessage)
