@@ -13,9 +13,10 @@ event numbering has no holes. Stored fields starting with ``_`` never reach a cl
 
 Used by the authority (``event_for``), the room's outbox (``split``: the texts a hub envelope carries), the hub
 envelope (``stored``, ``choose``), catching up from the database (``text_for``), the snapshot's and the HTTP
-chat pages (``chat_visible``), and the chat filter of a viewer who blocks someone or is blocked
-(``author_of``, ``hidden``). A review has no seats: every follower gets the one text its events carry, and only
-the chat filter tells one viewer from another.
+chat pages (``chat_visible``), the chat filter of a viewer who blocks someone or is blocked
+(``author_of``, ``hidden``), and the lobby socket of such a viewer (``hides_challenge``, given the users its
+filter hides). A review has no seats: every follower gets the one text its events carry, and only the chat
+filter tells one viewer from another.
 """
 
 from __future__ import annotations
@@ -115,3 +116,11 @@ def chat_visible(line: dict[str, Any], viewer: str | None, finished: bool) -> bo
 def author_of(line: dict[str, Any]) -> object:
     """The user id of a chat line's author (None when the line has none), for the chat filter of blocks."""
     return (line.get("from") or {}).get("id")
+
+
+def hides_challenge(message: dict[str, Any], hidden: frozenset[int]) -> bool:
+    """Whether a lobby message announces a challenge by one of ``hidden`` (the users a viewer blocked or was
+    blocked by, as the viewer's chat filter holds them), which that viewer's lobby socket does not send."""
+    if message.get("t") != "challenge_created":
+        return False
+    return (message["challenge"].get("creator") or {}).get("id") in hidden

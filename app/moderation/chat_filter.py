@@ -5,7 +5,8 @@ Every text a game or review socket sends goes through its viewer's ``ChatFilter`
 becomes ``{"t": "hidden", "v": N}`` (the version stays, so the stream keeps no gaps), and a snapshot's chat
 loses their lines (whose line it is, and the placeholder, as app/games/visibility.py has them). Only chat lines
 and snapshots of a viewer who blocks someone (or is blocked) are read; every other text passes untouched. A
-lobby socket asks ``hides_challenge`` of each ``challenge_created`` it is to send. ``ChatFilters`` holds the
+lobby socket asks ``visibility.hides_challenge`` of each ``challenge_created`` it is to send, with its viewer's
+``hidden``. ``ChatFilters`` holds the
 filters of this instance's sockets by user, so a block made on any instance (announced over the hub,
 app/moderation/notices.py) applies to open sockets at once.
 """
@@ -45,12 +46,6 @@ class ChatFilter:
                 room["chat"] = [line for line in room["chat"] if visibility.author_of(line) not in self.hidden]
                 return orjson.dumps(message).decode()
         return text
-
-    def hides_challenge(self, message: dict) -> bool:
-        """Whether a lobby message announces a challenge of someone this viewer blocked or was blocked by."""
-        if message.get("t") != "challenge_created":
-            return False
-        return (message["challenge"].get("creator") or {}).get("id") in self.hidden
 
     def wrap(self, send: Callable[[str], Awaitable[None]]) -> Callable[[str], Awaitable[None]]:
         async def filtered(text: str) -> None:

@@ -1,6 +1,6 @@
 import orjson
 
-from app.games.visibility import author_of, can_see, chat_visible, event_for, redacted, text_for
+from app.games.visibility import author_of, can_see, chat_visible, event_for, hides_challenge, redacted, text_for
 
 
 def test_visibility_rules():
@@ -63,6 +63,14 @@ def test_spectators_chat_is_kept_from_the_players_until_the_game_is_over():
     assert chat_visible(line, None, False) and not chat_visible(line, "B", False)
     assert chat_visible(line, "B", True) and chat_visible(line, "W", True)
     assert author_of(line) == 5 and author_of({"t": "chat"}) is None
+
+
+def test_a_lobby_viewer_is_not_sent_the_challenges_of_those_its_blocks_hide():
+    by_seven = {"t": "challenge_created", "challenge": {"id": "c1", "creator": {"id": 7, "name": "troll"}}}
+    assert hides_challenge(by_seven, frozenset({7}))
+    assert not hides_challenge(by_seven, frozenset({8})) and not hides_challenge(by_seven, frozenset())
+    assert not hides_challenge({"t": "challenge_created", "challenge": {"id": "c2", "creator": None}}, frozenset({7}))
+    assert not hides_challenge({"t": "game_started", "challenge": {"creator": {"id": 7}}}, frozenset({7}))
 
 
 def test_every_event_is_built_by_its_model_and_a_field_it_does_not_declare_is_refused():

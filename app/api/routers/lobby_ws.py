@@ -40,6 +40,7 @@ from app.automatch.messages import seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.errors import ServiceError
+from app.games import visibility
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
 from app.lobby import my_games
 from app.moderation.chat_filter import ChatFilter, ChatFilters
@@ -141,7 +142,7 @@ async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | No
                         await getter
                     return
                 message = getter.result()
-                if blocks is not None and blocks.hides_challenge(message):
+                if blocks is not None and visibility.hides_challenge(message, blocks.hidden):
                     continue
                 await sender.send(message)
                 if message.get("t") == "account_sanctioned":  # suspended or banned: docs/moderation.md
