@@ -19,11 +19,15 @@ def _moves(line: Line) -> list[Move]:
     return [Move(color, None if point is None else (point[0], point[1])) for color, point in line]
 
 
-def position(setup: dict[str, Any], line: Line) -> dict[str, Any]:
+def position(setup: dict[str, Any], line: Line, history: Line | None = None) -> dict[str, Any]:
     """The position after ``line`` from ``setup``, with the stones its last move captured (TreeError for an
-    illegal move, whose message names its number)."""
+    illegal move, whose message names its number in ``line``). ``history``: the moves a stored game played
+    from ``setup`` before the line, so that the line's ko and superko are judged against the whole game."""
     moves = _moves(line)
-    game = replay(SetupDoc.model_validate(setup).to_setup().new_game(), moves[:-1])
+    game = SetupDoc.model_validate(setup).to_setup().new_game()
+    for color, point in history or []:
+        play_move(game, color, point)  # the game's own moves, each accepted by its authority when played
+    game = replay(game, moves[:-1])
     captured: list[tuple[int, int]] = []
     if moves:
         last = moves[-1]

@@ -95,6 +95,8 @@ export const api = {
 
   // analysis boards (docs/study.md): the server applies every rule; the tree stays in the browser
   studyPosition: (setup, line) => request("POST", "/api/study/position", { setup, line }),
+  // the position after a stored game's moves and a line (its ko and superko judged with the game's history)
+  gamePosition: (gameId, line) => request("POST", "/api/study/position", { game_id: gameId, line }),
   studyEstimate: (setup, line) => request("POST", "/api/study/estimate", { setup, line }),
   studyHints: (setup, line) => request("POST", "/api/study/hints", { setup, line }),
   studyGame: (id) => request("GET", `/api/study/games/${enc(id)}`),

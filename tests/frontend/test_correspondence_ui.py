@@ -223,6 +223,46 @@ def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser
         bao.close()
 
 
+# Black (Ana) takes a ko at 5,4 with the game's ninth move, capturing White's stone at 4,4: White may not take
+# back at 4,4 at once, which the stones alone do not show.
+KO_GAME = [(4, 3), (5, 3), (3, 4), (6, 4), (4, 5), (5, 5), (0, 0), (4, 4), (5, 4)]
+
+
+def test_a_conditional_line_the_games_ko_forbids_is_refused_in_its_preview(browser: Browser, server: LiveServer) -> None:
+    ana, bao = Person(browser, server.url), Person(browser, server.url)
+    try:
+        _register(ana), _register(bao)
+        game = _game(ana, bao, 3)
+        for person in (ana, bao):
+            person.page.goto(f"{server.url}/#/game/{game}")
+            person.page.wait_for_selector(f"{person.board} .pt")
+        for n, (x, y) in enumerate(KO_GAME):
+            mover, other = (ana, bao) if n % 2 == 0 else (bao, ana)
+            mover.click_point(x, y)
+            other.wait_moves(n + 1)
+        ana.wait_moves(len(KO_GAME))
+        assert (4, 4) not in ana.stones() and ana.stones()[(5, 4)] == ana.stones()[(4, 3)]  # the ko was taken
+
+        # Bao to move: Ana plans his retake at 4,4. The server refuses it for the ko, with its reason, as it
+        # would refuse the move itself; nothing is added to the line.
+        ana.page.click("#cond-edit")
+        ana.click_point(4, 4)
+        ana.page.wait_for_selector(".toast:has-text('Ko: you cannot retake immediately.')")
+        assert ana.page.query_selector_all("svg.board .anno") == []
+        assert ana.page.inner_text("#conditional .cond-line").strip() == ""
+        # A move elsewhere and her answer are previewed from the game's position.
+        ana.click_point(8, 8)
+        ana.click_point(4, 4)
+        ana.page.wait_for_function("() => document.querySelectorAll('svg.board .anno').length === 2")
+        assert ana.stones()[(4, 4)] == ana.stones()[(4, 3)] and ana.stones()[(8, 8)] == ana.stones()[(5, 3)]
+        ana.page.click("#cond-cancel")
+        ana.page.wait_for_selector("#cond-edit")
+        assert ana.errors == [] and bao.errors == []
+    finally:
+        ana.close()
+        bao.close()
+
+
 def _header_badge(person: Person, text: str) -> None:
     """Waits for the header's count of games waiting for this person's move ("" when it is hidden at zero)."""
     person.page.wait_for_function(

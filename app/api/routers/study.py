@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.api.deps import DB, OptionalUser
 from app.api.login_limits import client_address
@@ -23,7 +23,7 @@ from app.settings import Settings
 from app.store.models import User
 from app.store.repositories import games as games_repo
 from app.study import jobs
-from app.study.games import game_line
+from app.study.games import game_history, game_line
 from app.study.hints import HintEngine
 from app.study.schemas import MoveDoc, SetupDoc, TreeDoc
 from app.study.tree import LIMITS, TreeError
@@ -33,6 +33,7 @@ router = APIRouter(prefix="/api/study", tags=["study"])
 
 POSITION_BUDGET = 10.0  # seconds: a line of a thousand moves takes milliseconds
 HEAVY_BUDGET = 20.0  # seconds: estimates, imports, exports
+GAME_ID_LENGTH = 16  # the longest game id the store holds
 
 
 class LineBody(BaseModel):
@@ -42,6 +43,19 @@ class LineBody(BaseModel):
 
     def plain_line(self) -> jobs.Line:
         return [(m.color, None if m.point is None else (m.point[0], m.point[1])) for m in self.line]
+
+
+class PositionBody(LineBody):
+    """A line from a setup, or from the position a stored game has reached (``game_id``, its moves included: the
+    line's ko and superko are judged against the whole game, as the game's own authority judges a move)."""
+
+    game_id: str | None = Field(default=None, min_length=1, max_length=GAME_ID_LENGTH)
+
+    @model_validator(mode="after")
+    def _one_start(self) -> PositionBody:
+        if self.game_id is not None and "setup" in self.model_fields_set:
+            raise ValueError("a line starts from a setup or from a game, not both")
+        return self
 
 
 def _workers(request: Request) -> StudyWorkers:
@@ -71,10 +85,15 @@ def _key(request: Request, user: User | None) -> str:
 
 
 @router.post("/position", summary="The position after a line of moves, with the last move's captures")
-async def position(request: Request, body: LineBody, user: OptionalUser) -> dict:
+async def position(request: Request, body: PositionBody, user: OptionalUser, db: DB) -> dict:
     settings = _settings(request)
     await _limit(request, Rule("study", settings.study_requests, 60), _key(request, user), "requests")
-    return await _run(request, jobs.position, body.setup.model_dump(), body.plain_line(), budget=POSITION_BUDGET)
+    if body.game_id is None:
+        return await _run(request, jobs.position, body.setup.model_dump(), body.plain_line(), budget=POSITION_BUDGET)
+    _, setup, history = await game_history(db, body.game_id)
+    await db.close()  # the connection goes back to the pool while the worker replays the game
+    setup_doc = SetupDoc.of(setup).model_dump()
+    return await _run(request, jobs.position, setup_doc, body.plain_line(), history, budget=POSITION_BUDGET)
 
 
 @router.post("/estimate", summary="Score estimate: dead stones, ownership of every point, the score")

@@ -3,8 +3,9 @@
 // may go on ("then if … answer …"), adds the line to a draft of their tree and saves the draft with the
 // `conditional` action. The server checks the tree and is the only source of the stored one (sent to its owner
 // alone, in the snapshot and in `conditional` events). The line's positions are the server's too: each click asks
-// /api/study/position (docs/study.md) for the position after the live board and the line, so its captures and a
-// refused point come from the rules engine; nothing here decides legality or captures.
+// /api/study/position (docs/study.md) for the position after the game's moves and the line, so its captures and
+// a refused point (ko and superko judged against the whole game, as when the line is played) come from the rules
+// engine, and a refusal is shown with the server's reason; nothing here decides legality or captures.
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../api.js";
@@ -33,19 +34,6 @@ export function addLine(tree, line) {
     level = branch[2];
   }
   return out;
-}
-
-/** The live position as an analysis board's setup (the stones as they stand, `to_move` first, the game's rules
- * for legality). The game's earlier history is not part of it: a line that a ko or superko forbids there is
- * previewed, and refused by the server when the tree is saved or played. */
-function setupOf(s, toMove) {
-  const black = [];
-  const white = [];
-  s.board.forEach((row, y) => row.forEach((c, x) => (c === "B" ? black : c === "W" ? white : []).push([x, y])));
-  const rules = s.rules || {};
-  const params = {};
-  for (const key of ["ko", "multi_stone_suicide"]) if (key in rules) params[key] = rules[key];
-  return { size: s.size, rules: rules.name, komi: rules.komi, rules_params: params, black, white, to_move: toMove };
 }
 
 /** The tree without the branch at path (indices from the root), a new tree. */
@@ -118,7 +106,7 @@ export class ConditionalEditor {
     const line = [...this.line, p];
     const moves = line.map((q, i) => ({ color: i % 2 === 0 ? this.theirs(s) : this.mine(s), point: q }));
     try {
-      const pos = await api.studyPosition(setupOf(s, this.theirs(s)), moves);
+      const pos = await api.gamePosition(s.id, moves);
       if (!this.editing || this.line.length !== line.length - 1) return; // stopped or taken back meanwhile
       this.line = line;
       this.grids.push(parsePosition(pos.rows, s.size));

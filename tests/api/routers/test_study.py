@@ -52,6 +52,53 @@ async def test_a_position_comes_with_its_captures_and_an_illegal_move_with_the_e
     assert far.status_code == 422 and far.json()["error"]["code"] == "off_board"
 
 
+# Black takes a ko at [5, 4] with the game's last move (White's stone at [4, 4] captured): White may not take back
+# at [4, 4] at once. The stones alone (a setup) do not say so; the game's moves do.
+KO_GAME = [[4, 3], [5, 3], [3, 4], [6, 4], [4, 5], [5, 5], [0, 0], [4, 4], [5, 4]]
+
+
+async def test_a_line_after_a_stored_game_is_judged_with_the_games_history(live_server: str) -> None:
+    black, white, watcher = [await Player(live_server).visit() for _ in range(3)]
+    try:
+        game_id = await start_game(black, white)
+        sides = [await black.socket(game_id), await white.socket(game_id)]
+        for n, point in enumerate(KO_GAME):
+            assert (await sides[n % 2].act({"t": "play", "p": point}))["t"] == "ack"
+        for sock in sides:
+            await sock.close()
+        retake = line(("W", [4, 4]))
+        for person in (black, watcher):  # a player of the live game (planning conditional moves) and a spectator
+            refused = await person.http.post("/api/study/position", json={"game_id": game_id, "line": retake})
+            assert refused.status_code == 422 and refused.json()["error"]["code"] == "ko", refused.text
+            assert "move 1" in refused.json()["error"]["message"]
+        stones = {"size": 9, "rules": "chinese", "komi": 7.5, "to_move": "W"}
+        stones["black"] = [[4, 3], [3, 4], [4, 5], [0, 0], [5, 4]]
+        stones["white"] = [[5, 3], [6, 4], [5, 5]]
+        alone = await watcher.http.post("/api/study/position", json={"setup": stones, "line": retake})
+        assert alone.status_code == 200 and alone.json()["captured"] == [[5, 4]], alone.text
+
+        elsewhere = await black.http.post(
+            "/api/study/position", json={"game_id": game_id, "line": line(("W", [8, 8]), ("B", [4, 4]))}
+        )
+        assert elsewhere.status_code == 200, elsewhere.text
+        body = elsewhere.json()
+        assert body["rows"][4] == "...XXXO.." and body["rows"][8] == "........O" and body["to_move"] == "W"
+        assert body["prisoners"] == {"B": 1, "W": 0} and body["captured"] == []
+
+        unknown = await watcher.http.post("/api/study/position", json={"game_id": "nosuchgame", "line": retake})
+        assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "game_not_found"
+        both = await watcher.http.post("/api/study/position", json={"game_id": game_id, "setup": NINE, "line": retake})
+        assert both.status_code == 422 and both.json()["error"]["code"] == "invalid_request"
+        long_id = await watcher.http.post("/api/study/position", json={"game_id": "x" * 17, "line": retake})
+        assert long_id.status_code == 422 and long_id.json()["error"]["code"] == "invalid_request"
+        too_long = [{"color": "W", "point": None}] * 1001
+        long_line = await watcher.http.post("/api/study/position", json={"game_id": game_id, "line": too_long})
+        assert long_line.status_code == 422 and long_line.json()["error"]["code"] == "invalid_request"
+    finally:
+        for person in (black, white, watcher):
+            await person.close()
+
+
 async def test_a_stored_game_is_a_tree_for_spectators_and_for_its_players_once_it_ended(live_server: str) -> None:
     black, white, watcher = [await Player(live_server).visit() for _ in range(3)]
     try:
