@@ -8,17 +8,16 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
-from app.api.deps import may_play, optional_user_ws, socket_limits
-from app.errors import ServiceError
-from app.api.login_limits import client_address
+from app.api.deps import may_play, socket_limits
 from app.api.room_socket import chat_refused, serve_frames
+from app.api.socket_admission import serve_admitted, since_version
 from app.live.connection import Connection
 from app.live.outcome import Outcome
 from app.live.room import Room
-from app.moderation.chat_filter import ChatFilter, ChatFilters
+from app.moderation.chat_filter import ChatFilter
 from app.moderation.standing import is_new_account, restriction
 from app.store.types import utcnow
-from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, Closer, SocketRegistry, Ticket
+from app.live.sockets import Closer, Ticket
 from app.store.models import User
 from app.logs import bind_game
 from app.ws_protocol import text_sender, text_sender_now
@@ -38,56 +37,20 @@ from app.protocol import (
 router = APIRouter()
 
 CLOSE_NO_GAME = 4404
-CLOSE_BAD_TOKEN = 4401
 _LAG_ACTIONS = ("play", "pass", "seal")
 _MOVES = ("play", "pass")
 _FLOODED = "flooded"  # _handle's kind for the refusal that closes the socket
-
-
-def _since(raw: str | None) -> int | None:
-    try:
-        return None if raw is None else int(raw)
-    except ValueError:
-        return None
 
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     bind_game(game_id)  # this task serves one socket: every line it logs is about this game
     metrics: Metrics = websocket.app.state.metrics
-    try:
-        user = await optional_user_ws(websocket)
-    except ServiceError as exc:
-        await refuse_token(websocket, exc)
-        return
-    sockets: SocketRegistry = websocket.app.state.sockets
-    ticket = await sockets.admit(
-        None if user is None else user.id, client_address(websocket), websocket.close, **socket_limits(websocket, user)
-    )
-    if ticket is None:
-        await refuse_socket(websocket, metrics)
-        return
-    filters: ChatFilters = websocket.app.state.chat_filters
-    try:
-        # Read before the handshake completes, like the room: what a client sees right after connecting is
-        # its state when it connected. The filter hides chat between this user and those blocked either way.
-        chat_filter = await filters.open(None if user is None else user.id)
-        try:
-            await _serve(websocket, game_id, user, ticket, metrics, chat_filter)
-        finally:
-            filters.close(chat_filter)
-    finally:
-        await sockets.release(ticket)
 
+    async def serve(user: User | None, ticket: Ticket, chat_filter: ChatFilter | None) -> None:
+        await _serve(websocket, game_id, user, ticket, metrics, chat_filter)
 
-async def refuse_socket(websocket: WebSocket, metrics: Metrics) -> None:
-    """Over the cap of sockets per user or per address: say so, then close (4429)."""
-    await websocket.accept()
-    metrics.error("too_many_sockets")
-    await websocket.send_text(
-        encode(ErrorMessage(code="too_many_sockets", message="too many open connections: close some tabs and reload")).decode()
-    )
-    await websocket.close(CLOSE_TOO_MANY_SOCKETS, "too many connections")
+    await serve_admitted(websocket, serve, lambda user: socket_limits(websocket, user))
 
 
 async def _serve(
@@ -124,18 +87,11 @@ async def _serve(
             reply = reply.encode()
         return None if reply is None else reply.decode(), kind == _FLOODED
 
-    await room.attach(conn, _since(websocket.query_params.get("v")))
+    await room.attach(conn, since_version(websocket.query_params.get("v")))
     try:
         await serve_frames(websocket, conn, metrics, handle)
     finally:
         await room.detach(conn)
-
-
-async def refuse_token(websocket: WebSocket, exc: ServiceError) -> None:
-    """A handshake with a bad API token: the error, then close 4401."""
-    await websocket.accept()
-    await websocket.send_text(encode(ErrorMessage(code=exc.code, message=exc.message)).decode())
-    await websocket.close(CLOSE_BAD_TOKEN, exc.code)
 
 
 def _senders(

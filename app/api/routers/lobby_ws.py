@@ -33,9 +33,9 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.deps import optional_user_ws, sessionmaker_of, socket_limits
-from app.api.login_limits import client_address
-from app.api.routers.game_ws import refuse_socket, refuse_token
+from app.api.deps import sessionmaker_of, socket_limits
+from app.api.socket_admission import serve_admitted
+from app.live.sockets import Ticket
 from app.automatch.messages import seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
@@ -43,7 +43,7 @@ from app.errors import ServiceError
 from app.games import visibility
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
 from app.lobby import my_games
-from app.moderation.chat_filter import ChatFilter, ChatFilters
+from app.moderation.chat_filter import ChatFilter
 from app.moderation.notices import CLOSE_SANCTIONED
 from app.lobby.views import challenge_people, challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
@@ -72,33 +72,13 @@ MY_GAMES = 500  # a player's unfinished games the snapshot lists (the newest fir
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
-    try:
-        user = await optional_user_ws(websocket)
-    except ServiceError as exc:
-        await refuse_token(websocket, exc)
-        return
-    sockets = websocket.app.state.sockets
     # Lobby sockets count towards the address (a bot's, with its token, towards its own cap instead); every
-    # signed-in one is held under its user too, so that logging out closes it.
-    limits = socket_limits(websocket, user) or {"count_user": False}
-    ticket = await sockets.admit(user.id if user else None, client_address(websocket), websocket.close, **limits)
-    if ticket is None:
-        await refuse_socket(websocket, websocket.app.state.metrics)
-        return
-    try:
-        await _serve(websocket, user)
-    finally:
-        await sockets.release(ticket)
-
-
-async def _serve(websocket: WebSocket, user: User | None) -> None:
-    # Open challenges of those this user blocked or was blocked by are left out, now and as they come.
-    filters: ChatFilters = websocket.app.state.chat_filters
-    blocks = await filters.open(None if user is None else user.id)
-    try:
+    # signed-in one is held under its user too, so that logging out closes it. Open challenges of those this
+    # user blocked or was blocked by are left out, now and as they come.
+    async def serve(user: User | None, _ticket: Ticket, blocks: ChatFilter | None) -> None:
         await _feed(websocket, user, blocks)
-    finally:
-        filters.close(blocks)
+
+    await serve_admitted(websocket, serve, lambda user: socket_limits(websocket, user) or {"count_user": False})
 
 
 async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | None) -> None:

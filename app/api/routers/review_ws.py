@@ -9,15 +9,13 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket
 
-from app.api.deps import optional_user_ws
-from app.api.login_limits import client_address
-from app.api.routers.game_ws import refuse_socket, refuse_token
+from app.api.socket_admission import serve_admitted, since_version
+from app.live.sockets import Ticket
 from app.errors import ServiceError
 from app.api.room_socket import chat_refused, serve_frames
-from app.moderation.chat_filter import ChatFilter, ChatFilters
+from app.moderation.chat_filter import ChatFilter
 from app.live.connection import Connection
 from app.live.review_room import ReviewRoom
-from app.live.sockets import SocketRegistry
 from app.metrics import Metrics
 from app.protocol import (
     ErrorMessage,
@@ -39,35 +37,14 @@ CLOSE_REVIEW_FULL = 4409
 CLOSE_TRY_AGAIN = 1013  # the review cannot be opened right now (its tree waits for a study worker)
 
 
-def _since(raw: str | None) -> int | None:
-    try:
-        return None if raw is None else int(raw)
-    except ValueError:
-        return None
-
-
 @router.websocket("/ws/reviews/{review_id}")
 async def review_socket(websocket: WebSocket, review_id: str) -> None:
     metrics: Metrics = websocket.app.state.metrics
-    try:
-        user = await optional_user_ws(websocket)
-    except ServiceError as exc:
-        await refuse_token(websocket, exc)
-        return
-    sockets: SocketRegistry = websocket.app.state.sockets
-    ticket = await sockets.admit(None if user is None else user.id, client_address(websocket), websocket.close)
-    if ticket is None:
-        await refuse_socket(websocket, metrics)
-        return
-    filters: ChatFilters = websocket.app.state.chat_filters
-    try:
-        chat_filter = await filters.open(None if user is None else user.id)  # blocks hide chat both ways
-        try:
-            await _serve(websocket, review_id, user, metrics, chat_filter)
-        finally:
-            filters.close(chat_filter)
-    finally:
-        await sockets.release(ticket)
+
+    async def serve(user: User | None, _ticket: Ticket, chat_filter: ChatFilter | None) -> None:
+        await _serve(websocket, review_id, user, metrics, chat_filter)
+
+    await serve_admitted(websocket, serve)
 
 
 async def _refuse(websocket: WebSocket, metrics: Metrics, close: int, *, code: str, message: str) -> None:
@@ -111,7 +88,7 @@ async def _serve(
             metrics.error(_code_of(reply))
         return None if reply is None else reply.decode(), flooded
 
-    await room.attach(conn, _since(websocket.query_params.get("v")))
+    await room.attach(conn, since_version(websocket.query_params.get("v")))
     try:
         await serve_frames(websocket, conn, metrics, handle)
     finally:
