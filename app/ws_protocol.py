@@ -62,14 +62,37 @@ def text_sender(websocket: WebSocket) -> Callable[[str], Awaitable[None]]:
     return send
 
 
-class _Inbox:
-    """The subset of ``asyncio.Queue`` uvicorn uses (``put_nowait``, ``get``, ``empty``), on one list."""
+class _Waiting:
+    """The futures of the tasks waiting on a stand-in below (no list at all while none waits)."""
 
-    __slots__ = ("_items", "_waiters")
+    __slots__ = ("_waiters",)
 
     def __init__(self) -> None:
-        self._items: list[Any] = []
         self._waiters: list[asyncio.Future[None]] | None = None
+
+    async def _wait(self) -> None:
+        """Wait until a waiter is woken (its future set), then forget it."""
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
+                if not self._waiters:
+                    self._waiters = None
+
+
+class _Inbox(_Waiting):
+    """The subset of ``asyncio.Queue`` uvicorn uses (``put_nowait``, ``get``, ``empty``), on one list."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._items: list[Any] = []
 
     def put_nowait(self, item: Any) -> None:
         self._items.append(item)
@@ -87,27 +110,18 @@ class _Inbox:
 
     async def get(self) -> Any:
         while not self._items:
-            waiter = asyncio.get_running_loop().create_future()
-            if self._waiters is None:
-                self._waiters = []
-            self._waiters.append(waiter)
-            try:
-                await waiter
-            finally:
-                self._waiters.remove(waiter)
-                if not self._waiters:
-                    self._waiters = None
+            await self._wait()
         return self._items.pop(0)
 
 
-class _Flag:
+class _Flag(_Waiting):
     """The subset of ``asyncio.Event`` uvicorn uses (``set``, ``clear``, ``is_set``, ``wait``); set at first."""
 
-    __slots__ = ("_value", "_waiters")
+    __slots__ = ("_value",)
 
     def __init__(self) -> None:
+        super().__init__()
         self._value = True
-        self._waiters: list[asyncio.Future[None]] | None = None
 
     def is_set(self) -> bool:
         return self._value
@@ -123,17 +137,8 @@ class _Flag:
         self._value = False
 
     async def wait(self) -> bool:
-        if self._value:
-            return True
-        waiter = asyncio.get_running_loop().create_future()
-        if self._waiters is None:
-            self._waiters = []
-        self._waiters.append(waiter)
-        try:
-            await waiter
-        finally:
-            if self._waiters is not None and waiter in self._waiters:
-                self._waiters.remove(waiter)
+        if not self._value:
+            await self._wait()
         return True
 
 
