@@ -14,7 +14,6 @@ from app.games.actions import Event, Point
 from app.games.errors import GameError
 from app.games.events import build
 from app.games.offers import decline, offer, take_offer
-from app.rules import IllegalMove
 
 if TYPE_CHECKING:
     from app.games.authority import GameAuthority
@@ -48,12 +47,7 @@ def adjourn_decline(auth: GameAuthority, actor: str, now: float) -> list[Event]:
 def seal(auth: GameAuthority, actor: str, p: Point | None, now: float, lag: float | None) -> list[Event]:
     if auth.sealed is not None:
         raise GameError("already_sealed", "a move is already sealed")
-    auth.require_turn(actor)
-    if p is not None:
-        reason = auth.game.illegal_reason(actor, p)
-        if reason is not None:
-            raise IllegalMove(reason)
-    charge, flagged = auth.charge(actor, now, lag)
+    charge, flagged = auth.charge_turn(actor, p, now, lag)
     if flagged:
         return flagged
     auth.clock.pause(now, "adjourned")

@@ -268,6 +268,18 @@ class GameAuthority:
         if actor != self.game.to_move:
             raise GameError("not_your_turn", f"it is {self.game.to_move}'s turn")
 
+    def charge_turn(
+        self, actor: str, p: Point | None, now: float, lag: float | None
+    ) -> tuple[dict[str, Any] | None, list[Event]]:
+        """``charge`` the turn of a move at ``p`` (None: a pass) once it is checked: refused, with nothing
+        charged, when it is not ``actor``'s turn or the rules forbid the point."""
+        self.require_turn(actor)
+        if p is not None:
+            reason = self.game.illegal_reason(actor, p)
+            if reason is not None:
+                raise IllegalMove(reason)
+        return self.charge(actor, now, lag)
+
     def charge(self, actor: str, now: float, lag: float | None) -> tuple[dict[str, Any] | None, list[Event]]:
         """Charge the mover's clock. Returns (charge info, events); a flag ends the game instead."""
         before = self.clock.to_dict(now)
@@ -400,19 +412,14 @@ def _periods_used(charge: dict[str, Any] | None) -> dict[str, Any]:
 
 # ===================================================================== moves and endings
 def _play(auth: GameAuthority, actor: str, p: Point, now: float, lag: float | None) -> list[Event]:
-    auth.require_turn(actor)
-    reason = auth.game.illegal_reason(actor, p)
-    if reason is not None:
-        raise IllegalMove(reason)
-    charge, flagged = auth.charge(actor, now, lag)
+    charge, flagged = auth.charge_turn(actor, p, now, lag)
     if flagged:
         return flagged
     return auth.place(actor, p, now, charge) + correspondence.answer(auth, actor, p, now)
 
 
 def _pass(auth: GameAuthority, actor: str, now: float, lag: float | None) -> list[Event]:
-    auth.require_turn(actor)
-    charge, flagged = auth.charge(actor, now, lag)
+    charge, flagged = auth.charge_turn(actor, None, now, lag)
     if flagged:
         return flagged
     return auth.place_pass(actor, now, charge) + correspondence.answer(auth, actor, None, now)
