@@ -8,6 +8,7 @@ accepts, so the two never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -15,6 +16,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from app.rules import PRESETS
 
 TIME_KINDS = ("none", "absolute", "fischer", "byoyomi", "canadian")
+
+
+def _known(value: list[str], known: Iterable[str], what: str) -> list[str]:
+    """``value`` once each, in the order of ``known``; a name ``known`` lacks is refused, the known ones listed."""
+    names = list(known)
+    unknown = set(value) - set(names)
+    if unknown:
+        raise ValueError(f"unknown {what} {sorted(unknown)}; use {', '.join(names)}")
+    return [name for name in names if name in value]
 
 
 class BotAccepts(BaseModel):
@@ -41,18 +51,12 @@ class BotAccepts(BaseModel):
     @field_validator("time_controls")
     @classmethod
     def _kinds(cls, value: list[str]) -> list[str]:
-        unknown = set(value) - set(TIME_KINDS)
-        if unknown:
-            raise ValueError(f"unknown time control kinds {sorted(unknown)}; use {', '.join(TIME_KINDS)}")
-        return [kind for kind in TIME_KINDS if kind in value]
+        return _known(value, TIME_KINDS, "time control kinds")
 
     @field_validator("rules")
     @classmethod
     def _presets(cls, value: list[str]) -> list[str]:
-        unknown = set(value) - set(PRESETS)
-        if unknown:
-            raise ValueError(f"unknown rules presets {sorted(unknown)}; use {', '.join(PRESETS)}")
-        return [name for name in PRESETS if name in value]
+        return _known(value, PRESETS, "rules presets")
 
 
 def accepts_of(stored: dict[str, Any] | None) -> BotAccepts:
