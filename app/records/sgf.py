@@ -69,11 +69,30 @@ def rules_from_ru(ru: str) -> str | None:
     return _RU_IN.get(ru.strip().lower())
 
 
-def _sgf_point(point: Point, size: int) -> tuple[int, int]:
+def to_sgf(point: Point, size: int) -> tuple[int, int]:
+    """A point (x from the left, y from the top) as sgfmill's (row from the bottom, column)."""
     x, y = point
     if not (0 <= x < size and 0 <= y < size):
         raise SgfError(f"point {point!r} is off the {size}x{size} board")
     return (size - 1 - y, x)
+
+
+def from_sgf(move: tuple[int, int], size: int) -> Point:
+    """sgfmill's (row from the bottom, column) as a point (x from the left, y from the top)."""
+    row, col = move
+    return (col, size - 1 - row)
+
+
+def new_sgf(size: int, rules: str, komi: float) -> tuple[sgf.Sgf_game, sgf.Tree_node]:
+    """An SGF game and its root node with what every record Tengen writes starts with: the character set, the
+    application, the rules (their SGF name) and the komi."""
+    game = sgf.Sgf_game(size)
+    root = game.get_root()
+    root.set("CA", "UTF-8")
+    root.set("AP", ("Tengen", "1"))
+    root.set("RU", RU_NAMES.get(rules, rules))
+    root.set("KM", float(komi))
+    return game, root
 
 
 def export_sgf(record: GameRecord) -> str:
@@ -81,15 +100,10 @@ def export_sgf(record: GameRecord) -> str:
     size = record.size
     if not (MIN_SIZE <= size <= MAX_SIZE):
         raise SgfError(f"board size {size} is outside {MIN_SIZE}..{MAX_SIZE}")
-    game = sgf.Sgf_game(size)
-    root = game.get_root()
-    root.set("CA", "UTF-8")
-    root.set("AP", ("Tengen", "1"))
-    root.set("RU", RU_NAMES.get(record.rules, record.rules))
-    root.set("KM", float(record.komi))
+    game, root = new_sgf(size, record.rules, record.komi)
     if record.handicap:
         root.set("HA", len(record.handicap))
-        root.set_setup_stones([_sgf_point(p, size) for p in record.handicap], [])
+        root.set_setup_stones([to_sgf(p, size) for p in record.handicap], [])
     if record.black:
         root.set("PB", record.black)
     if record.white:
@@ -109,7 +123,7 @@ def export_sgf(record: GameRecord) -> str:
         if mv.point is None:
             node.set_raw(mv.color, b"")  # FF[4] writes a pass as an empty value ("tt" is FF[3]'s)
         else:
-            node.set_move(mv.color.lower(), _sgf_point(mv.point, size))
+            node.set_move(mv.color.lower(), to_sgf(mv.point, size))
         if mv.time_left is not None:
             node.set(mv.color + "L", float(mv.time_left))
     return game.serialise().decode("utf-8")
@@ -149,7 +163,7 @@ def import_sgf(text: str | bytes) -> GameRecord:
         raise SgfError(f"bad setup stones: {exc}") from None
     if white_setup or empty_setup:
         raise SgfError("setup stones other than Black's handicap (AW, AE) are not supported")
-    record.handicap = sorted((col, size - 1 - row) for row, col in black_setup)
+    record.handicap = sorted(from_sgf(m, size) for m in black_setup)
     ha = _get(root, "HA")
     if ha is not None and record.handicap and ha != len(record.handicap):
         raise SgfError(f"HA[{ha}] does not match {len(record.handicap)} AB stones")
@@ -169,7 +183,7 @@ def import_sgf(text: str | bytes) -> GameRecord:
             if node.has_setup_stones():
                 raise SgfError(f"node {number}: setup stones in the middle of a game are not supported")
             continue
-        point = None if move is None else (move[1], size - 1 - move[0])
+        point = None if move is None else from_sgf(move, size)
         left = _get(node, colour.upper() + "L")
         record.moves.append(RecordMove(colour.upper(), point, float(left) if left is not None else None))
     return record

@@ -14,7 +14,7 @@ from typing import Any
 
 from sgfmill import sgf
 
-from app.records.sgf import RU_NAMES, rules_from_ru
+from app.records.sgf import from_sgf, new_sgf, rules_from_ru, to_sgf
 from app.rules import Game
 from app.study.tree import LIMITS, Limits, Node, Setup, Tree, TreeError
 
@@ -24,29 +24,15 @@ _PROP_MARKS = {v: k for k, v in _MARK_PROPS.items()}
 _INFO_PROPS = {"black": "PB", "white": "PW", "result": "RE", "date": "DT", "name": "GN"}
 
 
-def _to_sgf(point: Point, size: int) -> tuple[int, int]:
-    return (size - 1 - point[1], point[0])  # sgfmill: (row from the bottom, column)
-
-
-def _from_sgf(move: tuple[int, int], size: int) -> Point:
-    row, col = move
-    return (col, size - 1 - row)
-
-
 def export_tree(tree: Tree) -> str:
     """The tree as SGF text (UTF-8)."""
     setup = tree.setup
     size = setup.size
-    game = sgf.Sgf_game(size)
-    root = game.get_root()
-    root.set("CA", "UTF-8")
-    root.set("AP", ("Tengen", "1"))
-    root.set("RU", RU_NAMES.get(setup.rules, setup.rules))
-    root.set("KM", float(setup.komi))
+    game, root = new_sgf(size, setup.rules, setup.komi)
     if setup.handicap:
         root.set("HA", setup.handicap)
     if setup.black or setup.white:
-        root.set_setup_stones([_to_sgf(p, size) for p in setup.black], [_to_sgf(p, size) for p in setup.white])
+        root.set_setup_stones([to_sgf(p, size) for p in setup.black], [to_sgf(p, size) for p in setup.white])
     if setup.to_move is not None:
         root.set("PL", setup.to_move.lower())
     for key, prop in _INFO_PROPS.items():
@@ -59,16 +45,16 @@ def export_tree(tree: Tree) -> str:
             if node.move.point is None:
                 out.set_raw(node.move.color, b"")  # FF[4] writes a pass as an empty value
             else:
-                out.set_move(node.move.color.lower(), _to_sgf(node.move.point, size))
+                out.set_move(node.move.color.lower(), to_sgf(node.move.point, size))
         if node.comment:
             out.set("C", node.comment)
         by_kind: dict[str, list[tuple[int, int]]] = {}
         labels = []
         for point, mark in sorted(node.marks.items()):
             if mark.kind == "label":
-                labels.append((_to_sgf(point, size), mark.label))
+                labels.append((to_sgf(point, size), mark.label))
             else:
-                by_kind.setdefault(_MARK_PROPS[mark.kind], []).append(_to_sgf(point, size))
+                by_kind.setdefault(_MARK_PROPS[mark.kind], []).append(to_sgf(point, size))
         for prop, points in by_kind.items():
             out.set(prop, set(points))
         if labels:
@@ -103,8 +89,8 @@ def import_tree(data: bytes, limits: Limits = LIMITS) -> Tree:
         black_s, white_s, empty_s = root.get_setup_stones()
     except Exception as exc:
         raise TreeError("bad_sgf", f"root: bad setup stones: {exc}") from None
-    black = sorted(_from_sgf(m, size) for m in black_s)
-    white = sorted(_from_sgf(m, size) for m in white_s)
+    black = sorted(from_sgf(m, size) for m in black_s)
+    white = sorted(from_sgf(m, size) for m in white_s)
     handicap = _get(root, "HA", "root") or 0
     if not isinstance(handicap, int) or not 0 <= handicap <= size * size:
         raise TreeError("bad_sgf", "root: bad HA property")
@@ -148,7 +134,7 @@ def _read_node(tree: Tree, parent: Node, source: Any, position: Game, size: int,
     if colour is None:  # comments or marks only: they belong to the node before
         _decorate(tree, parent, source, size, where)
         return (source, parent, position)
-    point = None if move is None else _from_sgf(move, size)
+    point = None if move is None else from_sgf(move, size)
     try:
         node, _ = tree.extend(parent, position, colour.upper(), point)
     except TreeError as exc:
@@ -164,8 +150,8 @@ def _decorate(tree: Tree, node: Node, source: Any, size: int, where: str) -> Non
             tree.set_comment(node.id, f"{node.comment}\n\n{comment}" if node.comment else comment)
         for prop, kind in _PROP_MARKS.items():
             for move in _get(source, prop, where) or ():
-                tree.set_mark(node.id, _from_sgf(move, size), kind)
+                tree.set_mark(node.id, from_sgf(move, size), kind)
         for move, text in _get(source, "LB", where) or ():
-            tree.set_mark(node.id, _from_sgf(move, size), "label", text)
+            tree.set_mark(node.id, from_sgf(move, size), "label", text)
     except TreeError as exc:
         raise TreeError(exc.code, f"{where}: {exc.message}") from None
