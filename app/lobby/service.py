@@ -138,13 +138,7 @@ async def cancel_challenge(session: AsyncSession, lobby: LobbyBroadcaster, user:
         raise NotFound("challenge_not_found", "No such challenge.")
     if challenge.creator_id != user.id:
         raise Forbidden("not_your_challenge", "Only the player who made a challenge can cancel it.")
-    if not await challenges.close(session, challenge.id, "cancelled"):
-        await session.rollback()
-        raise Conflict("challenge_not_open", "This challenge is no longer open.")
-    await session.commit()
-    await session.refresh(challenge)
-    await _announce_removed(lobby, challenge, "cancelled")
-    return challenge
+    return await _close(session, lobby, challenge, "cancelled")
 
 
 async def withdraw_all(session: AsyncSession, lobby: LobbyBroadcaster, user_id: int) -> int:
@@ -176,12 +170,20 @@ async def decline_challenge(
         raise NotFound("challenge_not_found", "No such challenge.")
     if challenge.opponent_id != user.id:
         raise Forbidden("not_your_challenge", "Only the player a challenge is addressed to can decline it.")
-    if not await challenges.close(session, challenge.id, "declined", reason=(reason or "declined")[:200]):
+    return await _close(session, lobby, challenge, "declined", reason=(reason or "declined")[:200])
+
+
+async def _close(
+    session: AsyncSession, lobby: LobbyBroadcaster, challenge: Challenge, status: str, reason: str | None = None
+) -> Challenge:
+    """Close an open challenge as ``status`` (409 ``challenge_not_open`` when it is not open any more), commit,
+    and tell the lobby."""
+    if not await challenges.close(session, challenge.id, status, reason=reason):
         await session.rollback()
         raise Conflict("challenge_not_open", "This challenge is no longer open.")
     await session.commit()
     await session.refresh(challenge)
-    await _announce_removed(lobby, challenge, "declined")
+    await _announce_removed(lobby, challenge, status)
     return challenge
 
 

@@ -21,6 +21,12 @@ async def _views(db: DB, rows: list[Challenge]) -> list[dict]:
     return [challenge_view(row, people) for row in rows]
 
 
+async def _ranked_view(db: DB, challenge: Challenge, *, with_token: bool) -> dict:
+    """One challenge with its people and their ranks (its token only for ``with_token``: its creator)."""
+    people = challenge_people(challenge)
+    return challenge_view(challenge, await users.people(db, people), with_token=with_token, ranks=await display_ranks(db, people))
+
+
 @router.get("", summary="Open challenges anyone may accept (but those of players blocked either way)")
 async def list_open(db: DB, user: OptionalUser) -> dict:
     hiding = frozenset() if user is None else await moderation.avoided(db, user.id)
@@ -38,24 +44,14 @@ async def incoming(db: DB, user: OptionalUser) -> dict:
 async def create(body: ChallengeCreate, request: Request, db: DB, visitor: Visiting, lobby: Lobby) -> dict:
     user = await visitor.user(commit=False)  # stored with the challenge
     challenge = await service.create_challenge(db, lobby, user, body, request.app.state.caps, request.app.state.fair_play)
-    return challenge_view(
-        challenge,
-        await users.people(db, challenge_people(challenge)),
-        with_token=True,
-        ranks=await display_ranks(db, challenge_people(challenge)),
-    )
+    return await _ranked_view(db, challenge, with_token=True)
 
 
 @router.get("/{challenge_id}", summary="One challenge (a private one needs its token)")
 async def get(challenge_id: str, db: DB, user: OptionalUser, token: str | None = Query(default=None, max_length=128)) -> dict:
     challenge = await service.find_challenge(db, user, challenge_id, token)
     mine = user is not None and user.id == challenge.creator_id
-    return challenge_view(
-        challenge,
-        await users.people(db, challenge_people(challenge)),
-        with_token=mine,
-        ranks=await display_ranks(db, challenge_people(challenge)),
-    )
+    return await _ranked_view(db, challenge, with_token=mine)
 
 
 @router.delete("/{challenge_id}", summary="Cancel your challenge")
