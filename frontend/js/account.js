@@ -83,21 +83,29 @@ function dialogForm(submitKey, fields, action) {
       submit,
     ),
   );
+  onSubmit(form, submit, error, async () => {
+    const done = await action();
+    form.closest("dialog").close();
+    done();
+  });
+  return form;
+}
+
+/** Submitting `form` runs `action` with `submit` disabled and the `error` line cleared; a failure is shown in
+ * the error line. */
+export function onSubmit(form, submit, error, action) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     submit.disabled = true;
     error.textContent = "";
     try {
-      const done = await action();
-      form.closest("dialog").close();
-      done();
+      await action();
     } catch (err) {
       errorMessageInto(error, err);
     } finally {
       submit.disabled = false;
     }
   });
-  return form;
 }
 
 export function errorMessageInto(el, err) {

@@ -2,7 +2,7 @@
 // (#/email/unsubscribe/<token>) and choose a new password (#/reset/<token>).
 import { h, replace } from "../dom.js";
 import { api } from "../api.js";
-import { errorMessageInto } from "../account.js";
+import { errorMessageInto, onSubmit } from "../account.js";
 import { setUser } from "../session.js";
 
 function card(titleKey) {
@@ -50,18 +50,10 @@ export const reset = {
     const error = h("p", { class: "form-error", role: "alert" });
     const submit = h("button", { type: "submit", class: "btn primary", i18n: "reset.submit" });
     const form = h("form", { class: "stack" }, h("label", {}, h("span", { i18n: "reset.new_password" }), password), error, submit);
-    form.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      submit.disabled = true;
-      error.textContent = "";
-      try {
-        const me = await api.reset(token, password.value);
-        setUser(me);
-        replace(body, h("p", { id: "mail-link-done", i18n: "reset.done", i18nParams: { name: me.name } }), h("a", { class: "btn", href: "#/", i18n: "nav.lobby" }));
-      } catch (err) {
-        errorMessageInto(error, err);
-        submit.disabled = false;
-      }
+    onSubmit(form, submit, error, async () => {
+      const me = await api.reset(token, password.value);
+      setUser(me);
+      replace(body, h("p", { id: "mail-link-done", i18n: "reset.done", i18nParams: { name: me.name } }), h("a", { class: "btn", href: "#/", i18n: "nav.lobby" }));
     });
     replace(body, form);
   },
