@@ -3,7 +3,7 @@
 // authoritative for everything. Over 400 lines because it is the one view that ties these together: each
 // render* method draws one part from the same state, and splitting them would only pass that state around.
 import { h, replace, setText } from "../dom.js";
-import { t, onLanguageChange } from "../i18n.js";
+import { t } from "../i18n.js";
 import { api } from "../api.js";
 import { currentUser, ensureUser } from "../session.js";
 import { Board } from "../board.js";
@@ -21,6 +21,7 @@ import { gameSummary, nameWithRank, playerLink, resultText } from "./common.js";
 import { ReviewsCard } from "./reviews.js";
 import { ConditionalEditor } from "./conditional.js";
 import { reportDialog } from "../report.js";
+import { hold, release, socketHandlers } from "./live_view.js";
 
 export function mount(container, gameId) {
   const view = new GameView(container, gameId);
@@ -42,30 +43,19 @@ export class GameView {
     this.countdown = new Countdown();
     this.build(container);
     this.socket = new GameSocket(gameId, {
-      onSnapshot: (msg) => this.onSnapshot(msg),
-      onEvent: (msg) => this.onEvent(msg),
-      onEphemeral: (msg) => this.onEphemeral(msg),
-      onStatus: (status, detail) => this.onStatus(status, detail),
-      onError: (msg) => errorToast(msg),
+      ...socketHandlers(this),
       onLag: (ms) => {
         this.lag = ms;
       },
     });
     this.socket.start();
     this.timer = setInterval(() => this.renderClocks(), 100);
-    this.offLang = onLanguageChange(() => this.render());
-    this.onKeyDown = (ev) => this.keyboard(ev);
-    document.addEventListener("keydown", this.onKeyDown);
+    hold(this);
   }
 
   destroy() {
-    this.destroyed = true;
     clearInterval(this.timer);
-    document.removeEventListener("keydown", this.onKeyDown);
-    this.socket.stop();
-    this.offLang();
-    if (this.board) this.board.destroy();
-    this.root.remove();
+    release(this);
   }
 
   // ---- layout -------------------------------------------------------------------------------------------

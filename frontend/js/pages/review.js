@@ -2,7 +2,7 @@
 // hand-off and take-back; the leader's tools (moves and variations, comments, marks, removing a branch); chat.
 // The server decides everything: the position shown is the one its events carry (docs/protocol.md §9).
 import { h, replace, setText } from "../dom.js";
-import { t, onLanguageChange } from "../i18n.js";
+import { t } from "../i18n.js";
 import { api } from "../api.js";
 import { Board } from "../board.js";
 import { gtp } from "../coords.js";
@@ -11,6 +11,7 @@ import { ReviewSocket } from "../protocol.js";
 import { StudyTree } from "../studytree.js";
 import { errorToast } from "../ui.js";
 import { ensureUser } from "../session.js";
+import { hold, release, socketHandlers } from "./live_view.js";
 
 const TOOLS = ["play", "triangle", "square", "circle", "label"];
 const MAX_CHAT = 500;
@@ -29,13 +30,7 @@ export class ReviewView {
     this.tree = null;
     this.tool = "play";
     this.build(container);
-    this.socket = new ReviewSocket(reviewId, {
-      onSnapshot: (msg) => this.onSnapshot(msg),
-      onEvent: (msg) => this.onEvent(msg),
-      onEphemeral: (msg) => this.onEphemeral(msg),
-      onStatus: (status, detail) => this.onStatus(status, detail),
-      onError: (msg) => errorToast(msg),
-    });
+    this.socket = new ReviewSocket(reviewId, socketHandlers(this));
     // A shared review lists its people by name and hands control to them: joining one starts a guest
     // session for a visitor who has none (watching a game does not).
     ensureUser()
@@ -43,18 +38,11 @@ export class ReviewView {
       .finally(() => {
         if (!this.destroyed) this.socket.start();
       });
-    this.offLang = onLanguageChange(() => this.render());
-    this.onKeyDown = (ev) => this.keyboard(ev);
-    document.addEventListener("keydown", this.onKeyDown);
+    hold(this);
   }
 
   destroy() {
-    this.destroyed = true;
-    document.removeEventListener("keydown", this.onKeyDown);
-    this.socket.stop();
-    this.offLang();
-    if (this.board) this.board.destroy();
-    this.root.remove();
+    release(this);
   }
 
   // ---- layout -------------------------------------------------------------------------------------------
