@@ -44,6 +44,7 @@ from app.games.events import (
     UndoEvent as UndoEvent,
     VacationEvent as VacationEvent,
     game_event_adapter as game_event_adapter,
+    version_required,
 )
 
 MAX_MESSAGE_BYTES = 4096
@@ -416,9 +417,22 @@ class _ServerMessage(BaseModel):
         return out
 
 
-class Ack(_ServerMessage):
-    t: Literal["ack"] = "ack"
+class _Reply(_ServerMessage):
+    """A message that names one message by its ``id``: the client's it answers, or (the server's ping) its own.
+    ``t`` is declared here so that it stays the first field of every reply on the wire."""
+
+    t: str
     id: str
+
+
+class _Timed(_Reply):
+    """A ping or its answer, with the sender's clock (docs/clocks.md)."""
+
+    server_time: float
+
+
+class Ack(_Reply):
+    t: Literal["ack"] = "ack"
     v: int | None = None
 
 
@@ -437,16 +451,12 @@ class ErrorMessage(LobbyError):
     reason: str | None = None
 
 
-class PongReply(_ServerMessage):
+class PongReply(_Timed):
     t: Literal["pong"] = "pong"
-    id: str
-    server_time: float
 
 
-class ServerPing(_ServerMessage):
+class ServerPing(_Timed):
     t: Literal["ping"] = "ping"
-    id: str
-    server_time: float
 
 
 class Presence(_ServerMessage):
@@ -498,21 +508,23 @@ class GameView(BaseModel):
     conditional: Any = None
 
 
-class Snapshot(_ServerMessage):
+class _RoomSnapshot(_ServerMessage):
+    """A whole room at version ``v`` as one viewer (``you``) sees it; ``resync`` when it replaces events the
+    socket could not be caught up with."""
+
     t: Literal["snapshot"] = "snapshot"
     v: int
     resync: bool = False
     you: dict[str, Any]
+
+
+class Snapshot(_RoomSnapshot):
     game: GameView
 
 
-class ReviewSnapshot(_ServerMessage):
+class ReviewSnapshot(_RoomSnapshot):
     """The whole review at version ``v`` (docs/protocol.md §9.2)."""
 
-    t: Literal["snapshot"] = "snapshot"
-    v: int
-    resync: bool = False
-    you: dict[str, Any]
     review: dict[str, Any]
     participants: list[dict[str, Any]]
     anonymous: int
@@ -526,16 +538,11 @@ class Participants(_ServerMessage):
     anonymous: int
 
 
-def _with_version(schema: dict[str, Any]) -> None:
-    schema["properties"]["v"] = {"title": "V", "type": "integer"}
-    schema.setdefault("required", []).append("v")
-
-
 class Versioned(_ServerMessage):
     """The body of a versioned event: built before its commit gives it a version, sent with ``v`` added last
     (``at_version``), as the schema says."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra=_with_version)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=version_required)
 
 
 def at_version(body: Versioned, v: int) -> bytes:
@@ -548,9 +555,16 @@ def at_version(body: Versioned, v: int) -> bytes:
 # ---- review socket events, server -> client (docs/protocol.md §9.2) ---------------------------------------
 
 
-class ReviewGotoEvent(Versioned):
-    t: Literal["goto"] = "goto"
+class _AtNode(Versioned):
+    """An event about one node of the review's tree, by its id. ``t`` is declared here so that it stays the
+    first field on the wire."""
+
+    t: str
     node: int
+
+
+class ReviewGotoEvent(_AtNode):
+    t: Literal["goto"] = "goto"
     position: dict[str, Any]
 
 
@@ -561,23 +575,20 @@ class ReviewPlayEvent(Versioned):
     position: dict[str, Any]
 
 
-class ReviewCommentEvent(Versioned):
+class ReviewCommentEvent(_AtNode):
     t: Literal["comment"] = "comment"
-    node: int
     text: str
 
 
-class ReviewMarkEvent(Versioned):
+class ReviewMarkEvent(_AtNode):
     t: Literal["mark"] = "mark"
-    node: int
     p: WirePoint
     kind: str | None  # triangle, square, circle or label; None: the mark was cleared
     label: str | None
 
 
-class ReviewRemoveBranchEvent(Versioned):
+class ReviewRemoveBranchEvent(_AtNode):
     t: Literal["remove_branch"] = "remove_branch"
-    node: int
     current: int
     position: dict[str, Any]
 
@@ -626,15 +637,13 @@ class LobbyPong(_ServerMessage):
     id: str | None
 
 
-class SeekAck(_ServerMessage):
+class SeekAck(_Reply):
     t: Literal["ack"] = "ack"
-    id: str
     seek_id: str
 
 
-class SeekCancelAck(_ServerMessage):
+class SeekCancelAck(_Reply):
     t: Literal["ack"] = "ack"
-    id: str
     cancelled: bool
 
 

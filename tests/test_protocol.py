@@ -106,6 +106,52 @@ def test_encode_is_plain_json():
     }
 
 
+def test_messages_on_a_shared_base_carry_their_type_first_then_the_fields_in_order():
+    from app.games.events import build
+    from app.protocol import (
+        PongReply,
+        ReviewCommentEvent,
+        ReviewGotoEvent,
+        ReviewMarkEvent,
+        ReviewRemoveBranchEvent,
+        ReviewSnapshot,
+        SeekAck,
+        SeekCancelAck,
+        ServerPing,
+        Snapshot,
+        at_version,
+    )
+
+    assert encode(Ack(id="a", v=3)) == b'{"t":"ack","id":"a","v":3}'
+    assert encode(PongReply(id="a", server_time=1.5)) == b'{"t":"pong","id":"a","server_time":1.5}'
+    assert encode(ServerPing(id="s1", server_time=2.0)) == b'{"t":"ping","id":"s1","server_time":2.0}'
+    assert encode(SeekAck(id="a", seek_id="k")) == b'{"t":"ack","id":"a","seek_id":"k"}'
+    assert encode(SeekCancelAck(id="a", cancelled=True)) == b'{"t":"ack","id":"a","cancelled":true}'
+    snapshot = ReviewSnapshot(v=4, you={}, review={}, participants=[], anonymous=0)
+    assert list(snapshot.wire()) == ["t", "v", "resync", "you", "review", "participants", "anonymous"]
+    assert list(Snapshot.model_fields) == ["t", "v", "resync", "you", "game"]
+    assert at_version(ReviewGotoEvent(node=2, position={}), 5) == b'{"t":"goto","node":2,"position":{},"v":5}'
+    assert at_version(ReviewCommentEvent(node=2, text="hi"), 5) == b'{"t":"comment","node":2,"text":"hi","v":5}'
+    mark = ReviewMarkEvent(node=2, p=[1, 1], kind=None, label=None)
+    assert list(orjson.loads(at_version(mark, 5))) == ["t", "node", "p", "kind", "label", "v"]
+    assert list(orjson.loads(at_version(ReviewRemoveBranchEvent(node=2, current=1, position={}), 5))) == [
+        "t",
+        "node",
+        "current",
+        "position",
+        "v",
+    ]
+    offers = {"undo": None, "draw": "B", "adjourn": None, "resume": None, "rematch": None}
+    for t in ("offer", "offer_declined"):
+        assert list(build(t, {"kind": "draw", "by": "B", "offers": offers, "server_time": 1})) == [
+            "t",
+            "kind",
+            "by",
+            "offers",
+            "server_time",
+        ]
+
+
 def test_review_messages_parse_to_typed_models():
     from app.protocol import HandControl, ReviewMark, ReviewPlay, parse_review_message
 

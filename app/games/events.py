@@ -22,14 +22,15 @@ Clocks = ClocksView | None  # docs/clocks.md, "CLOCKS"; null for an untimed game
 OfferKind = Literal["undo", "draw", "adjourn", "resume", "rematch"]
 
 
-def _version_required(schema: dict[str, Any]) -> None:
-    """On the wire every event has its version, an integer (only the event not yet committed has none)."""
+def version_required(schema: dict[str, Any]) -> None:
+    """On the wire every event has its version, an integer (only the event not yet committed has none); the
+    review's events (app/protocol.py) say so the same way."""
     schema["properties"]["v"] = {"title": "V", "type": "integer"}
     schema.setdefault("required", []).append("v")
 
 
 class GameEventBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra=_version_required)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=version_required)
     v: int | None = None  # set by the commit, never by the authority
     server_time: float | None = None
     # (field, its name on the wire) in the order the wire carries them; every field's value is plain data
@@ -120,18 +121,22 @@ class GameOverEvent(GameEventBody):
     sealed: bool | None = None
 
 
-class OfferEvent(GameEventBody):
+class _OfferChange(GameEventBody):
+    """An offer made or declined: its kind, by whom, and the offers standing after it. ``t`` is declared here
+    so that it stays the first field on the wire."""
+
+    t: str
+    kind: OfferKind
+    by: Color
+    offers: OffersView
+
+
+class OfferEvent(_OfferChange):
     t: Literal["offer"]
-    kind: OfferKind
-    by: Color
-    offers: OffersView
 
 
-class OfferDeclinedEvent(GameEventBody):
+class OfferDeclinedEvent(_OfferChange):
     t: Literal["offer_declined"]
-    kind: OfferKind
-    by: Color
-    offers: OffersView
 
 
 class UndoEvent(GameEventBody):
