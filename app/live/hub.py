@@ -7,9 +7,9 @@ committed there (with a compare-and-set on ``games.version``) before it reaches 
 2. keeps a bounded recent-event log per channel so a reconnecting client can be caught up from ``?v=N``
    without a database read (and says so when it cannot, so the caller resyncs instead),
 3. shares presence (which players are connected, how many spectators) across instances,
-4. caches each room's live state,
-5. holds clock deadlines, handing each due game to exactly one instance,
-6. carries the lobby channel.
+4. holds clock deadlines, handing each due game to exactly one instance,
+5. carries the lobby channel, and the instances' own news (log-outs, sanctions, blocks; typed in
+   ``app.live.hub_messages``).
 
 Two implementations behave identically: ``MemoryHub`` (one process, the embedded default) and ``RedisHub``
 (any number of instances sharing one Redis). Both are tested by the same suite.
@@ -61,7 +61,7 @@ def game_channel(game_id: str | int) -> str:
 
 
 class Hub(ABC):
-    """Fan-out, recent-event log, presence, state cache and clock deadlines shared by live rooms."""
+    """Fan-out, recent-event log, presence and clock deadlines shared by live rooms."""
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
