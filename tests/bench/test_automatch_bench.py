@@ -6,13 +6,11 @@ Only the shape of the output is checked: timings are the benchmark's business, n
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+from tests.bench.runs import bench_lines
 from tests.support.services import need_postgres, need_redis
 
-ROOT = Path(__file__).resolve().parents[2]
+LAST = re.compile(r"^pair_p99_ms=[\d.]+ ratio_p99=[\d.]+$")
 LINE = re.compile(
     r"^(pair_all|pair_cross_instance|pair_same_instance|baseline_ping) n=(\d+) p50_ms=[\d.]+ "
     r"p99_ms=[\d.]+ max_ms=[\d.]+$"
@@ -22,15 +20,6 @@ LINE = re.compile(
 def test_a_short_run_pairs_every_trial_and_prints_the_p99_last() -> None:
     need_postgres()
     need_redis()
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "automatch_bench.py"), "--trials", "4"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = done.stdout.strip().splitlines()
-    assert re.match(r"^pair_p99_ms=[\d.]+ ratio_p99=[\d.]+$", lines[-1]), lines[-1]
+    lines = bench_lines("automatch_bench.py", "--trials", "4", last=LAST)
     counts = {m.group(1): int(m.group(2)) for m in map(LINE.match, lines) if m}
     assert counts == {"pair_all": 4, "pair_cross_instance": 2, "pair_same_instance": 2, "baseline_ping": 4}, lines

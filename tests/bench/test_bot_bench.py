@@ -6,13 +6,10 @@ Only the shape of the output is checked: timings are the benchmark's business, n
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+from tests.bench.runs import run_bench
 from tests.support.services import need_gnugo
 
-ROOT = Path(__file__).resolve().parents[2]
 PHASE = re.compile(
     r"^(base|load): games=\d+ endings=\{.*\} bot_lost_on_time=\d+ bot_moves=\d+ "
     r"response_s p50=[\d.]+ p95=[\d.]+ max=[\d.]+ wall_s=\d+$"
@@ -21,13 +18,7 @@ PHASE = re.compile(
 
 def test_a_small_run_reports_both_phases_and_the_ratios() -> None:
     need_gnugo()
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bot_bench.py"), "--games", "2", "--moves", "3", "--think", "0"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = run_bench("bot_bench.py", "--games", "2", "--moves", "3", "--think", "0", timeout=600)
     lines = done.stdout.strip().splitlines()
     assert [line.split(":")[0] for line in lines if PHASE.match(line)] == ["base", "load"], done.stdout + done.stderr
     assert re.match(r"^ratios load/base: p50=[\d.]+ p95=[\d.]+ max=[\d.]+$", lines[-2]), lines

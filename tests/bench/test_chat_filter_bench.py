@@ -4,22 +4,12 @@ ratio last. Only the shape of the output is checked."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.runs import bench_lines
+
+LAST = re.compile(r"^filter_ratio=[\d.]+$")
 
 
 def test_a_short_run_prints_each_cost_and_the_ratio_last() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "chat_filter_bench.py"), "--moves", "20", "--rounds", "5"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = done.stdout.strip().splitlines()
-    assert re.match(r"^filter_ratio=[\d.]+$", lines[-1]), lines[-1]
+    lines = bench_lines("chat_filter_bench.py", "--moves", "20", "--rounds", "5", last=LAST, timeout=120)
     assert [line.split(":")[0] for line in lines[:3]] == ["unfiltered", "no_blocks", "with_blocks"]

@@ -5,23 +5,12 @@ snapshot listed every game)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.runs import bench_lines
+
 LAST = re.compile(r"^snapshot_p50_ms=[\d.]+ ratio_p50=[\d.]+$")
 
 
 def test_a_short_run_prints_both_snapshots_and_the_ratio_last() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "lobby_bench.py"), "--games", "3", "--trials", "6"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = done.stdout.strip().splitlines()
-    assert LAST.match(lines[-1]), lines[-1]
+    lines = bench_lines("lobby_bench.py", "--games", "3", "--trials", "6", last=LAST)
     assert lines[0].startswith("with games: p50=") and lines[1].startswith("without: p50=")

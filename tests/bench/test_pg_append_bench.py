@@ -4,29 +4,17 @@ and ends with the ceiling it measured. Only the shape of the output is checked."
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+from tests.bench.runs import bench_lines
 from tests.support.services import need_postgres
 
-ROOT = Path(__file__).resolve().parents[2]
 STEP = re.compile(r"^in_flight=(\d+) appends_per_s=(\d+) p50_ms=[\d.]+ p99_ms=[\d.]+ cpu_cores postgres=[\d.]+ ")
 LAST = re.compile(r"^pg_ms_per_append=([\d.]+|nan) appends_per_pg_core=(\d+|nan) best_appends_per_s=\d+$")
 
 
 def test_a_short_run_appends_at_each_step_and_prints_the_ceiling_last() -> None:
     need_postgres()
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "pg_append_bench.py"), "--steps", "1,3", "--seconds", "1", "--warmup", "0"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = done.stdout.strip().splitlines()
-    assert LAST.match(lines[-1]), lines[-1]
+    lines = bench_lines("pg_append_bench.py", "--steps", "1,3", "--seconds", "1", "--warmup", "0", last=LAST)
     steps = [m for m in map(STEP.match, lines) if m]
     assert [int(m.group(1)) for m in steps] == [1, 3], lines
     assert all(int(m.group(2)) > 0 for m in steps), lines  # every step committed moves

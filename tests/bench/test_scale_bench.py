@@ -7,14 +7,13 @@ benchmark's business, not the test suite's.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.bench.runs import bench_lines, run_bench
 from tests.support.services import need, need_postgres, need_redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -22,7 +21,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import cpu_groups
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCH = ROOT / "bench" / "scale_bench.py"
 
 PHASE = re.compile(
     r"^phase=(\w+) instances=(\d) placement=(game|spread) via=direct quota=(none|0\.10) games=(\d+) "
@@ -41,14 +39,7 @@ def _writable_controller() -> bool:
 
 
 def test_without_a_cpu_controller_it_says_so_and_exits_non_zero(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, cpu_groups.CGROUP_ROOT_ENV: str(tmp_path)},
-    )
+    done = run_bench("scale_bench.py", timeout=60, env={cpu_groups.CGROUP_ROOT_ENV: str(tmp_path)})
     assert done.returncode == 2, done.stdout + done.stderr
     assert "needs a writable CPU controller" in done.stderr and "no CPU controller" in done.stderr
     assert "scale2=" not in done.stdout
@@ -59,29 +50,8 @@ def test_a_short_run_measures_every_phase_and_prints_the_ratios_last() -> None:
     need_postgres()
     need_redis()
     need(_writable_controller(), "a writable cgroup CPU controller (root, cgroup v1 cpu or v2 cpu.max)")
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(BENCH),
-            "--games-per-instance",
-            "2",
-            "--seconds",
-            "2",
-            "--warmup",
-            "0",
-            "--client-procs",
-            "1",
-            "--rounds",
-            "1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=280,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = done.stdout.strip().splitlines()
-    assert LAST.match(lines[-1]), lines[-1]
+    args = ("--games-per-instance", "2", "--seconds", "2", "--warmup", "0", "--client-procs", "1", "--rounds", "1")
+    lines = bench_lines("scale_bench.py", *args, last=LAST, timeout=280)
     phases = [m for m in map(PHASE.match, lines) if m]
     assert [(m.group(1), int(m.group(2)), m.group(3)) for m in phases] == [
         ("base", 1, "game"),
