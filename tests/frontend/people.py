@@ -17,6 +17,22 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 375, "height": 740}
 LANGUAGES = ("en", "zh", "vi", "es", "ja", "ko")
+# An init script: the page's notifications are recorded in window.__notes instead of shown, and whether the
+# tab is hidden is window.__hidden (false at first).
+RECORDED_NOTIFICATIONS = """
+    window.__notes = [];
+    window.__hidden = false;
+    Object.defineProperty(Document.prototype, 'visibilityState', {get() { return window.__hidden ? 'hidden' : 'visible'; }});
+    Object.defineProperty(Document.prototype, 'hidden', {get() { return window.__hidden; }});
+    const Real = window.Notification;
+    class Recording extends EventTarget {
+        constructor(title, options) { super(); window.__notes.push({title, body: options && options.body}); }
+        close() {}
+        static get permission() { return Real.permission; }
+        static requestPermission() { return Real.requestPermission(); }
+    }
+    window.Notification = Recording;
+"""
 
 
 class Person:

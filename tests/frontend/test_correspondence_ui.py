@@ -10,28 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 
 from tests.conftest import LiveServer
-from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person
+from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, RECORDED_NOTIFICATIONS, Person
 from tests.frontend.test_languages import OVERFLOWS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
 DAY = 86400
-NOTIFICATIONS = """
-    window.__notes = [];
-    window.__hidden = false;
-    Object.defineProperty(Document.prototype, 'visibilityState', {get() { return window.__hidden ? 'hidden' : 'visible'; }});
-    Object.defineProperty(Document.prototype, 'hidden', {get() { return window.__hidden; }});
-    const Real = window.Notification;
-    class Recording extends EventTarget {
-        constructor(title, options) { super(); window.__notes.push({title, body: options && options.body}); }
-        close() {}
-        static get permission() { return Real.permission; }
-        static requestPermission() { return Real.requestPermission(); }
-    }
-    window.Notification = Recording;
-    localStorage.setItem('tengen.settings', JSON.stringify({notify: true}));
-"""
+NOTIFICATIONS = RECORDED_NOTIFICATIONS + "localStorage.setItem('tengen.settings', JSON.stringify({notify: true}));\n"
 
 
 def _register(person: Person) -> str:
@@ -145,14 +131,19 @@ def _tree(person: Person) -> list[str]:
     )
 
 
+def _both_on_a_new_game(ana: Person, bao: Person) -> None:
+    """Both register, Ana (Black) challenges Bao to a 3-day correspondence game, and both open its page."""
+    _register(ana), _register(bao)
+    game = _game(ana, bao, 3)
+    for person in (ana, bao):
+        person.open(f"#/game/{game}")
+        person.page.wait_for_selector(f"{person.board} .pt")
+
+
 def test_conditional_moves_planned_on_the_board_are_played_by_the_server(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
-        _register(ana), _register(bao)
-        game = _game(ana, bao, 3)
-        for person in (ana, bao):
-            person.page.goto(f"{server.url}/#/game/{game}")
-            person.page.wait_for_selector(f"{person.board} .pt")
+        _both_on_a_new_game(ana, bao)
         assert ana.page.is_hidden("#conditional #cond-edit")  # her turn: nothing to plan
         ana.click_point(4, 4)
         ana.wait_moves(1)
@@ -231,11 +222,7 @@ KO_GAME = [(4, 3), (5, 3), (3, 4), (6, 4), (4, 5), (5, 5), (0, 0), (4, 4), (5, 4
 def test_a_conditional_line_the_games_ko_forbids_is_refused_in_its_preview(browser: Browser, server: LiveServer) -> None:
     ana, bao = Person(browser, server.url), Person(browser, server.url)
     try:
-        _register(ana), _register(bao)
-        game = _game(ana, bao, 3)
-        for person in (ana, bao):
-            person.page.goto(f"{server.url}/#/game/{game}")
-            person.page.wait_for_selector(f"{person.board} .pt")
+        _both_on_a_new_game(ana, bao)
         for n, (x, y) in enumerate(KO_GAME):
             mover, other = (ana, bao) if n % 2 == 0 else (bao, ana)
             mover.click_point(x, y)

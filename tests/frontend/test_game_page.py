@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.conftest import LiveServer
-from tests.frontend.people import PHONE, Person, start_game
+from tests.frontend.people import PHONE, RECORDED_NOTIFICATIONS, Person, start_game
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -197,28 +197,12 @@ def test_players_see_the_spectators_chat_when_the_game_ends(browser: Browser, se
             person.close()
 
 
-NOTIFICATIONS = """
-    window.__notes = [];
-    window.__hidden = false;
-    Object.defineProperty(Document.prototype, 'visibilityState', {get() { return window.__hidden ? 'hidden' : 'visible'; }});
-    Object.defineProperty(Document.prototype, 'hidden', {get() { return window.__hidden; }});
-    const Real = window.Notification;
-    class Recording extends EventTarget {
-        constructor(title, options) { super(); window.__notes.push({title, body: options && options.body}); }
-        close() {}
-        static get permission() { return Real.permission; }
-        static requestPermission() { return Real.requestPermission(); }
-    }
-    window.Notification = Recording;
-"""
-
-
 def test_your_move_is_notified_only_when_asked_for_and_the_tab_is_hidden(browser: Browser, server: LiveServer) -> None:
     ana = Person(browser, server.url)
     bao = Person(browser, server.url)
     try:
         ana.context.grant_permissions(["notifications"], origin=server.url)
-        ana.page.add_init_script(NOTIFICATIONS)
+        ana.page.add_init_script(RECORDED_NOTIFICATIONS)
         ana.open()
         bao.open()
         start_game(ana, bao)
