@@ -6,28 +6,14 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 
 from __future__ import annotations
 
-from typing import Any
 
 from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import begin, finished, sgf, stored
 from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import GameSocket
 
 pytestmark = STACKS
-
-
-async def _ok(sock: GameSocket, message: dict[str, Any]) -> dict[str, Any]:
-    ack = await sock.act(message)
-    assert ack["t"] == "ack", ack
-    return ack
-
-
-async def _refused(sock: GameSocket, message: dict[str, Any], code: str) -> None:
-    reply = await sock.act(message)
-    assert reply["t"] == "error" and reply["code"] == code, reply
-    assert reply["id"] and reply["message"]
 
 
 async def test_undo_declined_then_accepted_and_out_of_phase_acts_change_nothing(
@@ -35,22 +21,22 @@ async def test_undo_declined_then_accepted_and_out_of_phase_acts_change_nothing(
 ) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
-    await _refused(w, {"t": "undo_accept"}, "no_offer")  # nobody asked
-    await _refused(b, {"t": "toggle_dead", "p": [4, 4]}, "wrong_phase")  # not scoring
-    await _refused(b, {"t": "seal", "p": [4, 4]}, "wrong_phase")  # not adjourned
-    await _refused(b, {"t": "claim_victory"}, "opponent_present")
+    await w.refused({"t": "undo_accept"}, "no_offer")  # nobody asked
+    await b.refused({"t": "toggle_dead", "p": [4, 4]}, "wrong_phase")  # not scoring
+    await b.refused({"t": "seal", "p": [4, 4]}, "wrong_phase")  # not adjourned
+    await b.refused({"t": "claim_victory"}, "opponent_present")
     assert (await stored(black, game_id))["version"] == 0
 
-    await _ok(b, {"t": "play", "p": [2, 2]})
-    await _ok(b, {"t": "undo_request"})
+    await b.ok({"t": "play", "p": [2, 2]})
+    await b.ok({"t": "undo_request"})
     offer = await w.of_type("offer")
     assert offer["kind"] == "undo" and offer["by"] == "B"
-    await _refused(b, {"t": "undo_request"}, "offer_pending")
-    await _ok(w, {"t": "undo_decline"})
+    await b.refused({"t": "undo_request"}, "offer_pending")
+    await w.ok({"t": "undo_decline"})
     declined = await b.of_type("offer_declined")
     assert declined["kind"] == "undo" and declined["by"] == "W"
-    await _ok(b, {"t": "undo_request"})
-    await _ok(w, {"t": "undo_accept"})
+    await b.ok({"t": "undo_request"})
+    await w.ok({"t": "undo_accept"})
     undo = await b.of_type("undo")
     assert undo["color"] == "B" and undo["p"] == [2, 2] and undo["to_move"] == "B" and undo["move_number"] == 0
     assert undo["board"][2][2] == "."
@@ -63,11 +49,11 @@ async def test_undo_declined_then_accepted_and_out_of_phase_acts_change_nothing(
 async def test_draw_declined_then_agreed(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
-    await _ok(b, {"t": "draw_offer"})
-    await _ok(w, {"t": "draw_decline"})
+    await b.ok({"t": "draw_offer"})
+    await w.ok({"t": "draw_decline"})
     assert (await b.of_type("offer_declined"))["kind"] == "draw"
-    await _ok(w, {"t": "draw_offer"})
-    await _ok(b, {"t": "draw_accept"})
+    await w.ok({"t": "draw_offer"})
+    await b.ok({"t": "draw_accept"})
     over = await w.of_type("game_over")
     assert over["result"]["text"] == "Draw" and over["result"]["reason"] == "draw" and over["result"]["winner"] is None
     game = await finished(black, game_id)
@@ -80,8 +66,8 @@ async def test_draw_declined_then_agreed(make_player: MakePlayer, clock: FakeClo
 async def test_abort_before_both_moved_and_refused_after(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
-    await _ok(b, {"t": "play", "p": [2, 2]})
-    await _ok(w, {"t": "abort"})
+    await b.ok({"t": "play", "p": [2, 2]})
+    await w.ok({"t": "abort"})
     over = await b.of_type("game_over")
     assert over["result"]["reason"] == "abort" and over["result"]["text"] == "Void" and over["by"] == "W"
     assert ((await finished(black, game_id))["ended_by"]) == "abort"
@@ -89,11 +75,11 @@ async def test_abort_before_both_moved_and_refused_after(make_player: MakePlayer
         await sock.close()
 
     game_id, b, w = await begin(black, white, clock)
-    await _ok(b, {"t": "play", "p": [2, 2]})
-    await _ok(w, {"t": "play", "p": [6, 6]})
-    await _refused(b, {"t": "abort"}, "too_late_to_abort")
+    await b.ok({"t": "play", "p": [2, 2]})
+    await w.ok({"t": "play", "p": [6, 6]})
+    await b.refused({"t": "abort"}, "too_late_to_abort")
     assert (await stored(black, game_id))["status"] == "playing"
-    await _ok(b, {"t": "resign"})
+    await b.ok({"t": "resign"})
     assert (await w.of_type("game_over"))["result"]["text"] == "W+R"
     assert ((await finished(black, game_id))["ended_by"]) == "resignation"
     for sock in (b, w):
@@ -105,21 +91,21 @@ async def test_a_sealed_move_stays_hidden_until_resumption(make_player: MakePlay
     game_id, b, w = await begin(black, white, clock, {"kind": "absolute", "main": 600})
     s = await (await make_player()).socket(game_id)
     await s.of_type("snapshot")
-    await _ok(b, {"t": "play", "p": [2, 2]})
-    await _ok(w, {"t": "play", "p": [6, 6]})
-    await _ok(w, {"t": "adjourn_offer"})
-    await _ok(b, {"t": "adjourn_accept"})
+    await b.ok({"t": "play", "p": [2, 2]})
+    await w.ok({"t": "play", "p": [6, 6]})
+    await w.ok({"t": "adjourn_offer"})
+    await b.ok({"t": "adjourn_accept"})
     phase = await s.until(lambda m: m.get("t") == "phase")
     assert phase["phase"] == "adjourned" and phase["sealer"] == "B"
 
     clock.advance(4)
-    ack = await _ok(b, {"t": "seal", "p": [4, 4]})
+    ack = await b.ok({"t": "seal", "p": [4, 4]})
     mine = await b.event(ack["v"])
     assert mine["t"] == "sealed" and mine["p"] == [4, 4] and mine["clocks"]["B"]["main"] == 596.0
     for sock in (w, s):
         theirs = await sock.event(ack["v"])
         assert theirs["t"] == "sealed" and "p" not in theirs and theirs["color"] == "B"
-    await _refused(b, {"t": "seal", "p": [5, 5]}, "already_sealed")
+    await b.refused({"t": "seal", "p": [5, 5]}, "already_sealed")
     for player in (white, black):
         sock = await player.socket(game_id)
         snap = (await sock.of_type("snapshot"))["game"]
@@ -133,8 +119,8 @@ async def test_a_sealed_move_stays_hidden_until_resumption(make_player: MakePlay
         assert not any(m.get("p") == [4, 4] for m in sock.received)
     assert "B[ee]" not in await sgf(black, game_id)
 
-    await _ok(w, {"t": "resume_offer"})
-    await _ok(b, {"t": "resume_accept"})
+    await w.ok({"t": "resume_offer"})
+    await b.ok({"t": "resume_accept"})
     move = await s.until(lambda m: m.get("t") == "move" and m.get("sealed"))
     assert move["p"] == [4, 4] and move["color"] == "B" and move["to_move"] == "W"
     assert "B[ee]" in await sgf(black, game_id)
@@ -145,14 +131,14 @@ async def test_a_sealed_move_stays_hidden_until_resumption(make_player: MakePlay
 async def test_abandonment_claim_refused_before_the_grace_period_then_accepted(make_player: MakePlayer, clock: FakeClock) -> None:
     black, white = await make_player(), await make_player()
     game_id, b, w = await begin(black, white, clock)
-    await _ok(b, {"t": "play", "p": [2, 2]})
+    await b.ok({"t": "play", "p": [2, 2]})
     await b.until(lambda m: m.get("t") == "presence" and m["players"]["W"] is True)
     await w.close()
     await b.until(lambda m: m.get("t") == "presence" and m["players"]["W"] is False)
     clock.advance(30)
-    await _refused(b, {"t": "claim_victory"}, "too_early_to_claim")
+    await b.refused({"t": "claim_victory"}, "too_early_to_claim")
     clock.advance(31)  # past the 60 s grace period
-    await _ok(b, {"t": "claim_victory"})
+    await b.ok({"t": "claim_victory"})
     over = await b.of_type("game_over")
     assert over["result"]["text"] == "B+F" and over["result"]["reason"] == "abandonment"
     assert over["by"] == "B" and over["absent"] == "W"

@@ -134,6 +134,19 @@ class GameSocket:
         finally:
             self._cursor = cursor
 
+    async def ok(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send an action that must be accepted; its ack."""
+        ack = await self.act(message)
+        assert ack["t"] == "ack", ack
+        return ack
+
+    async def refused(self, message: dict[str, Any], code: str) -> dict[str, Any]:
+        """Send an action that must be refused with ``code``; the error (it names the action and says why)."""
+        reply = await self.act(message)
+        assert reply["t"] == "error" and reply["code"] == code, reply
+        assert reply["id"] and reply["message"]
+        return reply
+
     def versioned(self) -> list[dict[str, Any]]:
         """Every versioned event received so far, in order."""
         return [m for m in self.received if "v" in m and m.get("t") not in ("snapshot", "ack")]
