@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.rules import Game
+from app.rules import Game, RuleSet, rules_for
 from app.rules.board import Board
 
 
@@ -30,3 +30,32 @@ def stones_hash(board: Board) -> int:
         if c:
             h ^= board.keys[c][p]
     return h
+
+
+# A seki on 9x9 (the point 2,0 shared by both), with territory for both.
+SEKI_ROWS = [
+    ".X.O.OX..",
+    "XXXOOOX..",
+    "OOOXXXX..",
+    "..OX.....",
+    "..OX.....",
+    "..OX.....",
+    "..OX.....",
+    "..OX.....",
+    "..OX.....",
+]
+
+
+def game_from_rows(rows: list[str], rules: RuleSet | None = None, to_move: str = "B") -> Game:
+    """A game under ``rules`` (Chinese by default) that reached the position ``rows`` (``X`` Black, ``O`` White,
+    top row first) by real moves, ``to_move`` to play."""
+    g = Game(len(rows), rules or rules_for("chinese"))
+    place_stones(
+        g,
+        black=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"],
+        white=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"],
+    )
+    assert g.board_rows() == rows
+    if g.to_move != to_move:
+        g.pass_turn(g.to_move)
+    return g

@@ -3,24 +3,10 @@ on the stored self-play positions (``tests/rules/data``, made by ``tests.rules.g
 
 import pytest
 
-from app.rules import Game, rules_for
 from app.rules.board import BLACK, WHITE
 from app.rules.dead import propose_dead_on_board
 from tests.rules.dead_positions import Position, load, parse
-from tests.rules.positions import place_stones
-
-
-def game_from_rows(rows: list[str], to_move: str = "B") -> Game:
-    g = Game(len(rows), rules_for("chinese"))
-    place_stones(
-        g,
-        black=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"],
-        white=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"],
-    )
-    assert g.board_rows() == rows
-    if g.to_move != to_move:
-        g.pass_turn(g.to_move)
-    return g
+from tests.rules.positions import SEKI_ROWS, game_from_rows
 
 
 def points(rows: list[str], chars: str) -> set[tuple[int, int]]:
@@ -32,18 +18,7 @@ def propose(pos: Position) -> set[tuple[int, int]]:
 
 
 def test_seki_stays_alive():
-    rows = [
-        ".X.O.OX..",
-        "XXXOOOX..",
-        "OOOXXXX..",
-        "..OX.....",
-        "..OX.....",
-        "..OX.....",
-        "..OX.....",
-        "..OX.....",
-        "..OX.....",
-    ]
-    g = game_from_rows(rows)
+    g = game_from_rows(SEKI_ROWS)
     assert g.score([]).seki == [(2, 0)]
     assert g.propose_dead() == set()
 

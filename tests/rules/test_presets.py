@@ -1,7 +1,7 @@
 import pytest
 
 from app.rules import PRESETS, Game, IllegalMove, RuleSet, rules_for
-from tests.rules.positions import place_stones
+from tests.rules.positions import SEKI_ROWS, game_from_rows
 
 
 def play_all(game, moves):
@@ -103,30 +103,6 @@ def test_multi_stone_suicide_forbidden(name):
         g.play("B", (0, 2))
     assert info.value.reason == "suicide"
     assert g.state() == before
-
-
-SEKI_ROWS = [
-    ".X.O.OX..",
-    "XXXOOOX..",
-    "OOOXXXX..",
-    "..OX.....",
-    "..OX.....",
-    "..OX.....",
-    "..OX.....",
-    "..OX.....",
-    "..OX.....",
-]
-
-
-def game_from_rows(rows, rules):
-    g = Game(len(rows), rules)
-    place_stones(
-        g,
-        black=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"],
-        white=[(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "O"],
-    )
-    assert g.board_rows() == rows
-    return g
 
 
 def test_seki_area_counts_eyes():
