@@ -14,7 +14,7 @@ from .coords import check_size
 from .dead import estimate_on_board, propose_dead_on_board
 from .errors import IllegalMove
 from .handicap import fixed_handicap_points
-from .legality import illegal_points
+from .legality import Legality, illegal_points
 from .ruleset import PRESETS, RuleSet
 from .scoring import Score, score_position
 
@@ -135,6 +135,9 @@ class Game:
         # illegal_points' answer, with the (moves, side to move, hash) it is for: the moves only grow between
         # rebuilds (undo and rollback start from a fresh game), so that key names one position and history
         self._illegal: tuple[tuple[int, str, int], tuple[Point, ...]] | None = None
+        # what illegal_points works from (:class:`.legality.Legality`), for the board it was made for and kept
+        # up to date move by move while it is asked after every move
+        self._legality: Legality | None = None
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -334,10 +337,54 @@ class Game:
         cached = self._illegal
         if cached is None or cached[0] != key:
             xy = board.xy
-            cached = self._illegal = (key, tuple(xy(p) for p in illegal_points(board, _CODE[self.to_move])))
+            cached = self._illegal = (key, tuple(xy(p) for p in illegal_points(self._follow(), _CODE[self.to_move])))
         return list(cached[1])
 
+    def _follow(self) -> Legality:
+        """The :class:`.legality.Legality` of the board as it is now: the one kept, brought up to date with the
+        last move when it was made one move ago, else a new one (after an undo, a rollback or a move nobody asked
+        about; its history comes from a replay then)."""
+        board = self._board
+        n = len(self.moves)
+        state = self._legality
+        if state is not None and state.board is board:
+            if state.moves == n:
+                return state
+            if state.moves == n - 1:
+                move = self.moves[-1]
+                if move.point is None:
+                    state.step(NO_POINT, [], _CODE[move.color])
+                else:
+                    index = self._entries[move.color][move.point][0]
+                    removed = [self._index(q) for q in self.captures.get(n - 1, ())]
+                    state.step(index, removed, _CODE[move.color])
+                return state
+        state = self._legality = Legality(board, n, self._history() if board.seen is not None else None)
+        return state
+
+    def _history(self) -> list[tuple[int, int]]:
+        """The repetition history as (stones of the position, key) pairs, from a replay of the game's moves."""
+        g = self._start()
+        board = g._board
+        stones = sum(1 for p in board.points if board.color[p])
+        out = [(stones, key) for key in g._seen]
+        for mv in self.moves:
+            stones += (mv.point is not None) - len(g._redo(mv))
+            out.append((stones, board.history_key(board.hash, _CODE[mv.color])))
+        return out
+
     def illegal_reason(self, color: str, point: Point) -> str | None:
+        """Why ``play(color, point)`` would fail now (an :class:`IllegalMove` reason), or ``None``. When the side
+        to move's illegal points are already known for this position, a legal point is told by them."""
+        cached = self._illegal
+        if cached is not None and color == self.to_move and not self.over:
+            try:
+                p = self._entries[color][point][0]
+            except (KeyError, TypeError):
+                p = -1
+            board = self._board
+            if p >= 0 and not board.color[p] and point not in cached[1] and cached[0] == (len(self.moves), color, board.hash):
+                return None
         try:
             self._check(color, point)
         except IllegalMove as exc:
@@ -378,17 +425,26 @@ class Game:
         self.__dict__.update(fresh.__dict__)
 
     def _replay(self, moves: list[Move]) -> "Game":
+        g = self._start()
+        for mv in moves:
+            g._redo(mv)
+        return g
+
+    def _start(self) -> "Game":
+        """A new game as this one was before its first move (handicap and setup stones down)."""
         g = Game(self.size, self.rules, handicap_points=self.handicap_points or None)
         if self._setup is not None:
             g.add_setup(*self._setup)
-        for mv in moves:
-            if mv.color != g.to_move:
-                g.set_to_move(mv.color)
-            if mv.point is None:
-                g.pass_turn(mv.color)
-            else:
-                g.play(mv.color, mv.point)
         return g
+
+    def _redo(self, mv: Move) -> list[Point]:
+        """Play a recorded move or pass (by whichever colour it names); returns the removed points."""
+        if mv.color != self.to_move:
+            self.set_to_move(mv.color)
+        if mv.point is None:
+            self.pass_turn(mv.color)
+            return []
+        return self.play(mv.color, mv.point)
 
     def copy(self) -> "Game":
         g = Game.__new__(Game)
@@ -400,6 +456,7 @@ class Game:
         g._seen = g._board.seen if g._board.seen is not None else set(self._seen)
         g._situations = Counter(self._situations)
         g.handicap_points = list(self.handicap_points)
+        g._legality = None  # made for this game's board
         return g
 
     def state(self) -> tuple[object, ...]:

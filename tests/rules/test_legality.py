@@ -1,5 +1,7 @@
 """Game.illegal_points, the list the server sends: exactly the empty points where playing fails."""
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -58,6 +60,81 @@ def test_the_illegal_points_are_those_where_a_trial_move_fails(data, size, rules
             g.pass_turn(g.to_move)
         else:
             g.play(g.to_move, legal[choice])
+
+
+def trial_reasons(g):
+    """Each empty point -> why a trial move there on a copy of the game fails (None: it succeeds)."""
+    out: dict[tuple[int, int], str | None] = {}
+    for y in range(g.size):
+        for x in range(g.size):
+            if g.stone_at((x, y)) is None:
+                try:
+                    g.copy().play(g.to_move, (x, y))
+                    out[(x, y)] = None
+                except IllegalMove as exc:
+                    out[(x, y)] = exc.reason
+    return out
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from([2, 3, 4, 5, 7]), st.sampled_from(RULES), st.booleans())
+def test_the_list_asked_now_and_then_follows_every_change_of_the_game(data, size, rules, setup):
+    """The list is kept up to date move by move while it is asked after every move; here it is asked only now
+    and then, between moves, passes, undos, rollbacks, turns given away and copies, from set-up stones or an
+    empty board, and every point's ``illegal_reason`` (told by the list when it is known) is checked too."""
+    g = Game(size, rules)
+    if setup:
+        g.add_setup([(0, 0)], [(size - 1, size - 1)], to_move=data.draw(st.sampled_from([None, "B", "W"]), label="first"))
+    for _ in range(60):
+        if g.over:
+            assert g.illegal_points() == []
+            return
+        step = data.draw(st.sampled_from(["ask", "play", "play", "play", "pass", "undo", "rollback", "turn", "copy"]))
+        if step == "ask":
+            reasons = trial_reasons(g)
+            assert g.illegal_points() == sorted((p for p, r in reasons.items() if r), key=lambda p: (p[1], p[0]))
+            for p, reason in reasons.items():
+                assert g.illegal_reason(g.to_move, p) == reason
+        elif step == "play" or step == "rollback":
+            mark = g.checkpoint()
+            legal = sorted(g.legal_points(), key=lambda p: (p[1], p[0]))
+            if not legal:
+                g.pass_turn(g.to_move)
+            else:
+                g.play(g.to_move, legal[data.draw(st.integers(0, len(legal) - 1), label="move")])
+            if step == "rollback":
+                g.illegal_points()
+                g.rollback(mark)
+        elif step == "pass":
+            g.pass_turn(g.to_move)
+        elif step == "undo" and g.moves:
+            g.undo()
+        elif step == "turn":
+            g.set_to_move("W" if g.to_move == "B" else "B")
+        elif step == "copy":
+            g = g.copy()
+
+
+def test_a_long_game_on_the_full_board_under_every_ko_rule():
+    """Captures, big chains and long histories: random 19x19 games, the list checked every few moves."""
+    rng = random.Random(7)
+    points = [(x, y) for y in range(19) for x in range(19)]
+    for rules in RULES:
+        g = Game(19, rules, handicap=rng.choice([0, 4]))
+        for n in range(240):
+            if n % 24 == 23:
+                assert g.illegal_points() == by_trial(g)
+            elif n % 3:
+                g.illegal_points()
+            rng.shuffle(points)
+            for p in points:
+                if g.stone_at(p) is None and g.is_legal(g.to_move, p):
+                    g.play(g.to_move, p)
+                    break
+            else:
+                g.pass_turn(g.to_move)
+            if g.over:
+                break
 
 
 def test_simple_ko_and_single_stone_suicide():
