@@ -93,7 +93,8 @@ class GameAuthority:
         self.scoring_deadline: float | None = None
         self.sealed: dict[str, Any] | None = None  # {"color": c, "p": (x, y) | None, "charge": ...}
         self.resume_mark = 0  # moves before the last resume from scoring
-        self.clock_history: list[dict[str, Any]] = []  # clock state just before each move was charged (for undo)
+        # the clock just before each move was charged, stopped at that instant (for undo: GameClock.stopped_copy)
+        self.clock_history: list[GameClock] = []
         self.absent_since: dict[str, float | None] = {"B": None, "W": None}
         self.rematch: str | None = None  # the id of the game both players agreed to play next
         self.log: list[dict[str, Any]] = []
@@ -282,7 +283,7 @@ class GameAuthority:
 
     def charge(self, actor: str, now: float, lag: float | None) -> tuple[dict[str, Any] | None, list[Event]]:
         """Charge the mover's clock. Returns (charge info, events); a flag ends the game instead."""
-        before = self.clock.to_dict(now)
+        before = self.clock.stopped_copy(now)
         charge = self.clock.press(actor, now, lag)
         if charge.flagged:
             return None, [self.finish(correspondence.timeout(self, actor), now)]

@@ -31,7 +31,6 @@ credited, so nothing is decided before it has had its chance (see :meth:`GameClo
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -66,6 +65,9 @@ class PlayerClock:
             "stones": self.stones,
             "quota": self.quota,
         }
+
+    def copy(self) -> "PlayerClock":
+        return PlayerClock(self.main, self.periods, self.period_left, self.stones, self.quota)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "PlayerClock":
@@ -414,8 +416,16 @@ class GameClock:
         """An independent copy (the time control and lag policy are immutable and shared)."""
         clock = GameClock.__new__(GameClock)
         clock.__dict__.update(self.__dict__)
-        clock.players = {c: dataclasses.replace(p) for c, p in self.players.items()}
+        clock.players = {c: p.copy() for c, p in self.players.items()}
         clock.paused = set(self.paused)
         clock.weekends = dict(self.weekends)
         clock.away = set(self.away)
+        return clock
+
+    def stopped_copy(self, now: float) -> "GameClock":
+        """A copy with the running stretch folded in at ``now``, as :meth:`to_dict` with ``now`` keeps it: its
+        ``to_dict()`` is that dict (the form is only worked out when it is needed)."""
+        clock = self.copy()
+        clock.turn_elapsed = self.elapsed(now)
+        clock.turn_started = None
         return clock

@@ -56,7 +56,7 @@ def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     game = auth.game
     undone = game.undo()
     away = set(auth.clock.away)  # a vacation taken since the move still holds
-    auth.clock = GameClock.from_dict(auth.clock_history.pop(), now)
+    auth.clock = GameClock.from_dict(auth.clock_history.pop().to_dict(), now)
     for color in ("B", "W"):
         auth.clock.set_away(color, color in away, now)
     return [
