@@ -37,9 +37,5 @@ def sqlite_server(**extra: Any) -> Iterator[LiveServer]:
             frontend_dir=Path(tmp) / "none",
             **extra,
         )
-        server = LiveServer(settings)
-        server.start()
-        try:
+        with LiveServer(settings) as server:
             yield server
-        finally:
-            server.stop()

@@ -237,16 +237,20 @@ class LiveServer:
         self.thread.join(timeout=30)
         self.socket.close()
 
+    def __enter__(self) -> LiveServer:
+        """Started; stopped when the ``with`` block ends, however it ends."""
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
 
 @pytest.fixture
 def live_server_handle(settings: Settings) -> Iterator[LiveServer]:
     """A real uvicorn on a free port: ``.url``, ``.ws_url`` and ``.app`` (to reach ``app.state``)."""
-    server = LiveServer(settings)
-    server.start()
-    try:
+    with LiveServer(settings) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -29,8 +29,7 @@ async def test_current_user_ws_reads_the_session_cookie(settings: Settings) -> N
             await websocket.send_json({"id": user.id, "name": user.name})
         await websocket.close()
 
-    server.start()
-    try:
+    with server:
         async with httpx.AsyncClient(base_url=server.url) as http:
             me = (await http.post("/api/guest")).json()
             cookie = f"{COOKIE_NAME}={http.cookies[COOKIE_NAME]}"
@@ -40,5 +39,3 @@ async def test_current_user_ws_reads_the_session_cookie(settings: Settings) -> N
             assert json.loads(await ws.recv()) == {"error": "not_authenticated"}
         async with connect(server.ws_url + "/ws/whoami", additional_headers={"Cookie": cookie + "x"}) as ws:
             assert json.loads(await ws.recv()) == {"error": "not_authenticated"}
-    finally:
-        server.stop()

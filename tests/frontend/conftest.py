@@ -19,10 +19,8 @@ if TYPE_CHECKING:
 
 @pytest.fixture
 def server(settings: Settings) -> Iterator[LiveServer]:
-    live = LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend"}))
-    live.start()
-    yield live
-    live.stop()
+    with LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend"})) as live:
+        yield live
 
 
 @pytest.fixture

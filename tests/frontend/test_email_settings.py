@@ -15,6 +15,7 @@ import pytest
 from app.settings import Settings
 from tests.conftest import LiveServer
 from tests.frontend.people import DESKTOP, LANGUAGES, ROOT, Person
+from tests.support.mail_stack import smtp_sink  # noqa: F401 - a pytest fixture, taken by name as a test parameter
 from tests.support.smtp_sink import SmtpSink, link_token
 
 if TYPE_CHECKING:
@@ -22,13 +23,6 @@ if TYPE_CHECKING:
 
 PASSWORD = "s3cret-Tengen-pw"
 NEW_PASSWORD = "an0ther-Tengen-pw"
-
-
-@pytest.fixture
-def smtp_sink() -> Iterator[SmtpSink]:
-    sink = SmtpSink().start()
-    yield sink
-    sink.stop()
 
 
 @pytest.fixture

@@ -76,12 +76,8 @@ def _play_now(first_url: str, second_url: str) -> None:
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_play_now_pairs_two_browsers_on_the_embedded_stack(settings: Settings) -> None:
-    server = LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend"}))
-    server.start()
-    try:
+    with LiveServer(settings.model_copy(update={"frontend_dir": ROOT / "frontend"})) as server:
         _play_now(server.url, server.url)
-    finally:
-        server.stop()
 
 
 @POSTGRES_ONLY

@@ -89,12 +89,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, _db_templates: _Templates) 
         secret_key="test-secret-" + uuid.uuid4().hex,
         frontend_dir=root / "no-frontend",
     )
-    live = LiveServer(settings)
-    live.start()
-    try:
+    with LiveServer(settings) as live:
         yield live
-    finally:
-        live.stop()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
