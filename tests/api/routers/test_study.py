@@ -76,6 +76,14 @@ async def test_a_line_after_a_stored_game_is_judged_with_the_games_history(live_
         stones["white"] = [[5, 3], [6, 4], [5, 5]]
         alone = await watcher.http.post("/api/study/position", json={"setup": stones, "line": retake})
         assert alone.status_code == 200 and alone.json()["captured"] == [[5, 4]], alone.text
+        # After two passes the ko may be retaken, but the board would then be the one White's eighth move made:
+        # positional superko (Chinese rules) forbids it, which only the game's history shows.
+        late = [{"color": "W", "point": None}, {"color": "B", "point": None}, *retake]
+        repeated = await black.http.post("/api/study/position", json={"game_id": game_id, "line": late})
+        assert repeated.status_code == 422 and repeated.json()["error"]["code"] == "superko", repeated.text
+        assert "move 3" in repeated.json()["error"]["message"]
+        alone = await watcher.http.post("/api/study/position", json={"setup": stones, "line": late})
+        assert alone.status_code == 200 and alone.json()["captured"] == [[5, 4]], alone.text
 
         elsewhere = await black.http.post(
             "/api/study/position", json={"game_id": game_id, "line": line(("W", [8, 8]), ("B", [4, 4]))}
