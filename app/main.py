@@ -78,14 +78,20 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Migrations are not run here: `tengen serve` (app.server) runs them before starting.
-        pool = (
-            {}
-            if is_sqlite(settings.effective_database_url)
-            else {"pool_size": settings.db_pool_size, "max_overflow": settings.db_max_overflow}
-        )
-        engine = create_engine(settings.effective_database_url, **pool)
+        url = settings.effective_database_url
+        if is_sqlite(url):
+            engine = entry = create_engine(url)
+        else:
+            timeout = settings.db_pool_timeout
+            engine = create_engine(
+                url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow, pool_timeout=timeout
+            )
+            # Guest starts, log-ins and registrations: a small pool of their own (docs/operations.md, "Limits").
+            entry = create_engine(url, pool_size=settings.db_entry_pool_size, max_overflow=0, pool_timeout=timeout)
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
+        app.state.entry_engine = entry
+        app.state.entry_sessionmaker = create_sessionmaker(entry)
         hub = make_hub(settings)
         await hub.start()
         lobby = HubLobbyBroadcaster(hub)
@@ -181,6 +187,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             await lobby.close()
             await hub.close()
             await engine.dispose()
+            if entry is not engine:
+                await entry.dispose()
             app.state.passwords.close()
             app.state.study_workers.close()
 

@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     database_url: str = ""  # empty: a SQLite file in data_dir
     db_pool_size: int = 20  # PostgreSQL connections kept open per instance
     db_max_overflow: int = 20  # extra connections opened under bursts, closed when returned
+    # Seconds a request waits for a pooled connection; past it, 503 "unavailable" with Retry-After.
+    db_pool_timeout: Annotated[float, Field(gt=0)] = 5.0
+    # Connections of a pool of their own (no overflow) for guest starts, log-ins and registrations: a flood of
+    # strangers at the door waits for these and cannot take the connections players' requests need.
+    db_entry_pool_size: Annotated[int, Field(ge=1)] = 4
     redis_url: str = ""  # empty: the in-process hub
     redis_prefix: str = "tengen:"  # every Redis key this deployment uses starts with it
     secret_key: str = ""  # empty: generated once and kept in data_dir (not allowed in production)

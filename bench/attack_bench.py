@@ -30,7 +30,7 @@ inside it, as they would on one host. Needs root and a writable ``/sys/fs/cgroup
 ``TENGEN_BENCH_CPU_GROUP=0``, it says so and runs as it is. Quiet and attacked rounds alternate in one run.
 
     .venv/bin/python bench/attack_bench.py [--games 100] [--spectators 5] [--moves 20]
-        [--interval 1.0] [--rounds 4] [--redis] [--quick]
+        [--interval 1.0] [--rounds 4] [--redis] [--quick] [--server-log FILE]
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ import itertools
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,7 +163,13 @@ def _refused(n: int) -> dict:
 
 async def _refuser(base: str, game_id: str, start: Start, counts: Counter[str], address: dict[str, str]) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=60, headers=address) as client:
-        (await client.post("/api/guest")).raise_for_status()
+        for _ in range(10):  # as a browser would: after a 503, again once its Retry-After has passed
+            started = await client.post("/api/guest")
+            counts[f"guest {started.status_code}"] += 1
+            if started.status_code != 503:
+                break
+            await asyncio.sleep(float(started.headers.get("retry-after", "1")))
+        started.raise_for_status()
         cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     url = base.replace("http://", "ws://") + f"/ws/games/{game_id}"
     await _socket(url, {"Cookie": cookie, **address}, start, counts, 9.5, _refused)
@@ -350,6 +357,8 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 await games.close()
                 if args.redis:
                     delete_redis_prefix(prefix)
+                if args.server_log:
+                    shutil.copyfile(server.log, args.server_log)
             for phase, use in (("quiet", quiet_use), ("attack", attacked_use)):
                 print(f"{phase}: {use.describe()}; longest busy stall {stalls.get(phase, 0):.0f} ms")
                 print(f"{phase}: the server's own receive -> ack: {slower(served[phase])}")
@@ -367,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refusers", type=int, default=40, help="attacking game sockets (default 40)")
     parser.add_argument("--lobby-sockets", type=int, default=20, help="attacking lobby sockets (default 20)")
     parser.add_argument("--redis", action="store_true", help="the Redis hub (limits counted in Redis)")
+    parser.add_argument("--server-log", type=Path, help="keep the server's log (its warnings and errors) in this file")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, few moves")
     parser.add_argument("--attacker", help=argparse.SUPPRESS)  # internal: run as the attacker process
     parser.add_argument("--seconds", type=float, default=10.0, help=argparse.SUPPRESS)

@@ -34,6 +34,18 @@ async def db_session(request: Request) -> AsyncIterator[AsyncSession]:
 DB = Annotated[AsyncSession, Depends(db_session)]
 
 
+async def entry_db_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """A session on the entry pool (``TENGEN_DB_ENTRY_POOL_SIZE`` connections, no overflow): what strangers at
+    the door use (a guest start, a log-in, a registration). A flood of them waits for those few connections, and
+    past the pool's timeout is answered 503, while the players' requests keep the main pool (and their moves
+    the driver's connections, ``app.store.driver``)."""
+    async with request.app.state.entry_sessionmaker() as session:
+        yield session
+
+
+EntryDB = Annotated[AsyncSession, Depends(entry_db_session)]
+
+
 def settings_of(connection: HTTPConnection) -> Settings:
     return connection.app.state.settings
 
@@ -92,6 +104,15 @@ async def _token_user(connection: HTTPConnection, session: AsyncSession, *, writ
 
 async def optional_user(request: Request, db: DB) -> User | None:
     """The user the bearer token or the session cookie names, or None (no guest is created)."""
+    return await _user_of(request, db)
+
+
+async def entry_optional_user(request: Request, db: EntryDB) -> User | None:
+    """``optional_user`` read on the entry pool."""
+    return await _user_of(request, db)
+
+
+async def _user_of(request: Request, db: AsyncSession) -> User | None:
     user = await _token_user(request, db, write=request.method not in _READ_METHODS)
     if user is not None:
         return user
@@ -154,7 +175,14 @@ async def visitor(request: Request, response: Response, db: DB) -> Visitor:
     return Visitor(request, response, db, await optional_user(request, db))
 
 
+async def entry_visitor(request: Request, response: Response, db: EntryDB) -> Visitor:
+    """``visitor`` on the entry pool: ``POST /api/guest``."""
+    return Visitor(request, response, db, await _user_of(request, db))
+
+
 OptionalUser = Annotated[User | None, Depends(optional_user)]
+EntryOptionalUser = Annotated[User | None, Depends(entry_optional_user)]
+EntryVisiting = Annotated[Visitor, Depends(entry_visitor)]
 RequiredUser = Annotated[User, Depends(required_user)]
 Visiting = Annotated[Visitor, Depends(visitor)]
 SessionUser = Annotated[User, Depends(session_user)]

@@ -7,10 +7,15 @@ from http import HTTPStatus
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import InterfaceError, OperationalError
+import asyncpg
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import RateLimited, ServiceError
+from app.store.db import ConnectionLost, is_unavailable
+
+# Seconds a client is told to wait before trying again when the database cannot be had.
+UNAVAILABLE_RETRY_AFTER = 2
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -61,12 +66,15 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _store_unavailable(request: Request, exc: Exception) -> JSONResponse:
-    """The database could not be reached or refused a connection: retryable, and said so."""
+    """The database cannot be had right now (unreachable, refusing connections, or no pooled connection came
+    free in time): 503 ``unavailable`` with Retry-After. Any other database error stays a server error."""
+    if not is_unavailable(exc):
+        raise exc
     return error_response(
         503,
         _counted(request, "unavailable"),
         "The service cannot reach its database right now; try again shortly.",
-        headers={"Retry-After": "2"},
+        headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
     )
 
 
@@ -74,6 +82,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(OperationalError, _store_unavailable)
-    app.add_exception_handler(InterfaceError, _store_unavailable)
-    app.add_exception_handler(ConnectionError, _store_unavailable)
+    for failure in (SQLAlchemyError, asyncpg.PostgresError, ConnectionLost, ConnectionError, TimeoutError):
+        app.add_exception_handler(failure, _store_unavailable)

@@ -8,7 +8,8 @@ from typing import Any
 import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 
@@ -83,6 +84,27 @@ def is_connection_lost(exc: BaseException) -> bool:
     """True when ``exc`` is a statement failing because its connection died (the connection, or through a
     session the whole pool, has been invalidated, so the same work again gets a fresh connection)."""
     return isinstance(exc, ConnectionLost) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
+
+
+# SQLSTATE classes in which PostgreSQL says it cannot serve a connection now, not that a statement was wrong:
+# 08 (connection exceptions), 53 (insufficient resources: 53300 "too many clients" / too many connections for a
+# role, out of memory, disk full) and 57P (shutting down, starting up, restarting after a crash).
+UNAVAILABLE_SQLSTATES = ("08", "53", "57P")
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """True when ``exc`` means the database cannot be had right now, so the same request may succeed later: no
+    pooled connection came free within the pool's timeout, PostgreSQL refused a new connection (too many
+    clients, starting up, shutting down) or could not be reached, or a connection was lost. False for a
+    statement that failed on its own account (a constraint, a bug), which stays a server error."""
+    if isinstance(exc, (PoolTimeout, OperationalError, InterfaceError, ConnectionLost, ConnectionError, TimeoutError)):
+        return True
+    if isinstance(exc, DBAPIError):
+        if exc.connection_invalidated:
+            return True
+        exc = exc.orig if exc.orig is not None else exc
+    state = getattr(exc, "sqlstate", None)
+    return isinstance(state, str) and state.startswith(UNAVAILABLE_SQLSTATES)
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -28,7 +28,7 @@ async def test_an_unreachable_database_answers_503_unavailable(settings: Setting
     # is counted by) here, as the lifespan does.
     engine = create_engine(broken.effective_database_url)
     application.state.engine = engine
-    application.state.sessionmaker = create_sessionmaker(engine)
+    application.state.sessionmaker = application.state.entry_sessionmaker = create_sessionmaker(engine)
     application.state.limiter = Limiter(make_counters(None, broken.redis_prefix))
     transport = httpx.ASGITransport(app=application)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:

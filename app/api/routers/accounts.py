@@ -6,7 +6,15 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import service as accounts
-from app.api.deps import DB, OptionalUser, Visiting, clear_session_cookie, set_session_cookie
+from app.api.deps import (
+    DB,
+    EntryDB,
+    EntryOptionalUser,
+    EntryVisiting,
+    OptionalUser,
+    clear_session_cookie,
+    set_session_cookie,
+)
 from app.api.login_limits import check_password_limits
 from app.bots.declaration import accepts_of
 from app.live.sockets import announce_logout
@@ -42,7 +50,7 @@ async def me(user: OptionalUser, db: DB) -> dict:
 
 
 @router.post("/guest", summary="Start a guest session (a guest is stored only if the visitor has no session)")
-async def guest(visitor: Visiting, db: DB) -> dict:
+async def guest(visitor: EntryVisiting, db: EntryDB) -> dict:
     return await _me_view(db, await visitor.user())
 
 
@@ -55,7 +63,7 @@ async def _me_view(db: DB, user: User) -> dict:
 
 
 @router.post("/auth/register", status_code=201, summary="Create an account (a guest keeps its games)")
-async def register(body: Registration, request: Request, response: Response, db: DB, user: OptionalUser) -> dict:
+async def register(body: Registration, request: Request, response: Response, db: EntryDB, user: EntryOptionalUser) -> dict:
     await check_password_limits(request, None)
     registered = await accounts.register(db, request.app.state.passwords, user, body.username, body.password, body.strength)
     set_session_cookie(request, response, registered)
@@ -63,7 +71,7 @@ async def register(body: Registration, request: Request, response: Response, db:
 
 
 @router.post("/auth/login", summary="Log in")
-async def login(body: Credentials, request: Request, response: Response, db: DB) -> dict:
+async def login(body: Credentials, request: Request, response: Response, db: EntryDB) -> dict:
     await check_password_limits(request, accounts.name_key(body.username.strip()))
     found = await accounts.find_login(db, body.username)
     user = await accounts.login(db, request.app.state.passwords, found, body.password)

@@ -63,7 +63,7 @@ async def test_a_log_in_waiting_for_its_hash_holds_no_database_connection(
     url = live_server_handle.url
     await (await _register(url, "Honinbo")).aclose()
     gate = _gated(live_server_handle, monkeypatch, tmp_path)
-    pool = live_server_handle.app.state.engine.sync_engine.pool
+    pool = live_server_handle.app.state.entry_engine.sync_engine.pool
     async with httpx.AsyncClient(base_url=url, timeout=60) as attacker:
         logins = [
             asyncio.create_task(attacker.post("/api/auth/login", json={"username": "Honinbo", "password": f"wrong {n}"}))
