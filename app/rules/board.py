@@ -182,37 +182,30 @@ class Board:
         if captures:
             if p == self.ko:
                 raise BoardError("ko")
-            hsh = self.hash ^ keys[c][p]
-            ko_keys = keys[o]
-            nxt = self.nxt
-            for h in captures:
-                hsh ^= ko_keys[h]
-                q = nxt[h]
-                while q != h:
-                    hsh ^= ko_keys[q]
-                    q = nxt[q]
-            return captures, False, hsh
+            return captures, False, self.hash ^ keys[c][p] ^ self._chains_key(captures, keys[o])
         if empty or safe:
             return captures, False, self.hash ^ keys[c][p]
         if not own or not multi_stone_suicide:
             raise BoardError("suicide")
         # multi-stone suicide: the own neighbour chains disappear, the played stone with them
-        hsh = self.hash
-        own_keys = keys[c]
-        seen = []
-        nxt = self.nxt
+        seen: list[int] = []
         for q in (p + 1, p - 1, p + w, p - w):
-            if color[q] == c:
-                h = head[q]
-                if h in seen:
-                    continue
-                seen.append(h)
-                hsh ^= own_keys[h]
-                r = nxt[h]
-                while r != h:
-                    hsh ^= own_keys[r]
-                    r = nxt[r]
-        return seen, True, hsh
+            if color[q] == c and head[q] not in seen:
+                seen.append(head[q])
+        return seen, True, self.hash ^ self._chains_key(seen, keys[c])
+
+    def _chains_key(self, heads: list[int], keys: list[int]) -> int:
+        """The XOR of ``keys`` over every stone of the chains headed by ``heads`` (what removing them does to
+        the hash when ``keys`` are their colour's)."""
+        nxt = self.nxt
+        k = 0
+        for h in heads:
+            k ^= keys[h]
+            q = nxt[h]
+            while q != h:
+                k ^= keys[q]
+                q = nxt[q]
+        return k
 
     def play(self, p: int, c: int) -> list[int]:
         """Check and play in one go (the hot path of a game): returns the removed stones.
