@@ -63,7 +63,7 @@ from app.games.actions import (
 from app.games.clock import GameClock, other
 from app.games.config import GameConfig, parse_config
 from app.games.errors import GameError
-from app.games.events import build
+from app.games.events import build_from
 from app.games.results import Result, by_score, void, win
 from app.games.visibility import event_for
 from app.rules import Checkpoint, Game, IllegalMove
@@ -250,7 +250,8 @@ class GameAuthority:
         ``visibility`` says otherwise (``others``: what everybody else gets instead, app/games/visibility.py)."""
         if self.resuming_sealed:
             fields["sealed"] = True
-        ev = build(t, {**fields, "server_time": now})
+        fields["server_time"] = now
+        ev = build_from(t, fields)
         ev["visibility"] = visibility
         if others is not None:
             ev["others"] = others

@@ -343,14 +343,19 @@ class GameClock:
         if not self.timed:
             return None
         tc = self.tc
+        system = tc.system
+        overtime = system in ("byoyomi", "canadian")
+        turn = self.turn
+        running = self.running
+        turn_elapsed = self.elapsed(now) if turn is not None else 0.0
         out: dict[str, ClockSide] = {}
         for c in COLORS:
             p = self.players[c]
-            e = self.elapsed(now) if c == self.turn else 0.0
+            e = turn_elapsed if c == turn else 0.0
             main, periods, period_left, stones = p.main, p.periods, p.period_left, p.stones
-            if tc.system in ("absolute", "fischer", "simple"):
+            if system in ("absolute", "fischer", "simple"):
                 main = max(0.0, main - e)
-            elif tc.system == "byoyomi":
+            elif system == "byoyomi":
                 period_left = tc.period_time
                 if e < main:
                     main -= e
@@ -359,7 +364,7 @@ class GameClock:
                     used = int(over // tc.period_time)
                     main, periods = 0.0, max(0, periods - used)
                     period_left = 0.0 if periods == 0 else tc.period_time - (over - used * tc.period_time)
-            elif tc.system == "canadian":
+            elif system == "canadian":
                 if e < main:
                     main -= e
                 else:
@@ -367,11 +372,11 @@ class GameClock:
                     main = 0.0
             out[c] = {
                 "main": round(main, 3),
-                "periods": periods if tc.system == "byoyomi" else None,
-                "period_time": tc.period_time if tc.system in ("byoyomi", "canadian") else None,
-                "period_left": round(period_left, 3) if tc.system in ("byoyomi", "canadian") else None,
+                "periods": periods if system == "byoyomi" else None,
+                "period_time": tc.period_time if overtime else None,
+                "period_left": round(period_left, 3) if overtime else None,
                 "stones": stones,
-                "running": self.running and c == self.turn and not self._weekend_now(c, now),
+                "running": running and c == turn and not self._weekend_now(c, now),
             }
         return {"B": out["B"], "W": out["W"]}
 

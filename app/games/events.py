@@ -239,6 +239,8 @@ GAME_EVENT_MODELS = (
     HiddenEvent,
 )
 _BY_TYPE: dict[str, type[GameEventBody]] = {get_args(model.model_fields["t"].annotation)[0]: model for model in GAME_EVENT_MODELS}
+# each model's validator, called as ``model_validate`` calls it (without its wrapper)
+_VALIDATORS = {t: model.__pydantic_validator__.validate_python for t, model in _BY_TYPE.items()}
 GameEventMessage = Annotated[Union[GAME_EVENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
 game_event_adapter: TypeAdapter[Any] = TypeAdapter(GameEventMessage)
 
@@ -246,4 +248,11 @@ game_event_adapter: TypeAdapter[Any] = TypeAdapter(GameEventMessage)
 def build(t: str, fields: dict[str, Any]) -> dict[str, Any]:
     """Event ``t`` with ``fields`` (``from`` for a chat line's author), checked by its model, as the wire
     carries it before its version. A field the model does not declare raises ``pydantic.ValidationError``."""
-    return _BY_TYPE[t].model_validate({"t": t, **fields}).wire()
+    return build_from(t, {**fields})
+
+
+def build_from(t: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """:func:`build` for a caller that gives up ``fields`` (the dict is used as the model's input)."""
+    fields["t"] = t
+    model: GameEventBody = _VALIDATORS[t](fields)
+    return model.wire()
