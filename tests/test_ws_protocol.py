@@ -7,12 +7,16 @@ holds, and the two small replacements' own behaviour.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
 
 import pytest
 from websockets.asyncio.client import connect
 
-from app.ws_protocol import FRAME_EXTENSION, LeanWebSocketProtocol, _Flag, _frame, _Inbox, text_sender
+from websockets.frames import Frame, Opcode
+
+from app.ws_protocol import FRAME_EXTENSION, LeanWebSocketProtocol, _Flag, _frame, _Inbox, _text_frame, text_sender
 from tests.conftest import LiveServer
 
 
@@ -77,6 +81,13 @@ def test_a_text_is_framed_once_as_an_unmasked_text_frame() -> None:
     assert _frame("other") == b"\x81\x05other"
 
 
+@pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_a_text_frame_is_what_websockets_would_write(length: int) -> None:
+    # Each length form's edges (7 bits, 16 bits, 64 bits), against the library's own serialiser.
+    data = ("é" * (length // 2) + "x" * (length % 2)).encode()
+    assert _text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False)
+
+
 class _FakeWebSocket:
     def __init__(self, takes_it_now: bool) -> None:
         self.now: list[str] = []
@@ -103,3 +114,77 @@ async def test_a_text_goes_through_asgi_when_the_socket_cannot_take_it_now() -> 
     plain.scope = {"extensions": {}}  # a server without the extension
     await text_sender(plain)("c")  # type: ignore[arg-type]  # a stand-in with what text_sender reads of a WebSocket
     assert plain.through_asgi == ["c"]
+
+
+class _RawClient:
+    """A WebSocket client on a bare TCP stream: the frames it writes, and how they are split, are the test's."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int, path: str) -> _RawClient:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101")
+        return cls(reader, writer)
+
+    @staticmethod
+    def frame(payload: bytes, opcode: int = 0x1) -> bytes:
+        mask = os.urandom(4)
+        n = len(payload)
+        length = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+        return bytes([0x80 | opcode]) + length + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+    async def read(self) -> tuple[int, bytes]:
+        head = await self.reader.readexactly(2)
+        n = head[1] & 0x7F
+        if n == 126:
+            n = int.from_bytes(await self.reader.readexactly(2), "big")
+        elif n == 127:
+            n = int.from_bytes(await self.reader.readexactly(8), "big")
+        return head[0] & 0x0F, await self.reader.readexactly(n)
+
+    async def answer_to(self, client_id: str) -> dict[str, object]:
+        while True:
+            opcode, payload = await asyncio.wait_for(self.read(), 10)
+            assert opcode == 0x1
+            message = json.loads(payload)
+            if message.get("id") == client_id:
+                return message
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_messages_are_read_whole_however_their_frames_arrive(live_server_handle: LiveServer) -> None:
+    client = await _RawClient.open(live_server_handle.port, "/ws/lobby")
+
+    def ping(client_id: str, pad: int = 0) -> bytes:
+        return client.frame(f'{{"t": "ping", "id": "{client_id}"{" " * pad}}}'.encode())
+
+    client.writer.write(ping("alone"))  # one small frame in one read: the short way
+    assert (await client.answer_to("alone"))["t"] == "pong"
+    split = ping("split")
+    client.writer.write(split[:3])  # half a frame, then the rest: the parser's way
+    await client.writer.drain()
+    await asyncio.sleep(0.05)
+    client.writer.write(split[3:])
+    assert (await client.answer_to("split"))["t"] == "pong"
+    client.writer.write(ping("first") + ping("second"))  # two frames in one read
+    assert (await client.answer_to("first"))["t"] == "pong"
+    assert (await client.answer_to("second"))["t"] == "pong"
+    client.writer.write(ping("long", pad=200))  # a 16-bit length
+    assert (await client.answer_to("long"))["t"] == "pong"
+    client.writer.write(ping("after"))  # and the short way again
+    assert (await client.answer_to("after"))["t"] == "pong"
+    client.writer.write(client.frame(b'{"t": "ping", "id": "\xff"}'))  # not UTF-8: refused as the parser does
+    while True:
+        opcode, payload = await asyncio.wait_for(client.read(), 10)
+        if opcode == 0x8:
+            break
+    assert int.from_bytes(payload[:2], "big") == 1007
+    client.writer.close()
