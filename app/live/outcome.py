@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.protocol import Ack, ErrorMessage, encode
+import orjson
+
+from app.protocol import ErrorMessage, encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,5 +36,7 @@ class Outcome:
     def encode(self) -> bytes:
         """The ``ack`` or ``error`` message (app/protocol.py)."""
         if self.code is None:
-            return encode(Ack(id=self.client_id or "", v=self.v))
+            # Every move's answer: the ``Ack`` model's wire form, written directly (tests/live/test_outcome.py
+            # holds the two to the same bytes).
+            return orjson.dumps({"t": "ack", "id": self.client_id or "", "v": self.v})
         return encode(ErrorMessage(id=self.client_id, code=self.code, message=self.message, reason=self.reason))

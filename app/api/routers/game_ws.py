@@ -25,7 +25,9 @@ from app.metrics import Metrics
 from app.protocol import (
     Chat,
     ErrorMessage,
+    Pass,
     Ping,
+    Play,
     Pong,
     PongReply,
     ProtocolError,
@@ -154,11 +156,21 @@ async def _handle(
             return refusal, message.t
         action = {"t": "chat", "channel": message.channel, "text": message.text}
         return await room.act(conn, message.id, action), message.t
+    action = _action_of(message)
+    facts = {"lag": conn.lag} if message.t in _LAG_ACTIONS and conn.lag is not None else None
+    return await room.act(conn, message.id, action, facts), message.t
+
+
+def _action_of(message: Any) -> dict[str, Any]:
+    """The room's action for a game message: its fields but the client's id, a point as a list."""
+    if isinstance(message, Play):  # every move: no dump of the model
+        return {"t": "play", "p": [message.p[0], message.p[1]]}
+    if isinstance(message, Pass):
+        return {"t": "pass"}
     action = message.model_dump(exclude={"id"})
     if "p" in action and action["p"] is not None:
         action["p"] = list(action["p"])
-    facts = {"lag": conn.lag} if message.t in _LAG_ACTIONS and conn.lag is not None else None
-    return await room.act(conn, message.id, action, facts), message.t
+    return action
 
 
 async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Chat, new_account: bool) -> Outcome | None:
