@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from app.live.presence import Presence
 
@@ -62,6 +62,10 @@ def game_channel(game_id: str | int) -> str:
 
 class Hub(ABC):
     """Fan-out, recent-event log, presence and clock deadlines shared by live rooms."""
+
+    # Whether every operation completes without waiting (the in-process hub): a caller may then run them
+    # outside a task (app/live/eager.py). A hub that waits on a network client needs a task around them.
+    inline: ClassVar[bool] = False
 
     # -- lifecycle -------------------------------------------------------------------------------------
 

@@ -20,6 +20,8 @@ from app.live.recent_log import RecentLog
 class MemoryHub(Hub):
     """Everything in this process's memory. Each operation runs without awaiting, so it is atomic."""
 
+    inline = True
+
     def __init__(self, log_size: int = DEFAULT_LOG_SIZE, max_pending: int = DEFAULT_MAX_PENDING) -> None:
         self.log_size = log_size
         self._fanout = LocalFanout(max_pending)

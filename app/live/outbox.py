@@ -1,8 +1,11 @@
 """A room's committed events on their way to the hub, in version order, with the clock deadline each leaves.
 
-They are published by a task of their own, so an acknowledgement never waits for the hub (a Redis round trip
-or two): it only ever follows the commit. The queue keeps the hub's order that of the versions; a socket that
-attaches or catches up meanwhile reads what the hub has not logged yet from the database.
+They are published from the loop's next turn, once the commit's acknowledgement is written, so an
+acknowledgement never waits for the hub (a Redis round trip or two) nor for the encoding and queueing of the
+events: it only ever follows the commit. The publishing runs at once in that turn and becomes a task only when
+it has to wait (app/live/eager.py): with the in-process hub it never does, so a move costs no task. The queue
+keeps the hub's order that of the versions; a socket that attaches or catches up meanwhile reads what the hub
+has not logged yet from the database.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections import deque
 from typing import Any
 
 from app.games.visibility import split
+from app.live import eager
 from app.live.envelope import pack
 from app.live.hub import Hub
 
@@ -26,7 +30,9 @@ class Outbox:
         self.channel = channel
         self.game_id = game_id
         self._queue: deque[tuple[list[dict[str, Any]], int, float | None]] = deque()  # committed, not yet published
-        self._publisher: asyncio.Task[None] | None = None
+        # Done when what is queued is published (None: nothing on its way); the task while the publishing waits.
+        self._publisher: asyncio.Future[None] | None = None
+        self._task: asyncio.Task[None] | None = None
 
     @property
     def busy(self) -> bool:
@@ -37,7 +43,15 @@ class Outbox:
         """Queue committed events (versions ``first_v`` on) and the clock deadline they leave."""
         self._queue.append((events, first_v, deadline))
         if self._publisher is None:
-            self._publisher = asyncio.get_running_loop().create_task(self._drain())
+            loop = asyncio.get_running_loop()
+            self._publisher = published = loop.create_future()
+            loop.call_soon(self._start, published)
+
+    def _start(self, published: asyncio.Future[None]) -> None:
+        if self.hub.inline:
+            self._task = eager.start(self._drain(published))  # None: all published already
+        else:
+            self._task = asyncio.get_running_loop().create_task(self._drain(published))
 
     async def settled(self) -> None:
         """Wait until what was queued so far is published (a failure to publish is logged, not raised)."""
@@ -60,7 +74,7 @@ class Outbox:
         else:
             await self.hub.set_deadline(self.game_id, deadline, v)
 
-    async def _drain(self) -> None:
+    async def _drain(self, published: asyncio.Future[None]) -> None:
         try:
             while self._queue:
                 while self._queue:
@@ -77,8 +91,10 @@ class Outbox:
                 except Exception:  # the next commit or catch-up sets it again
                     log.warning("game %s: could not set the clock deadline", self.game_id, exc_info=True)
         finally:
-            # Nothing is awaited between the last look at the queue and this: a later commit starts a new task.
-            self._publisher = None
+            # Nothing is awaited between the last look at the queue and this: a later commit starts anew.
+            self._publisher = self._task = None
+            if not published.done():
+                published.set_result(None)
 
     async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
         for offset, event in enumerate(events):

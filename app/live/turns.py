@@ -1,8 +1,10 @@
 """The lobby's "your turn" list kept live: after a commit that changes whose turn it is (or a game's deadline or
 status), both players' lobby sockets get ``my_game`` with the game's entry (app/lobby/my_games.py).
 
-Sent from a task of its own, so that a move's acknowledgement never waits for the lobby's hub; each entry
-carries the game's version ``v``, and a client keeps the newest one it has seen of each game.
+What a commit changes in the entry is read when the room reports it (``committed``, while nothing else can act
+on the room); the entry is built and published in the loop's next turn, once the move's acknowledgement is
+written, so that an acknowledgement never waits for the lobby's message or its hub. Each entry carries the
+game's version ``v``, and a client keeps the newest one it has seen of each game.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import logging
 from typing import Any
 
+from app.games.authority import GameAuthority
 from app.live.lobby import LobbyBroadcaster
 from app.live.room import Room
 from app.lobby import my_games
@@ -28,8 +31,12 @@ class TurnFeed:
         auth = room.authority
         if auth is None or room.practice or not any(e.get("t") in my_games.TURN_EVENTS for e in events):
             return
-        game = my_games.from_room(room.game_id, room.v, auth, room.players)
-        task = asyncio.get_running_loop().create_task(self._send(my_games.message(game)))
+        facts = my_games.live_facts(auth)
+        asyncio.get_running_loop().call_soon(self._publish, room.game_id, room.v, auth, room.players, facts)
+
+    def _publish(self, game_id: str, v: int, auth: GameAuthority, players: dict[str, Any], facts: dict[str, Any]) -> None:
+        message = my_games.message(my_games.from_room(game_id, v, auth, players, facts))
+        task = asyncio.get_running_loop().create_task(self._send(message))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

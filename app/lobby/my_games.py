@@ -75,23 +75,30 @@ def turn_columns(auth: GameAuthority) -> dict[str, Any]:
     return {"to_move": auth.game.to_move if playing else None, "turn_deadline": auth.deadline()}
 
 
-def from_room(game_id: str, v: int, auth: GameAuthority, players: dict[str, Any]) -> dict[str, Any]:
+def live_facts(auth: GameAuthority) -> dict[str, Any]:
+    """What a commit changes in a game's entry, as the authority stands (the rest is fixed for the game)."""
+    columns = turn_columns(auth)
+    return {
+        "status": auth.phase,
+        "move_count": len(auth.game.moves),
+        "result": None if auth.result is None else auth.result.text,
+        "to_move": columns["to_move"],
+        "deadline": columns["turn_deadline"],
+    }
+
+
+def from_room(
+    game_id: str, v: int, auth: GameAuthority, players: dict[str, Any], facts: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The entry of a live room's game; ``facts``: ``live_facts`` read earlier (default: now)."""
     return entry(
         game_id=game_id,
         v=v,
         board_size=auth.config.size,
         time_control=auth.config.time_control.to_dict(),
         players=players,
-        status=auth.phase,
-        move_count=len(auth.game.moves),
-        result=None if auth.result is None else auth.result.text,
-        **_turn(auth),
+        **(live_facts(auth) if facts is None else facts),
     )
-
-
-def _turn(auth: GameAuthority) -> dict[str, Any]:
-    columns = turn_columns(auth)
-    return {"to_move": columns["to_move"], "deadline": columns["turn_deadline"]}
 
 
 def message(game: dict[str, Any]) -> dict[str, Any]:
