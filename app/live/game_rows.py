@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from app.lobby.my_games import TURN_EVENTS, turn_columns
@@ -50,4 +49,16 @@ def with_turn(new: list[NewEvent], auth: GameAuthority) -> list[NewEvent]:
     if not any(event.type in TURN_EVENTS for event in new):
         return new
     last = new[-1]
-    return [*new[:-1], dataclasses.replace(last, updates={**(last.updates or {}), **turn_columns(auth)})]
+    updates = {**(last.updates or {}), **turn_columns(auth)}
+    # (not ``dataclasses.replace``: it reads the class's fields on every call, and every move comes here)
+    return [
+        *new[:-1],
+        NewEvent(
+            type=last.type,
+            payload=last.payload,
+            move=last.move,
+            chat=last.chat,
+            updates=updates,
+            drop_moves_from=last.drop_moves_from,
+        ),
+    ]

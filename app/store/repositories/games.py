@@ -258,64 +258,48 @@ def _one_statement(
 
     This is the path every move takes, so the SQL is written out directly and sent as driver SQL: building
     and compiling an equivalent SQLAlchemy construct cost more CPU than the round trip. The text depends only
-    on the statement's shape (which rows, which columns), so it is written once per shape; values pass
-    through the columns' own bind processors (JSON, UTC timestamps), looked up with the text, and the driver
-    keeps the statement prepared.
+    on the statement's shape (the columns the gate sets, which rows follow), so it is written once per shape;
+    the values are laid out flat in the order of its placeholders and pass through the columns' own bind
+    processors (JSON, UTC timestamps), looked up with the text, and the driver keeps the statement prepared.
     """
-    games, game_events, moves_t, chat_t = Game.__table__, GameEvent.__table__, Move.__table__, ChatMessage.__table__
-    sets = {"version": len(events), "updated_at": now, **updates}
-    # (table, columns and values): the gate's SET, the gate's WHERE, then each inserted row.
-    parts: list[tuple[Any, dict[str, Any]]] = [(games, sets), (games, {"id": game_id, "version": expected_version})]
+    set_columns = ("version", "updated_at", *updates)
+    values: list[Any] = [len(events), now, *updates.values(), game_id, expected_version]
+    rows: list[tuple[str, tuple[str, ...]]] = []  # (table, columns) of each inserted row, in order
     for offset, event in enumerate(events, start=1):
-        parts.append(
-            (
-                game_events,
-                {
-                    "game_id": game_id,
-                    "v": expected_version + offset,
-                    "type": event.type,
-                    "payload": event.payload,
-                    "created_at": now,
-                },
-            )
-        )
-        if event.move is not None:
-            move = event.move
+        rows.append(_EVENT_ROW)
+        values += (game_id, expected_version + offset, event.type, event.payload, now)
+        move = event.move
+        if move is not None:
             x, y = move.point if move.point is not None else (None, None)
-            parts.append(
-                (
-                    moves_t,
-                    {
-                        "game_id": game_id,
-                        "number": move.number,
-                        "color": move.color,
-                        "x": x,
-                        "y": y,
-                        "time_taken": move.time_taken,
-                        "clock_after": move.clock_after,
-                        "created_at": now,
-                    },
-                )
-            )
-        if event.chat is not None:
-            chat = event.chat
-            parts.append(
-                (
-                    chat_t,
-                    {"game_id": game_id, "channel": chat.channel, "user_id": chat.user_id, "text": chat.text, "created_at": now},
-                )
-            )
-    shape = (dialect.name, tuple((table.name, tuple(columns)) for table, columns in parts))
+            rows.append(_MOVE_ROW)
+            values += (game_id, move.number, move.color, x, y, move.time_taken, move.clock_after, now)
+        chat = event.chat
+        if chat is not None:
+            rows.append(_CHAT_ROW)
+            values += (game_id, chat.channel, chat.user_id, chat.text, now)
+    shape = (dialect.name, set_columns, tuple(rows))
     found = _STATEMENTS.get(shape)
     if found is None:
+        games = Game.__table__
+        tables: dict[str, Any] = {model.__tablename__: model.__table__ for model in (Game, GameEvent, Move, ChatMessage)}
+        parts = [(games, set_columns), (games, _GATE_WHERE), *((tables[name], columns) for name, columns in rows)]
         processors = [_binding(dialect, table.c[name])[1] for table, columns in parts for name in columns]
-        found = _STATEMENTS[shape] = (_statement_text(dialect, parts), processors)
-    sql, processors = found
-    values = [value for _, columns in parts for value in columns.values()]
-    return sql, tuple(value if process is None else process(value) for value, process in zip(values, processors))
+        processed = [(i, process) for i, process in enumerate(processors) if process is not None]
+        found = _STATEMENTS[shape] = (_statement_text(dialect, parts), processed)
+    sql, processed = found
+    for i, process in processed:
+        values[i] = process(values[i])
+    return sql, tuple(values)
 
 
-def _statement_text(dialect: Any, parts: list[tuple[Any, dict[str, Any]]]) -> str:
+# The columns of the gate's WHERE and of each row an append inserts, in the order of their placeholders.
+_GATE_WHERE = ("id", "version")
+_EVENT_ROW = ("game_events", ("game_id", "v", "type", "payload", "created_at"))
+_MOVE_ROW = ("moves", ("game_id", "number", "color", "x", "y", "time_taken", "clock_after", "created_at"))
+_CHAT_ROW = ("chat_messages", ("game_id", "channel", "user_id", "text", "created_at"))
+
+
+def _statement_text(dialect: Any, parts: list[tuple[Any, tuple[str, ...]]]) -> str:
     """The SQL of ``_one_statement`` for one shape, with ``$n`` placeholders in the order of ``parts``."""
     numbers = itertools.count(1)
 
@@ -335,8 +319,8 @@ def _statement_text(dialect: Any, parts: list[tuple[Any, dict[str, Any]]]) -> st
     return f"WITH {', '.join(ctes)} SELECT count(*) FROM gate"
 
 
-# shape -> the statement's text and each parameter's bind processor (None: the value goes as it is)
-_STATEMENTS: dict[tuple[Any, ...], tuple[str, list[Any]]] = {}
+# shape -> the statement's text and (index, bind processor) of each parameter that has one
+_STATEMENTS: dict[tuple[Any, ...], tuple[str, list[tuple[int, Any]]]] = {}
 
 
 _BINDINGS: dict[tuple[str, str, str], tuple[str, Any]] = {}
