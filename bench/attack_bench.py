@@ -19,8 +19,10 @@ everyone and per account and user, not by those of one address.
 Prints, for each phase, what the server spent (its event loop's thread, and how long it waited for a core;
 its other threads, password hashing among them; its worker processes) and what the attacker process spent, in
 cores, with the longest stall of the server's own making (``tengen_event_loop_busy_lag_seconds``); the
-players' move round trip (send -> ack) p50/p99 quiet and under attack; what the attackers got through; and as
-its last line ``attack_ratio=<p99 under attack / p99 quiet>``.
+players' move round trip (send -> ack) p50/p99 quiet and under attack; what the attackers got through; how far
+the ratio moves when each phase's moves are resampled (a p99 of 720 moves is their 8th slowest, so a ratio of
+two such figures is noisy: ``--moves`` more per round narrows it); and as its last line
+``attack_ratio=<p99 under attack / p99 quiet>``.
 
 CPU: like ``room_bench.py``, the bench moves itself, and with it the server, the players' clients and the
 attacker process it starts, and the PostgreSQL backends of its database, into a cgroup of its own weighing 256
@@ -289,6 +291,19 @@ def slower(histogram: dict[float, float]) -> str:
     )
 
 
+def ratio_interval(quiet: list[float], attacked: list[float], rng: random.Random, draws: int = 1000) -> tuple[float, float]:
+    """How far the ratio of p99s moves with the sample: the 5th and 95th percentiles of the ratio over
+    ``draws`` resamplings (with replacement) of each phase's round trips. A p99 of a few hundred moves rests on
+    the few slowest of them, so a narrow interval needs thousands (more ``--moves``)."""
+    if not quiet or not attacked:
+        return float("nan"), float("nan")
+    ratios = sorted(
+        percentile(rng.choices(attacked, k=len(attacked)), 99) / percentile(rng.choices(quiet, k=len(quiet)), 99)
+        for _ in range(draws)
+    )
+    return ratios[draws // 20], ratios[draws - 1 - draws // 20]
+
+
 async def measured(games: TengenGames, moves: int, meter: Meter, use: Use, attacker: int | None) -> list[float]:
     """One paced round of the games; the players' round trips. What it cost is added to ``use``."""
     games.rtts = []
@@ -364,6 +379,12 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 print(f"{phase}: the server's own receive -> ack: {slower(served[phase])}")
             print(f"move round trip, quiet:        {ms(quiet)}")
             print(f"move round trip, under attack: {ms(attacked)}")
+            low, high = ratio_interval(quiet, attacked, random.Random(args.seed))
+            beyond = max(0, len(quiet) - 1 - round(0.99 * (len(quiet) - 1)))
+            print(
+                f"attack_ratio 90% interval {low:.2f}-{high:.2f} (resampling the moves of each phase; "
+                f"each p99 has {beyond} moves of {len(quiet)} above it)"
+            )
             print(f"attack_ratio={percentile(attacked, 99) / percentile(quiet, 99):.2f}", flush=True)
     return 0
 

@@ -18,5 +18,6 @@ def test_quick_run_prints_the_attack_ratio_last() -> None:
     need_postgres()
     lines = bench_lines("attack_bench.py", "--quick", last=LAST_LINE, timeout=280, env=BENCH_POSTGRES)
     assert any(line.startswith("move round trip, under attack") for line in lines)
+    assert any(re.match(r"^attack_ratio 90% interval \d+\.\d+-\d+\.\d+ ", line) for line in lines), lines
     attacked = [line for line in lines if line.startswith("round ")]
     assert attacked and all("not_a_player" in line for line in attacked), attacked  # the attackers did attack
