@@ -93,8 +93,12 @@ class GameAuthority:
         self.scoring_deadline: float | None = None
         self.sealed: dict[str, Any] | None = None  # {"color": c, "p": (x, y) | None, "charge": ...}
         self.resume_mark = 0  # moves before the last resume from scoring
-        # the clock just before each move was charged, stopped at that instant (for undo: GameClock.stopped_copy)
-        self.clock_history: list[GameClock] = []
+        # the clock as it stood before each move and the instant the move was charged at (for undo, which
+        # restores it as ``to_dict`` with that instant keeps it: the running stretch folded in)
+        self.clock_history: list[tuple[GameClock, float]] = []
+        # the copy of the clock ``_save`` took for a refusal while the clock has not changed since: the first
+        # charge of the action keeps that copy for undo instead of taking another (see ``charge``)
+        self._saved_clock: GameClock | None = None
         self.absent_since: dict[str, float | None] = {"B": None, "W": None}
         self.rematch: str | None = None  # the id of the game both players agreed to play next
         self.log: list[dict[str, Any]] = []
@@ -127,6 +131,8 @@ class GameAuthority:
         saved = self._save()
         try:
             events = self.settle(now) if kind not in SYSTEM_ACTIONS else []
+            if events:  # settling only changes the clock when it reports something
+                self._saved_clock = None
             if events and self.phase == "finished":
                 raise GameError("game_over", "the game is over: " + self._result_text())
             if self.phase not in PHASES_FOR[kind]:
@@ -283,12 +289,23 @@ class GameAuthority:
         return self.charge(actor, now, lag)
 
     def charge(self, actor: str, now: float, lag: float | None) -> tuple[dict[str, Any] | None, list[Event]]:
-        """Charge the mover's clock. Returns (charge info, events); a flag ends the game instead."""
-        before = self.clock.stopped_copy(now)
+        """Charge the mover's clock. Returns (charge info, events); a flag ends the game instead.
+
+        The clock as it stood is kept for undo with ``now``. That is the copy :meth:`_save` took for a refusal
+        when the clock has not changed since (the first charge of a move or pass: one copy per move), which
+        nothing changes afterwards: a refusal makes it the clock again and drops the history entry with the
+        rest of the action. Only a second charge in one action (a conditional answer) or a charge after
+        settling reported something takes a copy of its own.
+        """
+        before = self._saved_clock
+        if before is None:
+            before = self.clock.copy()
+        else:
+            self._saved_clock = None
         charge = self.clock.press(actor, now, lag)
         if charge.flagged:
             return None, [self.finish(correspondence.timeout(self, actor), now)]
-        self.clock_history.append(before)
+        self.clock_history.append((before, now))
         return charge.to_dict(), []
 
     def place(self, actor: str, p: Point, now: float, charge: dict[str, Any] | None, conditional: bool = False) -> list[Event]:
@@ -360,9 +377,10 @@ class GameAuthority:
     def _save(self) -> dict[str, Any]:
         """What :meth:`_restore` needs to undo a refused action (the engine keeps its own checkpoint)."""
         game = self.game
+        clock = self._saved_clock = self.clock.copy()
         return {
             "game": (game, game.checkpoint()),
-            "clock": self.clock.copy(),
+            "clock": clock,
             "phase": self.phase,
             "offers": dict(self.offers),
             "result": self.result,
@@ -381,6 +399,7 @@ class GameAuthority:
         mark: Checkpoint
         game, mark = saved.pop("game")
         self.__dict__.update(saved)
+        self._saved_clock = None  # it is the clock again
         self.game = game
         game.rollback(mark)
 

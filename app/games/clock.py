@@ -426,11 +426,3 @@ class GameClock:
         clock.weekends = dict(self.weekends)
         clock.away = set(self.away)
         return clock
-
-    def stopped_copy(self, now: float) -> "GameClock":
-        """A copy with the running stretch folded in at ``now``, as :meth:`to_dict` with ``now`` keeps it: its
-        ``to_dict()`` is that dict (the form is only worked out when it is needed)."""
-        clock = self.copy()
-        clock.turn_elapsed = self.elapsed(now)
-        clock.turn_started = None
-        return clock

@@ -56,7 +56,8 @@ def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     game = auth.game
     undone = game.undo()
     away = set(auth.clock.away)  # a vacation taken since the move still holds
-    auth.clock = GameClock.from_dict(auth.clock_history.pop().to_dict(), now)
+    before, charged_at = auth.clock_history.pop()
+    auth.clock = GameClock.from_dict(before.to_dict(charged_at), now)
     for color in ("B", "W"):
         auth.clock.set_away(color, color in away, now)
     return [

@@ -240,6 +240,57 @@ def test_undo_accepted_restores_board_prisoners_ko_and_clocks():
     assert refused(a, "W", "play", 32.0, "illegal_move", p=[1, 1]).reason == "ko"
 
 
+def test_undo_of_a_move_that_came_after_a_period_ran_out_restores_the_clock_as_settled_then():
+    a = make(time_control={"kind": "byoyomi", "main": 10, "periods": 3, "period_time": 5})
+    reference = make(time_control={"kind": "byoyomi", "main": 10, "periods": 3, "period_time": 5})
+    for auth in (a, reference):
+        act(auth, "B", "play", 1.0, p=[4, 4])  # W's turn from 1.0: the first period runs out at 16.0
+    assert [e["t"] for e in reference.tick(18.0)] == ["period_used"]
+    settled = reference.clock.to_dict(18.0)  # W's clock at 18.0, the period announced
+    events = act(a, "W", "play", 18.0, p=[3, 3])  # the period runs out in the same step as the move
+    assert [e["t"] for e in events] == ["period_used", "move"]
+    act(a, "W", "undo_request", 19.0)
+    act(a, "B", "undo_accept", 20.0)
+    assert a.clock.to_dict(20.0) == settled  # the 1.0 s up to 20.0 charged to nobody
+    assert a.tick(21.0) == []  # the period is not announced twice
+    assert [e["t"] for e in a.tick(23.0)] == ["period_used"]  # the next one runs out 5 s after the first
+
+
+def test_undo_of_a_conditional_answer_restores_the_clocks_as_the_answer_found_them():
+    a = make(time_control=ABS)
+    act(a, "W", "conditional", 1.0, tree=[[[2, 2], [6, 6], []]])
+    events = act(a, "B", "play", 100.0, p=[2, 2])  # two charges in one step: B's move, then W's answer
+    assert [(e["t"], e.get("color")) for e in events] == [("move", "B"), ("move", "W"), ("conditional", "W")]
+    act(a, "W", "undo_request", 110.0)
+    act(a, "B", "undo_accept", 120.0)  # takes back W's answer, not B's move
+    clocks = a.snapshot(None, 130.0)["clocks"]
+    assert (clocks["B"]["main"], clocks["B"]["running"]) == (500.0, False)  # B's 100 s stay charged
+    assert (clocks["W"]["main"], clocks["W"]["running"]) == (590.0, True)  # W's turn again from 120.0
+    act(a, "B", "undo_request", 130.0)
+    refused(a, "B", "undo_request", 130.0, "offer_pending")
+
+
+def test_a_move_refused_after_its_charge_leaves_the_clock_and_its_undo_history_as_they_were(monkeypatch):
+    a = make(time_control={"kind": "byoyomi", "main": 10, "periods": 3, "period_time": 5})
+    act(a, "B", "play", 1.0, p=[4, 4])
+    act(a, "W", "play", 4.0, p=[3, 3])
+    clock, history = a.clock.to_dict(), [(c.to_dict(), at) for c, at in a.clock_history]
+
+    def refuse(*args, **kwargs):
+        raise GameError("bad_request", "refused once the clock was charged")
+
+    with monkeypatch.context() as m:
+        m.setattr(a, "place", refuse)
+        refused(a, "B", "play", 11.0, "bad_request", p=[5, 5])  # charged 7 s of B's 9, then undone
+    assert a.clock.to_dict() == clock
+    assert [(c.to_dict(), at) for c, at in a.clock_history] == history
+    act(a, "B", "play", 12.0, p=[5, 5])  # charged as if the refused move never came
+    assert a.snapshot(None, 12.0)["clocks"]["B"]["main"] == 1.0
+    act(a, "B", "undo_request", 14.0)
+    act(a, "W", "undo_accept", 15.0)
+    assert a.clock.to_dict(15.0) == {**clock, "turn_started": None, "turn_elapsed": 12.0 - 4.0}
+
+
 def test_undo_declined_and_lapsed():
     a = make()
     act(a, "B", "play", 1.0, p=[4, 4])
