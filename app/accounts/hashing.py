@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 import time
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from typing import TypeVar
 from app.accounts import passwords
 from app.accounts.hash_pacing import HashPacer
 from app.errors import ServiceError
+from app.worker_processes import follow_parent, spawn_context
 
 T = TypeVar("T")
 
@@ -46,9 +46,10 @@ HASH_WORKER_NICENESS = 10
 
 
 def _worker_start() -> None:
-    """Run this worker after the server when the CPU is contended."""
+    """Run this worker after the server when the CPU is contended, and end it with the server."""
     with contextlib.suppress(AttributeError, OSError):
         os.nice(HASH_WORKER_NICENESS)
+    follow_parent()
 
 
 def _timed(work: Callable[..., T], *args: str) -> tuple[T, float]:
@@ -91,7 +92,7 @@ class PasswordPool:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
                 self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=spawn_context(),
                 initializer=_worker_start,
             )
         return self._executor

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.games.chains import proposal_points
+from app.worker_processes import follow_parent, spawn_context
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class DeadStoneProposer:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=spawn_context(), initializer=follow_parent)
         return self._pool
 
     async def propose(self, game: Any) -> list[list[int]]:

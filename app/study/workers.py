@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Callable
 from multiprocessing.pool import Pool
 from typing import Any
 
 from app.errors import ServiceError
 from app.study.tree import TreeError
+from app.worker_processes import follow_parent, spawn_context
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class StudyWorkers:
 
     def _get_pool(self) -> Pool:
         if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(self.processes)
+            self._pool = spawn_context().Pool(self.processes, initializer=follow_parent)
         return self._pool
 
     async def run(self, fn: Callable[..., Any], *args: Any, budget: float) -> Any:
