@@ -10,10 +10,9 @@ from typing import Any
 
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
-from app.store.models import Game, User
-from app.store.repositories.games import GameWithPlayers
+from app.store.models import Game
+from app.store.repositories.games import GameWithPlayers, with_players
 
 RESULTS = ("B", "W", "draw", "void", "win", "loss")
 
@@ -66,17 +65,7 @@ async def search(
         conditions.append(Game.ended_at < until)
     where = and_(*conditions)
     total = int((await session.execute(select(func.count()).select_from(Game).where(where))).scalar_one())
-    black = aliased(User, name="black")
-    white = aliased(User, name="white")
-    query = (
-        select(Game, black, white)
-        .join(black, Game.black_id == black.id)
-        .join(white, Game.white_id == white.id)
-        .where(where)
-        .order_by(Game.ended_at.desc(), Game.id)
-        .offset(offset)
-        .limit(limit)
-    )
+    query = with_players().where(where).order_by(Game.ended_at.desc(), Game.id).offset(offset).limit(limit)
     rows = [GameWithPlayers(g, b, w) for g, b, w in (await session.execute(query)).all()]
     return rows, total
 

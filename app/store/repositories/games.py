@@ -460,13 +460,22 @@ async def count_unfinished(session: AsyncSession) -> int:
     return int((await session.execute(select(func.count()).where(Game.status != FINISHED))).scalar_one())
 
 
+# The two players' rows of a game, built once: an alias copies every column of the users table, and the copies
+# form reference cycles, so one per query left the garbage collector a few thousand objects to walk and free
+# every few hundred queries (a pause of 15-30 ms on the event loop).
+_BLACK = aliased(User, name="black")
+_WHITE = aliased(User, name="white")
+
+
+def with_players() -> Select[Game, User, User]:
+    """Games with their black and white players' rows (rows of ``GameWithPlayers``' fields)."""
+    return select(Game, _BLACK, _WHITE).join(_BLACK, Game.black_id == _BLACK.id).join(_WHITE, Game.white_id == _WHITE.id)
+
+
 async def _with_players(
     session: AsyncSession, shape: Callable[[Select[Game, User, User]], Select[Game, User, User]]
 ) -> list[GameWithPlayers]:
-    black = aliased(User, name="black")
-    white = aliased(User, name="white")
-    query = select(Game, black, white).join(black, Game.black_id == black.id).join(white, Game.white_id == white.id)
-    rows = await session.execute(shape(query))
+    rows = await session.execute(shape(with_players()))
     return [GameWithPlayers(game, b, w) for game, b, w in rows]
 
 
