@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 
 import orjson
 import pytest
@@ -17,6 +18,7 @@ from app.moderation import notices
 from app.moderation.chat_filter import ChatFilters
 from tests.live.collect import WAIT, Collector
 from tests.live.conftest import HubMaker
+from app.live.hub import Hub
 
 MALFORMED = [
     b"not json",
@@ -58,6 +60,29 @@ class RecordedFilters(ChatFilters):
         self.event.set()
 
 
+@dataclass
+class TwoInstances:
+    """Two instances on one hub: ``a`` announces, ``b`` holds the sockets of users 7 (``target``) and 8
+    (``bystander``), each from an address of its own."""
+
+    a: Hub
+    b: Hub
+    registry: SocketRegistry
+    target: Closed
+    bystander: Closed
+
+
+@pytest.fixture
+async def instances(make_hub: HubMaker) -> TwoInstances:
+    a = await make_hub()
+    b = await make_hub.peer(a)
+    registry = SocketRegistry(per_user=0, per_address=0)
+    target, bystander = Closed(), Closed()
+    await registry.admit(7, "10.0.0.1", target)
+    await registry.admit(8, "10.0.0.2", bystander)
+    return TwoInstances(a, b, registry, target, bystander)
+
+
 async def test_the_wire_is_the_objects_the_models_make(make_hub: HubMaker) -> None:
     hub = await make_hub()
     sessions, moderation = Collector(), Collector()
@@ -81,23 +106,17 @@ async def test_the_wire_is_the_objects_the_models_make(make_hub: HubMaker) -> No
 
 
 async def test_a_logout_on_one_instance_closes_the_users_sockets_on_another_after_malformed_news(
-    make_hub: HubMaker, caplog: pytest.LogCaptureFixture
+    instances: TwoInstances, caplog: pytest.LogCaptureFixture
 ) -> None:
-    a = await make_hub()
-    b = await make_hub.peer(a)
-    registry = SocketRegistry(per_user=0, per_address=0)
-    mine, theirs = Closed(), Closed()
-    await registry.admit(7, "10.0.0.1", mine)
-    await registry.admit(8, "10.0.0.2", theirs)
-    stop = await registry.listen(b)
+    stop = await instances.registry.listen(instances.b)
     try:
         with caplog.at_level(logging.WARNING, logger="app.live.hub_messages"):
             for data in MALFORMED:
-                await a.publish(SESSIONS.name, data)
-            await announce_logout(a, 7)
-            await mine.wait()
-        assert mine.calls == [(CLOSE_LOGGED_OUT, "logged out")]
-        assert theirs.calls == []
+                await instances.a.publish(SESSIONS.name, data)
+            await announce_logout(instances.a, 7)
+            await instances.target.wait()
+        assert instances.target.calls == [(CLOSE_LOGGED_OUT, "logged out")]
+        assert instances.bystander.calls == []
         dropped = [r for r in caplog.records if "malformed message on the hub's sessions channel" in r.getMessage()]
         assert len(dropped) == len(MALFORMED)
     finally:
@@ -105,34 +124,28 @@ async def test_a_logout_on_one_instance_closes_the_users_sockets_on_another_afte
 
 
 async def test_sanctions_and_blocks_on_one_instance_are_acted_on_by_another_after_malformed_news(
-    make_hub: HubMaker, caplog: pytest.LogCaptureFixture
+    instances: TwoInstances, caplog: pytest.LogCaptureFixture
 ) -> None:
-    a = await make_hub()
-    b = await make_hub.peer(a)
-    registry = SocketRegistry(per_user=0, per_address=0)
-    sanctioned, bystander = Closed(), Closed()
-    await registry.admit(7, "10.0.0.1", sanctioned)
-    await registry.admit(8, "10.0.0.2", bystander)
     filters = RecordedFilters()
     seeks_ended: list[int] = []
 
     async def end_seek(user_id: int) -> None:
         seeks_ended.append(user_id)
 
-    stop = await notices.listen(b, registry, filters, end_seek)
+    stop = await notices.listen(instances.b, instances.registry, filters, end_seek)
     try:
         malformed = [data for data in MALFORMED if data != b'{"t": "sanction", "user_id": 7}']
         malformed += [b'{"t": "logout", "user_id": 7}', b'{"t": "blocks", "user_ids": 7}', b'{"t": "sanction"}']
         with caplog.at_level(logging.WARNING, logger="app.live.hub_messages"):
             for data in malformed:
-                await a.publish(MODERATION.name, data)
-            await notices.announce_blocks(a, [7, 9])
-            await notices.announce_sanction(a, 7)
-            await sanctioned.wait()
+                await instances.a.publish(MODERATION.name, data)
+            await notices.announce_blocks(instances.a, [7, 9])
+            await notices.announce_sanction(instances.a, 7)
+            await instances.target.wait()
         assert filters.refreshed == [7, 9]
         assert seeks_ended == [7]
-        assert sanctioned.calls == [(notices.CLOSE_SANCTIONED, "account suspended")]
-        assert bystander.calls == []
+        assert instances.target.calls == [(notices.CLOSE_SANCTIONED, "account suspended")]
+        assert instances.bystander.calls == []
         dropped = [r for r in caplog.records if "malformed message on the hub's moderation channel" in r.getMessage()]
         assert len(dropped) == len(malformed)
     finally:
