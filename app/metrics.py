@@ -60,6 +60,12 @@ class Metrics:
             buckets=LOOP_LAG_BUCKETS,
             registry=self.registry,
         )
+        self.socket_reads_slowed = Counter(
+            "tengen_socket_reads_slowed",
+            "Reads of a game socket put off for a while because its messages kept being refused for what they say "
+            "(a spectator's moves, chat past the limit, malformed frames): a flood read once a second.",
+            registry=self.registry,
+        )
         self.catchup_reads = Counter(
             "tengen_room_catchup_reads",
             "Times a room re-read a game's events from the database: another instance committed and the hub "

@@ -226,6 +226,12 @@ _CLIENT_MODELS = (
 )
 ClientMessage = Annotated[Union[_CLIENT_MODELS], Field(discriminator="t")]  # type: ignore[valid-type]  # a Union of a tuple of models made at run time
 CLIENT_TYPES = frozenset(get_args(model.model_fields["t"].annotation)[0] for model in _CLIENT_MODELS)
+# The game socket's messages that act in the game, which only its two players may send.
+PLAYER_ACTION_TYPES = CLIENT_TYPES - {"chat", "ping", "pong"}
+# The texts of the refusals a flood repeats (app/live/outcome.py builds their frames once).
+RATE_LIMITED_MESSAGE = "too many messages; this one was ignored"
+NOT_A_PLAYER_MESSAGE = "only the two players of this game can do that"
+CHAT_RATE_LIMITED_MESSAGE = "you are chatting too fast; wait a few seconds"
 
 _client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -278,12 +284,23 @@ def client_id_of(raw: str | bytes) -> str | None:
 
     The server's own frame cap (``app/server.py``) bounds what is read here.
     """
+    return peek(raw)[1]
+
+
+def peek(raw: str | bytes) -> tuple[str | None, str | None]:
+    """A frame's type ``t`` and its ``id`` (a valid client id, else None), read without validating the rest:
+    enough to refuse, before the full parse, a message the socket alone refuses whatever its fields say."""
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        return None
-    client_id = data.get("id") if isinstance(data, dict) else None
-    return client_id if isinstance(client_id, str) and 0 < len(client_id) <= 64 else None
+        return None, None
+    if not isinstance(data, dict):
+        return None, None
+    kind, client_id = data.get("t"), data.get("id")
+    return (
+        kind if isinstance(kind, str) else None,
+        client_id if isinstance(client_id, str) and 0 < len(client_id) <= 64 else None,
+    )
 
 
 def _parse(raw: str | bytes, adapter: TypeAdapter[Any], types: frozenset[str]) -> Any:

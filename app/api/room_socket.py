@@ -3,6 +3,7 @@ both make before a line reaches the room."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,10 +22,18 @@ Handler = Callable[[str | bytes], Awaitable[tuple[str | None, bool]]]
 
 async def serve_frames(websocket: WebSocket, conn: Connection, metrics: Metrics, handle: Handler) -> None:
     """Answer the client's frames until it goes or the socket is closed; a client that floods gets the
-    refusals already answered, then the close (4029). Counted among the connected sockets meanwhile."""
+    refusals already answered, then the close (4029). A socket whose messages keep being refused for what they
+    say is read once a second (``Connection.read_delay``): its further frames wait in the network's buffers,
+    unread. Counted among the connected sockets meanwhile."""
     metrics.connected_sockets.inc()
     try:
         while not conn.closed:
+            delay = conn.read_delay()
+            if delay:
+                metrics.socket_reads_slowed.inc()
+                await asyncio.sleep(delay)
+                if conn.closed:
+                    break
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from app.errors import ServiceError
 from app.limits.rules import Limiter, Rule
+from app.protocol import CHAT_RATE_LIMITED_MESSAGE
 
 
 async def chat_refusal(limiter: Limiter, lines: int, window: int, user_id: int, room: str, text: str) -> ServiceError | None:
     """None when the line may be said, else the refusal (its code and message). Counts the line either way."""
     if not await limiter.allow(Rule("chat", lines, window), user_id):
-        return ServiceError("chat_rate_limited", "you are chatting too fast; wait a few seconds", 429)
+        return ServiceError("chat_rate_limited", CHAT_RATE_LIMITED_MESSAGE, 429)
     said = " ".join(text.split()).casefold()
     if await limiter.repeated("chat-last", f"{user_id}:{room}", said, 5 * window):
         return ServiceError("chat_repeated", "you just said that")

@@ -28,6 +28,32 @@ QUEUE_LIMIT = 2000
 FLOOD_LIMIT = 20  # the refusal (over the message rate) that closes a socket: its 20th within FLOOD_WINDOW
 FLOOD_WINDOW = 60.0  # seconds a refusal counts for: a long session is never cut for refusals long past
 FLOOD_REASON = f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: slow down and reconnect"
+# A socket whose messages keep being refused for what they say (``POINTLESS``: a spectator's move, chat past the
+# chat limit, a malformed frame), SLOW_AFTER times within FLOOD_WINDOW, is read at most once every SLOW_INTERVAL
+# seconds until those refusals age out: the server stops reading it meanwhile (TCP backpressure), so whatever
+# it sends costs the instance one message a second. The socket stays open: a close only invites a
+# reconnection, which costs more (an admission and a snapshot) than the refusals it would spare.
+SLOW_AFTER = 10
+SLOW_INTERVAL = 1.0
+# The refusals a client's own state could have foreseen: the socket alone decides them, never the game (its
+# races and outages, ``not_your_turn``, ``game_over``, ``unavailable``... do not count, nor ``rate_limited``,
+# which counts towards the close instead).
+POINTLESS = frozenset(
+    {
+        "not_a_player",
+        "not_allowed",
+        "not_authenticated",
+        "chat_rate_limited",
+        "chat_repeated",
+        "chat_muted",
+        "account_suspended",
+        "account_banned",
+        "too_large",
+        "bad_json",
+        "invalid_message",
+        "unknown_type",
+    }
+)
 CLOSE_TOO_SLOW = 4008
 CLOSE_FLOODING = 4029
 
@@ -59,21 +85,26 @@ class TokenBucket:
 
 
 class Refusals:
-    """The recent refusals of one socket (game or lobby): the ``FLOOD_LIMIT``-th within ``FLOOD_WINDOW``
-    seconds is answered like the others, and then the socket is closed (4029)."""
+    """The recent refusals of one socket (game or lobby): by default the ``FLOOD_LIMIT``-th within
+    ``FLOOD_WINDOW`` seconds is answered like the others, and then the socket is closed (4029)."""
 
     __slots__ = ("_times",)
 
-    def __init__(self) -> None:
-        self._times: deque[float] = deque(maxlen=FLOOD_LIMIT)
+    def __init__(self, limit: int = FLOOD_LIMIT) -> None:
+        self._times: deque[float] = deque(maxlen=limit)
 
     def count(self, now: float | None = None) -> bool:
-        """Count one refused message; True when it is the ``FLOOD_LIMIT``-th within ``FLOOD_WINDOW`` seconds."""
+        """Count one refused message; True when it is the ``limit``-th within ``FLOOD_WINDOW`` seconds."""
+        now = time.monotonic() if now is None else now
+        self._times.append(now)
+        return self.reached(now)
+
+    def reached(self, now: float | None = None) -> bool:
+        """Whether ``limit`` refusals fall within the last ``FLOOD_WINDOW`` seconds."""
         now = time.monotonic() if now is None else now
         while self._times and self._times[0] <= now - FLOOD_WINDOW:
             self._times.popleft()
-        self._times.append(now)
-        return len(self._times) >= FLOOD_LIMIT
+        return len(self._times) == self._times.maxlen
 
 
 # (after_v, upto_v) -> [(v, text)]: the texts this connection missed, as its viewer sees them.
@@ -97,6 +128,8 @@ class Connection:
         "last_v",
         "messages",
         "refused",
+        "pointless",
+        "chat_held_until",
         "_pings",
         "_lag",
         "fill_gap",
@@ -124,7 +157,9 @@ class Connection:
         self._queue: deque[tuple[int | None, str, bool]] | None = None  # made when there is something to send
         self.last_v: int | None = None  # None until the first snapshot or replay start is queued
         self.messages = TokenBucket(rate=10.0, burst=30.0)
-        self.refused: Refusals | None = None  # made at the first refusal
+        self.refused: Refusals | None = None  # made at the first refusal over the message rate
+        self.pointless: Refusals | None = None  # made at the first refusal of what a message says
+        self.chat_held_until = 0.0  # monotonic time before which this socket's chat is refused unasked
         self._pings: dict[str, float] | None = None
         self._lag: LagEstimator | None = None  # made at the first measured round trip
         self.fill_gap: GapFiller | None = None
@@ -150,6 +185,20 @@ class Connection:
         if self.refused is None:
             self.refused = Refusals()
         return self.refused.count(now)
+
+    def refused_for(self, code: str | None, now: float | None = None) -> None:
+        """Count a refusal of what a message said (``POINTLESS``) towards slowing the socket down."""
+        if code in POINTLESS:
+            if self.pointless is None:
+                self.pointless = Refusals(SLOW_AFTER)
+            self.pointless.count(now)
+
+    def read_delay(self, now: float | None = None) -> float:
+        """Seconds to wait before reading this socket's next message: ``SLOW_INTERVAL`` while ``SLOW_AFTER``
+        of its refusals fall within ``FLOOD_WINDOW``, else 0."""
+        if self.pointless is None or not self.pointless.reached(now):
+            return 0.0
+        return SLOW_INTERVAL
 
     def ping_sent(self, ping_id: str, at: float) -> None:
         if self._pings is None:

@@ -41,7 +41,7 @@ from app.live.proposals import DeadStoneProposer
 from app.live.game_rows import rows_for, with_turn
 from app.live.hub import Hub, game_channel
 from app.metrics import Metrics
-from app.protocol import ClockTick, GameView, Snapshot, encode
+from app.protocol import NOT_A_PLAYER_MESSAGE, ClockTick, GameView, Snapshot, encode
 from app.store.db import is_connection_lost
 from app.store.repositories import games as games_repo
 from app.store.ids import short_id
@@ -287,7 +287,7 @@ class Room:
         actor = SYSTEM if conn is None else conn.seat
         if actor is None and action["t"] != "chat":
             # A spectator's game action: refused on the seat alone, which never changes; no lock, no I/O.
-            return Outcome.refused(client_id, "not_a_player", "only the two players of this game can do that")
+            return Outcome.refused(client_id, "not_a_player", NOT_A_PLAYER_MESSAGE)
         rechecked = False
         for _ in range(CONFLICT_RETRIES):
             async with self.lock:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
-from app.live.connection import CLOSE_TOO_SLOW, FLOOD_LIMIT, FLOOD_WINDOW, QUEUE_LIMIT, Connection
+from app.live.connection import (
+    CLOSE_TOO_SLOW,
+    FLOOD_LIMIT,
+    FLOOD_WINDOW,
+    QUEUE_LIMIT,
+    SLOW_AFTER,
+    SLOW_INTERVAL,
+    Connection,
+)
 
 
 class Socket:
@@ -145,6 +153,19 @@ def test_refusals_count_within_their_window_only() -> None:
     later = FLOOD_WINDOW + FLOOD_LIMIT
     assert not any(conn.refuse(now=later + t * 0.01) for t in range(FLOOD_LIMIT - 1))
     assert conn.refuse(now=later + 1.0)  # the 20th within the window closes
+
+
+def test_a_socket_whose_messages_keep_being_refused_is_read_slowly_until_they_age_out() -> None:
+    conn = Connection(_noop_send, _noop_close, user_id=None, user_name=None, seat=None)
+    for t in range(SLOW_AFTER - 1):
+        conn.refused_for("not_a_player", now=float(t))
+        conn.refused_for("not_your_turn", now=float(t))  # the game's own refusals never count
+        conn.refused_for("rate_limited", now=float(t))  # nor the rate's, which count towards the close
+        conn.refused_for(None, now=float(t))  # nor acknowledgements
+    assert conn.read_delay(now=float(SLOW_AFTER)) == 0.0
+    conn.refused_for("chat_rate_limited", now=float(SLOW_AFTER))
+    assert conn.read_delay(now=float(SLOW_AFTER)) == SLOW_INTERVAL
+    assert conn.read_delay(now=FLOOD_WINDOW + 0.5) == 0.0  # the first refusal aged out
 
 
 async def _noop_send(_text: str) -> None:

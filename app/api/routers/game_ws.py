@@ -23,6 +23,10 @@ from app.logs import bind_game
 from app.ws_protocol import text_sender, text_sender_now
 from app.metrics import Metrics
 from app.protocol import (
+    CHAT_RATE_LIMITED_MESSAGE,
+    NOT_A_PLAYER_MESSAGE,
+    PLAYER_ACTION_TYPES,
+    RATE_LIMITED_MESSAGE,
     Chat,
     ErrorMessage,
     Pass,
@@ -34,6 +38,7 @@ from app.protocol import (
     client_id_of,
     encode,
     parse_client_message,
+    peek,
 )
 
 router = APIRouter()
@@ -42,6 +47,9 @@ CLOSE_NO_GAME = 4404
 _LAG_ACTIONS = ("play", "pass", "seal")
 _MOVES = ("play", "pass")
 _FLOODED = "flooded"  # _handle's kind for the refusal that closes the socket
+# After a chat line refused over the chat limit, the socket's lines within this many seconds are refused
+# without asking the limiter again (a flood of chat past the limit then costs no count, here or in Redis).
+CHAT_HOLD_SECONDS = 1.0
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -86,6 +94,7 @@ async def _serve(
         reply, kind = await _handle(room, conn, raw, websocket.app.state, new_account)
         if isinstance(reply, Outcome):
             _observe(metrics, kind, reply, time.perf_counter() - received)
+            conn.refused_for(reply.code)  # a socket that keeps being refused is read more slowly
             reply = reply.encode()
         return None if reply is None else reply.decode(), kind == _FLOODED
 
@@ -138,9 +147,13 @@ async def _handle(
     if not conn.messages.take():
         closing = conn.refuse()
         return (
-            Outcome.refused(client_id_of(raw), "rate_limited", "too many messages; this one was ignored"),
+            Outcome.refused(client_id_of(raw), "rate_limited", RATE_LIMITED_MESSAGE),
             _FLOODED if closing else None,
         )
+    if conn.seat is None or conn.chat_held_until:
+        early = _refused_unparsed(conn, raw)
+        if early is not None:
+            return early, None
     try:
         message = parse_client_message(raw)
     except ProtocolError as exc:
@@ -161,6 +174,20 @@ async def _handle(
     return await room.act(conn, message.id, action, facts), message.t
 
 
+def _refused_unparsed(conn: Connection, raw: str | bytes) -> Outcome | None:
+    """The refusals the socket alone decides, whatever the message's other fields say, made before the full
+    parse and validation: a spectator's game action (``not_a_player``), and a chat line within
+    ``CHAT_HOLD_SECONDS`` of one refused over the chat limit. None: parse the message and go on."""
+    kind, client_id = peek(raw)
+    if kind in PLAYER_ACTION_TYPES and conn.seat is None:
+        return Outcome.refused(client_id, "not_a_player", NOT_A_PLAYER_MESSAGE)
+    if kind == "chat" and conn.chat_held_until:
+        if time.monotonic() < conn.chat_held_until:
+            return Outcome.refused(client_id, "chat_rate_limited", CHAT_RATE_LIMITED_MESSAGE)
+        conn.chat_held_until = 0.0
+    return None
+
+
 def _action_of(message: Any) -> dict[str, Any]:
     """The room's action for a game message: its fields but the client's id, a point as a list."""
     if isinstance(message, Play):  # every move: no dump of the model
@@ -177,4 +204,8 @@ async def _chat_refusal(state: Any, conn: Connection, game_id: str, message: Cha
     if conn.user_id is None:
         return None  # the room refuses it: a name is needed to chat
     refusal = await chat_refused(state, conn.user_id, game_id, message.text, new_account)
-    return None if refusal is None else Outcome.refused(message.id, refusal.code, refusal.message)
+    if refusal is None:
+        return None
+    if refusal.code == "chat_rate_limited":
+        conn.chat_held_until = time.monotonic() + CHAT_HOLD_SECONDS
+    return Outcome.refused(message.id, refusal.code, refusal.message)

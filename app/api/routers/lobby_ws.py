@@ -50,6 +50,7 @@ from app.ratings.lookup import display_ranks
 from app.store.models import User
 from app.store.repositories import challenges, games, users
 from app.protocol import (
+    RATE_LIMITED_MESSAGE,
     LobbyError,
     LobbyPing,
     LobbyPong,
@@ -159,11 +160,7 @@ async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, use
         while True:
             raw = await websocket.receive_text()
             if not bucket.take():
-                await sender.send(
-                    LobbyError(
-                        id=client_id_of(raw), code="rate_limited", message="too many messages; this one was ignored"
-                    ).wire()
-                )
+                await sender.send(LobbyError(id=client_id_of(raw), code="rate_limited", message=RATE_LIMITED_MESSAGE).wire())
                 if refused.count():
                     await websocket.close(CLOSE_FLOODING, FLOOD_REASON)
                     return

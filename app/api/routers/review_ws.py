@@ -18,6 +18,7 @@ from app.live.connection import Connection
 from app.live.review_room import ReviewRoom
 from app.metrics import Metrics
 from app.protocol import (
+    RATE_LIMITED_MESSAGE,
     ErrorMessage,
     Ping,
     Pong,
@@ -103,9 +104,7 @@ async def _handle(room: ReviewRoom, conn: Connection, raw: str | bytes, state: A
     """The reply to one client message (None: no reply), and whether the socket flooded and must close."""
     if not conn.messages.take():
         closing = conn.refuse()
-        return encode(
-            ErrorMessage(id=client_id_of(raw), code="rate_limited", message="too many messages; this one was ignored")
-        ), closing
+        return encode(ErrorMessage(id=client_id_of(raw), code="rate_limited", message=RATE_LIMITED_MESSAGE)), closing
     try:
         message = parse_review_message(raw)
     except ProtocolError as exc:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import httpx
 import pytest
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from tests.conftest import MakeLiveServer
+from tests.conftest import LiveServer, MakeLiveServer
 from tests.support.players import GameSocket, Player, start_game
 
 
@@ -149,5 +150,66 @@ async def test_paged_chat_hides_the_spectators_lines_from_the_players(live_serve
     seen_by_watcher = (await watcher.http.get(f"/api/games/{game_id}/chat")).json()["chat"]
     assert [line["text"] for line in seen_by_black] == ["hi"]
     assert [line["text"] for line in seen_by_watcher] == ["b is lost", "hi"]
+    for player in (black, white, watcher):
+        await player.close()
+
+
+async def _slowed_reads(url: str) -> float:
+    async with httpx.AsyncClient(base_url=url) as client:
+        text = (await client.get("/metrics")).text
+    found = re.search(r"^tengen_socket_reads_slowed_total ([0-9.e+]+)$", text, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
+async def test_a_socket_whose_messages_keep_being_refused_is_read_slowly(
+    live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spectator's moves are refused before they are parsed (a malformed one too), and past ``SLOW_AFTER`` such
+    refusals its socket is read once every ``SLOW_INTERVAL`` (shortened here): every message is still answered,
+    and the game still reaches it. A player's own refusals (the game's races: ``not_your_turn``) never slow it."""
+    from app.live import connection
+
+    monkeypatch.setattr(connection, "SLOW_INTERVAL", 0.05)
+    black, white, game_id = await _game(live_server)
+    watcher = await Closing(live_server).visit()
+    bs, ws, spectator = await black.socket(game_id), await white.socket(game_id), await watcher.socket(game_id)
+    assert (await bs.act({"t": "play", "p": [2, 2]}))["v"] == 1
+    for _ in range(connection.SLOW_AFTER + 2):
+        assert (await bs.act({"t": "play", "p": [5, 5]}))["code"] == "not_your_turn"
+    assert await _slowed_reads(live_server) == 0
+    answers = [await spectator.act({"t": "play", "p": [4, i]}) for i in range(connection.SLOW_AFTER + 5)]
+    answers.append(await spectator.act({"t": "play", "p": "not a point"}))  # refused before it is validated
+    assert [a.get("code") for a in answers] == ["not_a_player"] * (connection.SLOW_AFTER + 6)
+    assert await _slowed_reads(live_server) >= 6
+    assert (await ws.act({"t": "play", "p": [6, 6]}))["v"] == 2
+    assert (await spectator.event(2))["t"] == "move"
+    for player in (black, white, watcher):
+        await player.close()
+
+
+async def test_chat_refused_over_the_limit_holds_the_sockets_chat_without_asking_the_limit_again(
+    live_server_handle: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a line refused over the chat limit, that socket's next lines within ``CHAT_HOLD_SECONDS`` (here
+    lengthened) are refused without counting: they are refused though the limit's window has turned meanwhile,
+    while the same user's other socket, which asks the limit, may chat again."""
+    from app.api.routers import game_ws
+    from app.limits.counters import MemoryCounters
+
+    monkeypatch.setattr(game_ws, "CHAT_HOLD_SECONDS", 3600.0)
+    counters = live_server_handle.app.state.limiter.counters
+    assert isinstance(counters, MemoryCounters)
+    now = [1000.0]
+    monkeypatch.setattr(counters, "clock", lambda: now[0])
+    url = live_server_handle.url
+    black, white, game_id = await _game(url)
+    watcher = await Closing(url).visit()
+    held, other = await watcher.socket(game_id), await watcher.socket(game_id)
+    said = [await held.act({"t": "chat", "channel": "spectators", "text": f"line {i}"}) for i in range(3)]
+    assert [a["t"] for a in said] == ["ack", "ack", "error"] and said[2]["code"] == "chat_rate_limited"
+    now[0] += 60  # the limit's window has turned
+    again = await held.act({"t": "chat", "channel": "spectators", "text": "held"})
+    assert again["code"] == "chat_rate_limited"
+    assert (await other.act({"t": "chat", "channel": "spectators", "text": "not held"}))["t"] == "ack"
     for player in (black, white, watcher):
         await player.close()
