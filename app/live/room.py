@@ -40,6 +40,7 @@ from app.live.outcome import Outcome
 from app.live.proposals import DeadStoneProposer
 from app.live.game_rows import rows_for, with_turn
 from app.live.hub import Hub, game_channel
+from app.live.turns_lock import TurnsLock
 from app.metrics import Metrics
 from app.protocol import NOT_A_PLAYER_MESSAGE, ClockTick, GameView, Snapshot, encode
 from app.store.db import is_connection_lost
@@ -82,7 +83,7 @@ class Room:
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.on_finished = on_finished
-        self.lock = asyncio.Lock()
+        self.lock = TurnsLock()  # chat waits behind the game's actions (app/live/turns_lock.py)
         self.state = GameState(game_id, sessionmaker, metrics, self._rebuilt)
         self.players: dict[str, dict[str, Any]] = {}
         self.user_seats: dict[int, str] = {}
@@ -289,8 +290,11 @@ class Room:
             # A spectator's game action: refused on the seat alone, which never changes; no lock, no I/O.
             return Outcome.refused(client_id, "not_a_player", NOT_A_PLAYER_MESSAGE)
         rechecked = False
+        # A chat line waits for the lock behind every action of the game: a move never waits for chat lines
+        # queued before it, only for the one commit holding the lock.
+        lock = self.lock.behind() if action["t"] == "chat" else self.lock
         for _ in range(CONFLICT_RETRIES):
-            async with self.lock:
+            async with lock:
                 try:
                     await self.state.ensure_current()
                 except Exception:  # the database is unreachable: refuse, the client retries

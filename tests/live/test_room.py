@@ -360,3 +360,35 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
             await room.close()
         await hub.close()
         await lone_hub.close()
+
+
+async def test_a_move_is_committed_before_chat_lines_that_waited_longer_for_the_lock(
+    make_player: MakePlayer, db_sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Chat waits for the room's lock behind the game's actions: a move that arrives while a chat line waits
+    (the lock held, as by a commit under way) is committed first, and each gets its own version in order."""
+    black, white, game_id = await _seated(make_player)
+
+    async def nothing(*_args: object) -> None:
+        return None
+
+    def seat(color: str) -> Connection:
+        user = (black if color == "B" else white).user
+        return Connection(nothing, nothing, user_id=user["id"], user_name=user["name"], seat=color)
+
+    hub = MemoryHub()
+    await hub.start()
+    room = Room(game_id, hub, db_sessionmaker)
+    try:
+        assert await room.load()
+        await room.lock.acquire()
+        chat = asyncio.create_task(room.act(seat("W"), "c1", {"t": "chat", "channel": "players", "text": "hi"}))
+        await asyncio.sleep(0)  # the line waits for the lock
+        move = asyncio.create_task(room.act(seat("B"), "m1", {"t": "play", "p": [3, 3]}))
+        await asyncio.sleep(0)  # the move waits too, after it
+        room.lock.release()
+        assert ((await move).v, (await chat).v) == (1, 2)
+        assert [c["text"] for c in room.chat] == ["hi"] and room.v == 2
+    finally:
+        await room.close()
+        await hub.close()
