@@ -86,7 +86,9 @@ async def _serve(
         assert room is not None
         reply, flooded = await _handle(room, conn, raw, websocket.app.state)
         if reply is not None and reply.startswith(b'{"t":"error"'):
-            metrics.error(_code_of(reply))
+            code = _code_of(reply)
+            metrics.error(code)
+            conn.refused_for(code)  # a socket that keeps being refused is read more slowly
         return None if reply is None else reply.decode(), flooded
 
     await room.attach(conn, since_version(websocket.query_params.get("v")))

@@ -14,6 +14,7 @@ from websockets.asyncio.client import ClientConnection
 
 from tests.conftest import LiveServer, MakeLiveServer
 from tests.support.players import GameSocket, Player, start_game
+from tests.support.reviews import finished_game, make_review
 
 
 async def _closed_code(ws: ClientConnection) -> int:
@@ -212,4 +213,25 @@ async def test_chat_refused_over_the_limit_holds_the_sockets_chat_without_asking
     assert again["code"] == "chat_rate_limited"
     assert (await other.act({"t": "chat", "channel": "spectators", "text": "not held"}))["t"] == "ack"
     for player in (black, white, watcher):
+        await player.close()
+
+
+async def test_a_review_socket_whose_messages_keep_being_refused_is_read_slowly(
+    live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a game socket: malformed frames past ``SLOW_AFTER`` slow the review socket's reads, each still answered."""
+    from app.live import connection
+
+    monkeypatch.setattr(connection, "SLOW_INTERVAL", 0.05)
+    black, white = await Closing(live_server).visit(), await Closing(live_server).visit()
+    review = await make_review(black, await finished_game(black, white))
+    follow = await white.review(review["id"])
+    await follow.of_type("snapshot")
+    before = await _slowed_reads(live_server)
+    for i in range(connection.SLOW_AFTER + 5):
+        await follow.send({"t": "no_such_message", "id": f"u{i}"})
+        assert (await follow.of_type("error"))["code"] == "unknown_type"
+    assert await _slowed_reads(live_server) - before >= 5
+    await follow.close()
+    for player in (black, white):
         await player.close()
