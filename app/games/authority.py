@@ -60,7 +60,7 @@ from app.games.actions import (
     number,
     point,
 )
-from app.games.clock import GameClock, other
+from app.games.clock import ClockState, GameClock, other
 from app.games.config import GameConfig, parse_config
 from app.games.errors import GameError
 from app.games.events import build_from
@@ -93,12 +93,13 @@ class GameAuthority:
         self.scoring_deadline: float | None = None
         self.sealed: dict[str, Any] | None = None  # {"color": c, "p": (x, y) | None, "charge": ...}
         self.resume_mark = 0  # moves before the last resume from scoring
-        # the clock as it stood before each move and the instant the move was charged at (for undo, which
-        # restores it as ``to_dict`` with that instant keeps it: the running stretch folded in)
-        self.clock_history: list[tuple[GameClock, float]] = []
-        # the copy of the clock ``_save`` took for a refusal while the clock has not changed since: the first
-        # charge of the action keeps that copy for undo instead of taking another (see ``charge``)
-        self._saved_clock: GameClock | None = None
+        # the clock as it stood before each move (``GameClock.state``) with the instant the move was charged at
+        # appended, for undo, which restores it as ``to_dict`` with that instant keeps it (the running stretch
+        # folded in): one flat tuple per move, which the garbage collector stops watching at once
+        self.clock_history: list[ClockState] = []
+        # the state of the clock ``_save`` took for a refusal while the clock has not changed since: the first
+        # charge of the action keeps it for undo instead of taking another (see ``charge``)
+        self._saved_clock: ClockState | None = None
         self.absent_since: dict[str, float | None] = {"B": None, "W": None}
         self.rematch: str | None = None  # the id of the game both players agreed to play next
         self.log: list[dict[str, Any]] = []
@@ -291,21 +292,20 @@ class GameAuthority:
     def charge(self, actor: str, now: float, lag: float | None) -> tuple[dict[str, Any] | None, list[Event]]:
         """Charge the mover's clock. Returns (charge info, events); a flag ends the game instead.
 
-        The clock as it stood is kept for undo with ``now``. That is the copy :meth:`_save` took for a refusal
-        when the clock has not changed since (the first charge of a move or pass: one copy per move), which
-        nothing changes afterwards: a refusal makes it the clock again and drops the history entry with the
-        rest of the action. Only a second charge in one action (a conditional answer) or a charge after
-        settling reported something takes a copy of its own.
+        The clock as it stood is kept for undo with ``now``. That is the state :meth:`_save` took for a refusal
+        when the clock has not changed since (the first charge of a move or pass: one per move); a refusal makes
+        it the clock again and drops the history entry with the rest of the action. Only a second charge in one
+        action (a conditional answer) or a charge after settling reported something takes a state of its own.
         """
         before = self._saved_clock
         if before is None:
-            before = self.clock.copy()
+            before = self.clock.state()
         else:
             self._saved_clock = None
         charge = self.clock.press(actor, now, lag)
         if charge.flagged:
             return None, [self.finish(correspondence.timeout(self, actor), now)]
-        self.clock_history.append((before, now))
+        self.clock_history.append((*before, now))
         return charge.to_dict(), []
 
     def place(self, actor: str, p: Point, now: float, charge: dict[str, Any] | None, conditional: bool = False) -> list[Event]:
@@ -377,7 +377,7 @@ class GameAuthority:
     def _save(self) -> dict[str, Any]:
         """What :meth:`_restore` needs to undo a refused action (the engine keeps its own checkpoint)."""
         game = self.game
-        clock = self._saved_clock = self.clock.copy()
+        clock = self._saved_clock = self.clock.state()
         return {
             "game": (game, game.checkpoint()),
             "clock": clock,
@@ -398,7 +398,9 @@ class GameAuthority:
         game: Game
         mark: Checkpoint
         game, mark = saved.pop("game")
+        clock = self.clock.restored(saved.pop("clock"))
         self.__dict__.update(saved)
+        self.clock = clock
         self._saved_clock = None  # it is the clock again
         self.game = game
         game.rollback(mark)

@@ -45,6 +45,12 @@ COLORS = ("B", "W")
 PAUSE_REASONS = ("scoring", "adjourned", "server", "finished")
 
 
+# ``GameClock.state()``: both players' clocks (main, periods, period_left, stones, quota, black's then white's),
+# then turn, turn_started, turn_elapsed, paused (the reasons, sorted, joined by spaces), flagged, announced, away
+# (the colours, sorted, joined). Flat: a tuple holding a tuple leaves the collector's watch a collection later.
+ClockState = tuple[Any, ...]
+
+
 def other(color: str) -> str:
     return "W" if color == "B" else "B"
 
@@ -65,9 +71,6 @@ class PlayerClock:
             "stones": self.stones,
             "quota": self.quota,
         }
-
-    def copy(self) -> "PlayerClock":
-        return PlayerClock(self.main, self.periods, self.period_left, self.stones, self.quota)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "PlayerClock":
@@ -417,12 +420,29 @@ class GameClock:
             clock.turn_started = now
         return clock
 
-    def copy(self) -> "GameClock":
-        """An independent copy (the time control and lag policy are immutable and shared)."""
+    def state(self) -> ClockState:
+        """What changes in the clock (all but the time control, the lag policy and the weekend zones, fixed when
+        the game is created) as one flat tuple of numbers, strings and None (``ClockState``); :meth:`restored`
+        rebuilds it.
+
+        The authority keeps one per move for undo. A tuple of such values leaves the garbage collector's watch
+        at the first young collection that sees it, where a copy of the clock (nine containers) stayed watched
+        for the game's life and was walked by the collections of the middle generation that stall the event
+        loop (docs/performance.md, "The eighth round")."""
+        b, w = self.players["B"], self.players["W"]
+        return (
+            b.main, b.periods, b.period_left, b.stones, b.quota,
+            w.main, w.periods, w.period_left, w.stones, w.quota,
+            self.turn, self.turn_started, self.turn_elapsed, " ".join(sorted(self.paused)), self.flagged,
+            self.announced, "".join(sorted(self.away)),
+        )  # fmt: skip
+
+    def restored(self, state: ClockState) -> "GameClock":
+        """A clock with this one's time control, lag policy and weekend zones, in ``state`` (from :meth:`state`)."""
         clock = GameClock.__new__(GameClock)
-        clock.__dict__.update(self.__dict__)
-        clock.players = {c: p.copy() for c, p in self.players.items()}
-        clock.paused = set(self.paused)
-        clock.weekends = dict(self.weekends)
-        clock.away = set(self.away)
+        clock.tc, clock.lag, clock.weekends = self.tc, self.lag, dict(self.weekends)
+        (bm, bp, bl, bs, bq, wm, wp, wl, ws, wq, turn, started, elapsed, paused, flagged, announced, away) = state
+        clock.players = {"B": PlayerClock(bm, bp, bl, bs, bq), "W": PlayerClock(wm, wp, wl, ws, wq)}
+        clock.turn, clock.turn_started, clock.turn_elapsed = turn, started, elapsed
+        clock.paused, clock.flagged, clock.announced, clock.away = set(paused.split()), flagged, announced, set(away)
         return clock

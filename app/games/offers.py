@@ -56,8 +56,8 @@ def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     game = auth.game
     undone = game.undo()
     away = set(auth.clock.away)  # a vacation taken since the move still holds
-    before, charged_at = auth.clock_history.pop()
-    auth.clock = GameClock.from_dict(before.to_dict(charged_at), now)
+    kept = auth.clock_history.pop()  # the clock's state before the move, then the instant it was charged at
+    auth.clock = GameClock.from_dict(auth.clock.restored(kept[:-1]).to_dict(kept[-1]), now)
     for color in ("B", "W"):
         auth.clock.set_away(color, color in away, now)
     return [

@@ -1,3 +1,4 @@
+import gc
 import json
 import math
 
@@ -233,15 +234,30 @@ def test_state_round_trips_through_json_and_downtime_is_free():
     assert same.flag_deadline() == c.flag_deadline()
 
 
-def test_copy_is_independent_of_the_original():
+def test_a_restored_state_is_the_clock_as_it_was_and_independent_of_it():
     c = clock({"kind": "byoyomi", "main": 10, "periods": 3, "period_time": 5})
-    copy = c.copy()
+    c.set_away("W", True, 0.0)
+    state = c.state()
+    copy = c.restored(state)
     assert copy.to_dict() == c.to_dict()
     c.press("B", 12.0)
     c.pause(13.0, "server")
     assert copy.to_dict() != c.to_dict()
-    assert copy.players["B"].main == 10.0 and copy.turn == "B" and not copy.paused
+    assert copy.players["B"].main == 10.0 and copy.turn == "B" and not copy.paused and copy.away == {"W"}
     assert copy.press("B", 4.0).charged == 4.0 and c.players["B"].periods == 3
+    assert c.restored(c.state()).to_dict() == c.to_dict()  # paused, mid-overtime
+    assert c.restored(state).to_dict() == c.restored(state).to_dict() != c.to_dict()  # the state is never changed
+
+
+def test_a_clock_state_leaves_the_garbage_collectors_watch():
+    """The authority keeps one per move for undo: what stays watched is walked by every collection of the
+    middle generation, which pauses the event loop (docs/performance.md, "The eighth round")."""
+    c = clock({"kind": "canadian", "main": 10, "period_time": 60, "stones": 5})
+    c.pause(1.0, "scoring")
+    c.set_away("B", True, 1.0)
+    kept = (*c.state(), 1.0)  # as the authority keeps it for undo
+    gc.collect()
+    assert not gc.is_tracked(kept)
 
 
 # ----------------------------------------------------------------- simple and correspondence
