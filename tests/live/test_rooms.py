@@ -1,4 +1,5 @@
-"""The RoomManager keeps nothing for game ids it was asked for once, real or made up, and spreads its pings."""
+"""The RoomManager keeps nothing for game ids it was asked for once, real or made up, and spreads its pings
+over ticks and each tick over turns of the event loop."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
-from app.live.rooms import PING_EVERY_TICKS, RoomManager
+from app.live.rooms import PING_EVERY_TICKS, TICK_CHUNK, RoomManager
 
 
 async def test_unknown_ids_leave_nothing_behind(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
@@ -67,6 +68,50 @@ async def test_each_room_is_pinged_once_per_round_and_never_all_rooms_in_one_tic
         assert all(len(sent.get(game_id, [])) == 2 for game_id in ids)  # one ping to each socket per round
         assert all('"t":"ping"' in text for texts in sent.values() for text in texts)
         assert max(per_tick) < 100  # the pings are spread over the round's ticks
+    finally:
+        rooms.rooms.clear()
+        await rooms.close()
+        await hub.close()
+
+
+async def test_a_tick_lets_the_event_loop_run_between_chunks_of_sockets(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    hub = MemoryHub()
+    await hub.start()
+    rooms = RoomManager(hub, db_sessionmaker)
+    sent: list[str] = []
+
+    def socket() -> Connection:
+        async def send(text: str) -> None:
+            sent.append(text)
+
+        async def close(code: int, reason: str) -> None:
+            return None
+
+        conn = Connection(send, close, user_id=None, user_name=None, seat=None)
+        conn.start(_no_gaps)
+        conn.push_start(None, 0)
+        return conn
+
+    seen_between: list[int] = []  # pings sent so far, each time another task ran during the tick
+
+    async def other_work() -> None:
+        while True:
+            seen_between.append(len(sent))
+            await asyncio.sleep(0)
+
+    try:
+        count = 3 * TICK_CHUNK + 7
+        rooms.rooms["big"] = _Room([socket() for _ in range(count)])  # type: ignore[assignment]  # a stand-in
+        other = asyncio.create_task(other_work())
+        await asyncio.sleep(0)
+        for tick in range(1, PING_EVERY_TICKS + 1):  # one of them is the big room's turn to be pinged
+            await rooms._tick(tick)
+        other.cancel()
+        assert len(sent) == count  # every socket pinged
+        # Other work ran after each chunk: a thousand spectators' pings do not hold the loop for one step.
+        assert {n for n in seen_between if 0 < n < count} == {TICK_CHUNK, 2 * TICK_CHUNK, 3 * TICK_CHUNK}
     finally:
         rooms.rooms.clear()
         await rooms.close()
