@@ -8,13 +8,15 @@ committed there (with a compare-and-set on ``games.version``) before it reaches 
    without a database read (and says so when it cannot, so the caller resyncs instead),
 3. shares presence (which players are connected, how many spectators) across instances,
 4. holds clock deadlines, handing each due game to exactly one instance,
-5. carries the lobby channel, and the instances' own news (log-outs, sanctions, blocks; typed in
+5. carries the lobby's channels (the public one, and one per user for what only that user's sockets see), and
+   the instances' own news (log-outs, sanctions, blocks; typed in
    ``app.live.hub_messages``).
 
 Two implementations behave identically: ``MemoryHub`` (one process, the embedded default) and ``RedisHub``
 (any number of instances sharing one Redis). Both are tested by the same suite.
 
-Channels are plain strings: ``game_channel(game_id)`` for a game room and ``LOBBY_CHANNEL`` for the lobby.
+Channels are plain strings: ``game_channel(game_id)`` for a game room, ``LOBBY_CHANNEL`` for the public lobby
+and ``user_channel(user_id)`` for the lobby messages addressed to one user.
 Payloads are bytes, serialised once per event (``app.live.codec.encode``) and sent unchanged to every
 recipient.
 """
@@ -36,6 +38,7 @@ __all__ = [
     "Role",
     "Unsubscribe",
     "game_channel",
+    "user_channel",
 ]
 
 LOBBY_CHANNEL = "lobby"
@@ -58,6 +61,11 @@ DEFAULT_LEASE = 30.0
 def game_channel(game_id: str | int) -> str:
     """The channel of one game room."""
     return f"game:{game_id}"
+
+
+def user_channel(user_id: int) -> str:
+    """The channel of the lobby messages addressed to one user (subscribed only where that user has a lobby socket)."""
+    return f"user:{user_id}"
 
 
 class Hub(ABC):

@@ -1,16 +1,18 @@
 """Lobby updates fanned out to every connected ``/ws/lobby`` socket.
 
 The interface is two methods: ``await publish(message)`` and ``subscribe()`` (an async context manager that
-yields a subscription with ``await get()``). ``MemoryLobbyBroadcaster`` serves one process. A hub that spans
-instances implements the same two methods: ``publish`` sends the message on the hub's lobby channel, and each
-instance feeds what it receives from that channel into its local subscriptions (``deliver`` below does that
-for the memory implementation, so a Redis listener can wrap it).
+yields a subscription with ``await get()``). ``MemoryLobbyBroadcaster`` serves one process. The hub's
+(app/live/hub_lobby.py) implements the same two methods: ``publish`` sends the message on the hub (public ones
+on the lobby channel, private ones on their recipients' own channels), and each instance feeds what it
+receives into its local subscriptions (``deliver`` below does that for the memory implementation, so the hub's
+can wrap it).
 
 A message with ``"_to": [user ids]`` is private: it reaches only the subscriptions of those users (with
 ``_to`` taken off). Everything else reaches every subscription that asked for public messages (a socket that
 shows only its user's own games, such as the header's on every page, does not). Listeners added with ``listen`` hear every
 message this instance delivers, private ones included (automatch uses them to hear of games started on
-other instances).
+other instances); over the hub, an instance receives a private message only for the users with a lobby socket
+on it, and delivers it once per such user with ``_to`` naming that user alone.
 """
 
 from __future__ import annotations
