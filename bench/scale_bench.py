@@ -9,7 +9,9 @@ client processes weigh ``--weight`` times the default against the other processe
 machine a runnable instance gets its quota within each period (``quota_used`` shows whether it did).
 The load grows with the instances:
 ``--games-per-instance`` concurrent games per instance (players and moves as in ``bench/scale_clients.py``),
-enough that a quota'd instance is always busy (it is throttled in most periods) yet healthy.
+enough that a quota'd instance is always busy (it is throttled in most periods) yet healthy. The default
+quota is 0.15 core: at 0.1 a throttled instance spends about a quarter more CPU per move than an unthrottled
+one even on a quiet machine (``eff`` 1.28 on 2026-12-01), which measures the throttling rather than Tengen.
 
 Four instances are started once, on one PostgreSQL database (created for the run, dropped afterwards) and
 one Redis prefix (deleted afterwards), each in a CPU group of its own. The phases:
@@ -36,7 +38,7 @@ exits with status 2. ``--via-nginx`` puts Debian's nginx with ``deploy/nginx.con
 instances for the base and game-placement phases (the spread phases, which a proxy hashing the game id never
 produces, still connect directly).
 
-    nice -n 10 .venv/bin/python bench/scale_bench.py [--quota 0.1] [--period-ms 10]
+    nice -n 10 .venv/bin/python bench/scale_bench.py [--quota 0.15] [--period-ms 10]
         [--games-per-instance 16] [--seconds 5] [--rounds 3] [--warmup 2] [--client-procs 2] [--weight 4]
         [--via-nginx]
 """
@@ -307,7 +309,7 @@ def report(phase: Phase, f: dict, opts: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quota", type=float, default=0.1, help="cores per instance in the quota'd phases")
+    parser.add_argument("--quota", type=float, default=0.15, help="cores per instance in the quota'd phases")
     parser.add_argument("--period-ms", type=int, default=10, help="quota enforcement period")
     parser.add_argument("--games-per-instance", type=int, default=16, help="concurrent games per instance")
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per phase and round")
