@@ -23,7 +23,7 @@ import cpu_groups
 ROOT = Path(__file__).resolve().parents[2]
 
 PHASE = re.compile(
-    r"^phase=(\w+) instances=(\d) placement=(game|spread) via=direct quota=(none|0\.10) games=(\d+) "
+    r"^phase=(\w+) instances=(\d) placement=(game|spread) via=direct quota=(none|\d\.\d\d) games=(\d+) "
     r"moves_per_s=\d+\.\d .* moves=(\d+) errors=(\d+) timeouts=(\d+) "
 )
 THROTTLED = re.compile(r"^  throttled=\[([\d.,]+)\] .* quota_used=\[([\d.,]+|-)\] ")
