@@ -12,6 +12,21 @@ from app.live.memory_hub import MemoryHub
 from app.live.rooms import PING_EVERY_TICKS, TICK_CHUNK, RoomManager
 
 
+def _spectator(sent: list[str]) -> Connection:
+    """A started spectator's connection whose frames are appended to ``sent``."""
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def close(code: int, reason: str) -> None:
+        return None
+
+    conn = Connection(send, close, user_id=None, user_name=None, seat=None)
+    conn.start(_no_gaps)
+    conn.push_start(None, 0)
+    return conn
+
+
 async def test_unknown_ids_leave_nothing_behind(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     hub = MemoryHub()
     await hub.start()
@@ -45,16 +60,7 @@ async def test_each_room_is_pinged_once_per_round_and_never_all_rooms_in_one_tic
     sent: dict[str, list[str]] = {}
 
     def socket(game_id: str) -> Connection:
-        async def send(text: str) -> None:
-            sent.setdefault(game_id, []).append(text)
-
-        async def close(code: int, reason: str) -> None:
-            return None
-
-        conn = Connection(send, close, user_id=None, user_name=None, seat=None)
-        conn.start(_no_gaps)
-        conn.push_start(None, 0)
-        return conn
+        return _spectator(sent.setdefault(game_id, []))
 
     try:
         ids = [f"game{n}" for n in range(50)]
@@ -83,16 +89,7 @@ async def test_a_tick_lets_the_event_loop_run_between_chunks_of_sockets(
     sent: list[str] = []
 
     def socket() -> Connection:
-        async def send(text: str) -> None:
-            sent.append(text)
-
-        async def close(code: int, reason: str) -> None:
-            return None
-
-        conn = Connection(send, close, user_id=None, user_name=None, seat=None)
-        conn.start(_no_gaps)
-        conn.push_start(None, 0)
-        return conn
+        return _spectator(sent)
 
     seen_between: list[int] = []  # pings sent so far, each time another task ran during the tick
 
