@@ -347,13 +347,7 @@ class Board:
 
     def place(self, p: int, c: int, captures: list[int], suicide: bool) -> list[int]:
         """Apply a move already checked by :meth:`analyse`; returns the removed stones."""
-        color = self.color
-        head = self.head
-        nxt = self.nxt
-        libs = self.libs
-        lsum = self.lsum
-        lsq = self.lsq
-        count = self.count
+        color, head, nxt, libs, lsum, lsq, count = self.arrays
         w = self.stride
         pp = p * p
         color[p] = c
@@ -399,12 +393,7 @@ class Board:
 
     def _remove(self, h: int, oc: int) -> list[int]:
         """Take the chain at head ``h`` (colour ``oc``) off the board, giving its points back as liberties."""
-        color = self.color
-        head = self.head
-        nxt = self.nxt
-        libs = self.libs
-        lsum = self.lsum
-        lsq = self.lsq
+        color, head, nxt, libs, lsum, lsq, _ = self.arrays
         keys = self.keys[oc]
         w = self.stride
         stones = [h]
