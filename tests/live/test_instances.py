@@ -11,7 +11,6 @@ import asyncio
 
 import pytest
 
-from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
 from app.live.room import Room
 from app.store.db import create_engine, create_sessionmaker
@@ -19,6 +18,7 @@ from app.store.repositories import games as games_repo
 from app.store.repositories.games import NewEvent, VersionConflict
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game
+from tests.support.room_seats import seats
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(90)]
 
@@ -151,13 +151,7 @@ async def test_rooms_that_never_hear_of_each_other_still_cannot_both_commit(clus
             assert await room.load()
             rooms.append(room)
         first, second = rooms
-
-        async def nothing(*_args: object) -> None:
-            return None
-
-        def seat(color: str) -> Connection:
-            user = black.user if color == "B" else white.user
-            return Connection(nothing, nothing, user_id=user["id"], user_name=user["name"], seat=color)
+        seat = seats(black, white)
 
         assert b'"ack"' in (await first.act(seat("B"), "one", {"t": "play", "p": [2, 2]})).encode()
         assert second.v == 0  # it was never told
