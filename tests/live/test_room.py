@@ -13,7 +13,6 @@ import pytest
 import websockets
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
 from app.live.room import Room
 from app.metrics import Metrics
@@ -21,6 +20,7 @@ from app.metrics import Metrics
 from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game
+from tests.support.room_seats import seats
 
 pytestmark = STACKS
 
@@ -29,6 +29,14 @@ async def _seated(make_player: MakePlayer) -> tuple[Player, Player, str]:
     black, white = await make_player(), await make_player()
     game_id = await start_game(black, white)
     return black, white, game_id
+
+
+async def _black_connected(make_player: MakePlayer) -> tuple[Player, Player, str, GameSocket]:
+    """A new game with black connected and past the snapshot: (black, white, game id, black's socket)."""
+    black, white, game_id = await _seated(make_player)
+    b = await black.socket(game_id)
+    await b.of_type("snapshot")
+    return black, white, game_id, b
 
 
 async def _watched(
@@ -89,9 +97,7 @@ async def test_reconnect_with_v_receives_exactly_the_missed_events(make_player: 
 
 
 async def test_reconnect_from_an_impossible_version_gets_a_resync_snapshot(make_player: MakePlayer) -> None:
-    black, white, game_id = await _seated(make_player)
-    b = await black.socket(game_id)
-    await b.of_type("snapshot")
+    black, white, game_id, b = await _black_connected(make_player)
     await b.act({"t": "play", "p": [4, 4]})
     ahead = await white.socket(game_id, v=99)
     snap = await ahead.of_type("snapshot")
@@ -101,9 +107,7 @@ async def test_reconnect_from_an_impossible_version_gets_a_resync_snapshot(make_
 
 
 async def test_a_resent_move_id_is_applied_once(make_player: MakePlayer) -> None:
-    black, white, game_id = await _seated(make_player)
-    b = await black.socket(game_id)
-    await b.of_type("snapshot")
+    black, white, game_id, b = await _black_connected(make_player)
     first = await b.act({"t": "play", "p": [4, 4], "id": "move-1"})
     await b.close()
     b2 = await black.socket(game_id, v=0)
@@ -196,9 +200,7 @@ async def test_bad_input_gets_an_error_and_changes_nothing(make_player: MakePlay
 
 
 async def test_the_twentieth_refusal_closes_the_socket_and_each_names_its_frame(make_player: MakePlayer) -> None:
-    black, white, game_id = await _seated(make_player)
-    b = await black.socket(game_id)
-    await b.of_type("snapshot")
+    black, white, game_id, b = await _black_connected(make_player)
     sent = 0
     for n in range(120):
         try:
@@ -217,9 +219,7 @@ async def test_the_twentieth_refusal_closes_the_socket_and_each_names_its_frame(
 
 
 async def test_a_flooding_client_is_throttled_then_closed(make_player: MakePlayer) -> None:
-    black, white, game_id = await _seated(make_player)
-    b = await black.socket(game_id)
-    await b.of_type("snapshot")
+    black, white, game_id, b = await _black_connected(make_player)
     for n in range(200):
         try:
             await b.send_raw('{"t":"ping","id":"p%d"}' % n)
@@ -235,9 +235,7 @@ async def test_a_flooding_client_is_throttled_then_closed(make_player: MakePlaye
 
 
 async def test_presence_tells_players_whether_the_opponent_is_connected(make_player: MakePlayer) -> None:
-    black, white, game_id = await _seated(make_player)
-    b = await black.socket(game_id)
-    await b.of_type("snapshot")
+    black, white, game_id, b = await _black_connected(make_player)
     w = await white.socket(game_id)
     await b.until(lambda m: m.get("t") == "presence" and m["players"] == {"B": True, "W": True})
     watcher = await make_player()
@@ -298,13 +296,7 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
     the shared hub makes one.
     """
     black, white, game_id = await _seated(make_player)
-
-    async def nothing(*_args: object) -> None:
-        return None
-
-    def seat(color: str) -> Connection:
-        user = (black if color == "B" else white).user
-        return Connection(nothing, nothing, user_id=user["id"], user_name=user["name"], seat=color)
+    seat = seats(black, white)
 
     hub, lone_hub = MemoryHub(), MemoryHub()
     await hub.start()
@@ -368,13 +360,7 @@ async def test_a_move_is_committed_before_chat_lines_that_waited_longer_for_the_
     """Chat waits for the room's lock behind the game's actions: a move that arrives while a chat line waits
     (the lock held, as by a commit under way) is committed first, and each gets its own version in order."""
     black, white, game_id = await _seated(make_player)
-
-    async def nothing(*_args: object) -> None:
-        return None
-
-    def seat(color: str) -> Connection:
-        user = (black if color == "B" else white).user
-        return Connection(nothing, nothing, user_id=user["id"], user_name=user["name"], seat=color)
+    seat = seats(black, white)
 
     hub = MemoryHub()
     await hub.start()
