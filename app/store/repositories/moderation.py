@@ -6,11 +6,26 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import Delete, Update, and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.models import AuditEntry, Block, Game, GameEvent, Move, Report, User, UserRole
 from app.store.types import utcnow
+
+
+async def _add_new(session: AsyncSession, row: UserRole | Block, key: tuple[int, int | str]) -> bool:
+    """Add ``row`` unless one with its primary key, ``key``, exists already (False then)."""
+    if await session.get(type(row), key) is not None:
+        return False
+    session.add(row)
+    await session.flush()
+    return True
+
+
+async def _changed_any(session: AsyncSession, statement: Delete | Update) -> bool:
+    """Run the delete or update; whether it changed any row."""
+    return bool(getattr(await session.execute(statement), "rowcount", 0))
+
 
 # ---- roles
 
@@ -22,16 +37,11 @@ async def roles_of(session: AsyncSession, user_id: int) -> set[str]:
 
 async def add_role(session: AsyncSession, user_id: int, role: str) -> bool:
     """False when the user holds the role already."""
-    if role in await roles_of(session, user_id):
-        return False
-    session.add(UserRole(user_id=user_id, role=role))
-    await session.flush()
-    return True
+    return await _add_new(session, UserRole(user_id=user_id, role=role), (user_id, role))
 
 
 async def remove_role(session: AsyncSession, user_id: int, role: str) -> bool:
-    result = await session.execute(delete(UserRole).where(UserRole.user_id == user_id, UserRole.role == role))
-    return bool(getattr(result, "rowcount", 0))
+    return await _changed_any(session, delete(UserRole).where(UserRole.user_id == user_id, UserRole.role == role))
 
 
 # ---- the audit log
@@ -60,16 +70,11 @@ async def audit_entries(
 
 async def block(session: AsyncSession, blocker_id: int, blocked_id: int) -> bool:
     """False when the block exists already."""
-    if await session.get(Block, (blocker_id, blocked_id)) is not None:
-        return False
-    session.add(Block(blocker_id=blocker_id, blocked_id=blocked_id))
-    await session.flush()
-    return True
+    return await _add_new(session, Block(blocker_id=blocker_id, blocked_id=blocked_id), (blocker_id, blocked_id))
 
 
 async def unblock(session: AsyncSession, blocker_id: int, blocked_id: int) -> bool:
-    result = await session.execute(delete(Block).where(Block.blocker_id == blocker_id, Block.blocked_id == blocked_id))
-    return bool(getattr(result, "rowcount", 0))
+    return await _changed_any(session, delete(Block).where(Block.blocker_id == blocker_id, Block.blocked_id == blocked_id))
 
 
 async def blocked_by(session: AsyncSession, blocker_id: int, limit: int = 1000) -> list[tuple[int, str]]:
@@ -135,12 +140,12 @@ async def open_reports_by(session: AsyncSession, reporter_id: int) -> int:
 
 async def close_report(session: AsyncSession, report_id: int, closed_by: int, resolution: str) -> bool:
     """False when the report was closed already."""
-    result = await session.execute(
+    return await _changed_any(
+        session,
         update(Report)
         .where(Report.id == report_id, Report.status == "received")
-        .values(status="closed", closed_at=utcnow(), closed_by=closed_by, resolution=resolution)
+        .values(status="closed", closed_at=utcnow(), closed_by=closed_by, resolution=resolution),
     )
-    return bool(getattr(result, "rowcount", 0))
 
 
 async def chat_around(session: AsyncSession, game_id: str, v: int | None, limit: int = 10) -> list[GameEvent]:
