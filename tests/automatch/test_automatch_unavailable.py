@@ -16,6 +16,7 @@ from app.live.lobby import MemoryLobbyBroadcaster
 from app.live.seek_pool import MemorySeekPool
 from app.store.models import User
 from app.store.repositories import users
+from tests.support.fake_clock import FakeClock
 
 
 class FlakyPool(MemorySeekPool):
@@ -41,15 +42,7 @@ class FlakyPool(MemorySeekPool):
         self._claimed.clear()
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-Setup = tuple[Automatch, FlakyPool, MemoryLobbyBroadcaster, Clock, User]
+Setup = tuple[Automatch, FlakyPool, MemoryLobbyBroadcaster, FakeClock, User]
 """What ``setup`` gives: the service, its pool, the lobby, the clock and a guest."""
 
 
@@ -58,7 +51,7 @@ async def setup(db_sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncItera
     async with db_sessionmaker() as session:
         ana = await users.add_guest(session, "Guest-ana1", "guest-ana1")
         await session.commit()
-    pool, lobby, clock = FlakyPool(), MemoryLobbyBroadcaster(), Clock()
+    pool, lobby, clock = FlakyPool(), MemoryLobbyBroadcaster(), FakeClock(1_000_000.0)
     automatch = Automatch(pool, lobby, db_sessionmaker, clock=clock)
     yield automatch, pool, lobby, clock, ana
     await automatch.close()
@@ -71,7 +64,7 @@ async def test_a_seek_lost_from_the_pool_is_placed_again(setup: Setup) -> None:
         seeker = await automatch.seek(ana, SeekPreferences(sizes=[9]))
         assert (await inbox.get())["t"] == "seeking"
         pool.flush()
-        clock.now += 1
+        clock.advance(1)
         await automatch.tick()
         waiting = await pool.waiting()
         assert list(waiting) == [ana.id] and seeker.seek_id.encode() in waiting[ana.id]
@@ -86,10 +79,10 @@ async def test_an_unreachable_pool_tells_the_player_to_search_again(setup: Setup
         assert (await inbox.get())["t"] == "seeking"
         pool.down = True
         await automatch.tick()
-        clock.now += UNAVAILABLE_GRACE / 2
+        clock.advance(UNAVAILABLE_GRACE / 2)
         await automatch.tick()
         assert automatch.seeking(ana.id) is not None  # a short outage is waited out
-        clock.now += UNAVAILABLE_GRACE
+        clock.advance(UNAVAILABLE_GRACE)
         await automatch.tick()
         assert await inbox.get() == {"t": "seek_cancelled", "reason": "unavailable"}
         assert automatch.seeking(ana.id) is None

@@ -19,7 +19,7 @@ from app.live.seek_pool import MemorySeekPool
 from app.lobby.schemas import ChallengeCreate
 from app.store.models import User
 from app.store.repositories import users
-from tests.automatch.test_automatch_unavailable import Clock
+from tests.support.fake_clock import FakeClock
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
@@ -28,7 +28,7 @@ async def _add_bot(session: AsyncSession, name: str, owner_id: int | None = None
     return await users.add_bot(session, name, name.lower(), owner_id, BotAccepts(**accepts).model_dump())
 
 
-World = tuple[Automatch, MemoryLobbyBroadcaster, Clock, User, User, User, User]
+World = tuple[Automatch, MemoryLobbyBroadcaster, FakeClock, User, User, User, User]
 """What ``world`` gives: the service, the lobby, the clock, a guest and three bots (nine, big, owned)."""
 
 
@@ -40,7 +40,7 @@ async def world(db_sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncItera
         big = await _add_bot(session, "BigBot", board_sizes=[19])
         owned = await _add_bot(session, "OwnedBot", owner_id=ana.id)
         await session.commit()
-    lobby, clock = MemoryLobbyBroadcaster(), Clock()
+    lobby, clock = MemoryLobbyBroadcaster(), FakeClock(1_000_000.0)
     automatch = Automatch(MemorySeekPool(), lobby, db_sessionmaker, clock=clock)
     yield automatch, lobby, clock, ana, nine, big, owned
     await automatch.close()
@@ -62,10 +62,10 @@ async def test_after_the_wait_a_connected_fitting_house_bot_is_offered_once(worl
         automatch.socket_opened(bot.id, f"bot-{bot.id}", bot=bot.owner_id is None)
     async with lobby.subscribe(ana.id) as inbox:
         seeker = await automatch.seek(ana, SeekPreferences(sizes=[9, 13], speeds=["blitz", "rapid"], rules="any"))
-        clock.now += BOT_OFFER_AFTER - 1
+        clock.advance(BOT_OFFER_AFTER - 1)
         await automatch.tick()
         assert [m["t"] for m in await _messages(inbox)] == ["seeking"]  # not before the wait
-        clock.now += 2
+        clock.advance(2)
         await automatch.tick()
         (offer,) = await _messages(inbox)
         assert offer["t"] == "bot_offer" and offer["seeks"] == [seeker.seek_id]
@@ -76,7 +76,7 @@ async def test_after_the_wait_a_connected_fitting_house_bot_is_offered_once(worl
         assert challenge["time_control"] == {"kind": "byoyomi", "main": 180, "periods": 3, "period_time": 10}
         assert challenge["rules"] == "chinese" and challenge["color"] == "nigiri" and not challenge["rated"]
         ChallengeCreate.model_validate(challenge)  # what the page posts is a valid challenge
-        clock.now += 60
+        clock.advance(60)
         await automatch.tick()
         assert await _messages(inbox) == []  # once a search
 
@@ -86,10 +86,10 @@ async def test_no_offer_without_a_bot_that_is_connected_and_fits(world: World) -
     automatch.socket_opened(owned.id, "owned", bot=False)  # a bot with an owner is nobody's house bot
     async with lobby.subscribe(ana.id) as inbox:
         await automatch.seek(ana, SeekPreferences(sizes=[13], speeds=["rapid"]))
-        clock.now += BOT_OFFER_AFTER + 1
+        clock.advance(BOT_OFFER_AFTER + 1)
         await automatch.tick()
         automatch.socket_opened(big.id, "big", bot=True)  # connected, but plays only 19x19
         automatch.socket_opened(nine.id, "nine", bot=True)  # connected, but plays only 9x9
-        clock.now += 20
+        clock.advance(20)
         await automatch.tick()
         assert [m["t"] for m in await _messages(inbox)] == ["seeking"]

@@ -11,15 +11,8 @@ import redis.asyncio as aioredis
 from app.limits.counters import Counters, MemoryCounters, RedisCounters
 from app.limits.rules import Limiter, Rule
 from tests.live.conftest import delete_prefix
+from tests.support.fake_clock import FakeClock
 from tests.support.services import REDIS_URL, need_redis
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 Stores = tuple[Counters, Counters, FakeClock]
@@ -29,7 +22,7 @@ Stores = tuple[Counters, Counters, FakeClock]
 @pytest.fixture(params=["memory", "redis"])
 async def stores(request: pytest.FixtureRequest) -> AsyncIterator[Stores]:
     """Two stores that share their counts (two instances), and the clock they count by."""
-    clock = FakeClock()
+    clock = FakeClock(1000.0)
     if request.param == "memory":
         store = MemoryCounters(clock)
         yield store, store, clock
@@ -50,7 +43,7 @@ async def test_a_limit_holds_across_instances_and_resets_with_the_window(stores:
     answers = [await (limiter_a if i % 2 else limiter_b).allow(rule, "u1") for i in range(5)]
     assert answers == [True, True, True, False, False]
     assert await limiter_a.allow(rule, "u2")  # another key counts on its own
-    clock.now += 10
+    clock.advance(10)
     assert await limiter_b.allow(rule, "u1")
 
 
@@ -62,7 +55,7 @@ async def test_repeats_are_recognised_until_they_expire(stores: Stores) -> None:
     assert not await b.repeated("chat", 1, "bye", 30)
     assert not await a.repeated("chat", 2, "bye", 30)
     if isinstance(first, MemoryCounters):
-        clock.now += 31
+        clock.advance(31)
         assert not await a.repeated("chat", 1, "bye", 30)
 
 

@@ -21,6 +21,7 @@ from app.live.connection import Connection
 from app.live.memory_hub import MemoryHub
 from app.live.rooms import IDLE_ROOM_SECONDS, RoomManager
 from app.store.repositories import users
+from tests.support.fake_clock import FakeClock
 from tests.support.stored_games import nine_by_nine
 
 GAMES = int(os.environ.get("TENGEN_MEMORY_GAMES", "100"))  # per round
@@ -35,14 +36,6 @@ def _resident_bytes() -> int:
         return int(statm.read().split()[1]) * resource.getpagesize()
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def _noop_send(_text: str) -> None:
     return None
 
@@ -52,7 +45,7 @@ async def _noop_close(_code: int, _reason: str) -> None:
 
 
 async def _play_and_finish(
-    rooms: RoomManager, clock: Clock, sessionmaker: async_sessionmaker[AsyncSession], black_id: int, white_id: int, count: int
+    rooms: RoomManager, clock: FakeClock, sessionmaker: async_sessionmaker[AsyncSession], black_id: int, white_id: int, count: int
 ) -> None:
     for start in range(0, count, BATCH):
         async with sessionmaker() as session:
@@ -73,10 +66,10 @@ async def _play_and_finish(
         await _close_idle(rooms, clock)  # as on a server, where finished rooms close once idle
 
 
-async def _close_idle(rooms: RoomManager, clock: Clock) -> None:
+async def _close_idle(rooms: RoomManager, clock: FakeClock) -> None:
     """Move the clock past the idle time and let the manager's own tick close the rooms nobody watches."""
     for _ in range(100):
-        clock.now += IDLE_ROOM_SECONDS + 1
+        clock.advance(IDLE_ROOM_SECONDS + 1)
         await asyncio.sleep(0.1)
         if not rooms.rooms:
             return
@@ -91,7 +84,7 @@ async def _ask_unknown(rooms: RoomManager, first: int, count: int) -> None:
         assert found == [None] * len(made_up)
 
 
-async def _quiet(rooms: RoomManager, clock: Clock) -> None:
+async def _quiet(rooms: RoomManager, clock: FakeClock) -> None:
     """Let every room fall idle and close (the manager's own tick), then collect."""
     await _close_idle(rooms, clock)
     assert rooms.rooms == {}
@@ -101,7 +94,7 @@ async def _quiet(rooms: RoomManager, clock: Clock) -> None:
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_memory_comes_back_after_games_and_unknown_ids(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:
-    clock = Clock()
+    clock = FakeClock(1_800_000_000.0)
     hub = MemoryHub()
     await hub.start()
     rooms = RoomManager(hub, db_sessionmaker, clock=clock)

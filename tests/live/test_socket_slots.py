@@ -6,13 +6,7 @@ import redis.asyncio as aioredis
 
 from app.live.socket_slots import SharedSlots
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.fake_clock import FakeClock
 
 
 async def test_a_cap_holds_across_instances_and_a_slot_given_back_is_free_again(
@@ -37,15 +31,15 @@ async def test_a_slot_is_taken_under_every_cap_or_none(redis_client: aioredis.Re
 
 
 async def test_a_dead_instances_slots_lapse_and_a_live_ones_are_renewed(redis_client: aioredis.Redis, redis_prefix: str) -> None:
-    clock = Clock()
+    clock = FakeClock(1_800_000_000.0)
     dead = SharedSlots(redis_client, redis_prefix, ttl=30, clock=clock)
     live = SharedSlots(redis_client, redis_prefix, ttl=30, clock=clock)
     user = live.key("u", 7)
     assert await dead.take([(user, 2)]) and await live.take([(user, 2)])
-    clock.now += 20
+    clock.advance(20)
     await live.renew()  # the dead instance renews nothing
     assert await live.take([(user, 2)]) is None
-    clock.now += 15  # past the dead one's lapse, within the live one's renewed one
+    clock.advance(15)  # past the dead one's lapse, within the live one's renewed one
     assert await live.take([(user, 2)]) is not None
     assert await live.take([(user, 2)]) is None
 
