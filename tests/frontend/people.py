@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +115,19 @@ class Person:
 
     def close(self) -> None:
         self.context.close()
+
+
+@contextmanager
+def two_people(browser: Browser, base_url: str, viewport: ViewportSize | None = None) -> Iterator[tuple[Person, Person]]:
+    """Ana and Bao, each in a context of their own with the home page open; both closed afterwards."""
+    ana, bao = Person(browser, base_url, viewport), Person(browser, base_url, viewport)
+    try:
+        ana.open()
+        bao.open()
+        yield ana, bao
+    finally:
+        ana.close()
+        bao.close()
 
 
 def start_game(black: Person, white: Person, **spec: Any) -> str:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.conftest import LiveServer
-from tests.frontend.people import DESKTOP, PHONE, Person, game_id_of, start_game
+from tests.frontend.people import DESKTOP, PHONE, Person, game_id_of, start_game, two_people
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -42,10 +42,7 @@ def _countdown(person: Person) -> int:
 
 
 def test_the_scoring_view_counts_down_crosses_dead_stones_and_shows_each_acceptance(browser: Browser, server: LiveServer) -> None:
-    ana, bao = Person(browser, server.url), Person(browser, server.url)
-    try:
-        ana.open()
-        bao.open()
+    with two_people(browser, server.url) as (ana, bao):
         start_game(ana, bao, time_control={"kind": "byoyomi", "main": 600, "periods": 3, "period_time": 30})
         _to_scoring(ana, bao)
         for invader in ((7, 4), (1, 4)):
@@ -74,9 +71,6 @@ def test_the_scoring_view_counts_down_crosses_dead_stones_and_shows_each_accepta
         for person in (ana, bao):
             person.page.wait_for_selector(".result-banner:not([hidden])")
         assert ana.errors == [] and bao.errors == []
-    finally:
-        ana.close()
-        bao.close()
 
 
 def test_rematch_is_offered_declined_accepted_and_both_land_in_the_new_game(browser: Browser, server: LiveServer) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.conftest import LiveServer
-from tests.frontend.people import PHONE, RECORDED_NOTIFICATIONS, Person, start_game
+from tests.frontend.people import PHONE, RECORDED_NOTIFICATIONS, Person, start_game, two_people
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -56,10 +56,7 @@ def _play(black: Person, white: Person, moves: list[tuple[int, int]], start: int
 
 
 def test_the_phone_page_stays_put_while_the_move_list_scrolls_in_its_box(browser: Browser, server: LiveServer) -> None:
-    ana, bao = Person(browser, server.url, PHONE), Person(browser, server.url, PHONE)
-    try:
-        ana.open()
-        bao.open()
+    with two_people(browser, server.url, PHONE) as (ana, bao):
         start_game(ana, bao)
         for person in (ana, bao):
             assert person.page.evaluate("scrollY") == 0
@@ -78,18 +75,12 @@ def test_the_phone_page_stays_put_while_the_move_list_scrolls_in_its_box(browser
             assert person.page.evaluate("scrollY") == 0
             assert person.page.evaluate("document.querySelector('.move-list').scrollTop") == 0
         assert ana.errors == [] and bao.errors == []
-    finally:
-        ana.close()
-        bao.close()
 
 
 def test_undo_is_offered_only_for_the_askers_own_last_move_and_out_of_turn_clicks_are_told(
     browser: Browser, server: LiveServer
 ) -> None:
-    ana, bao = Person(browser, server.url), Person(browser, server.url)
-    try:
-        ana.open()
-        bao.open()
+    with two_people(browser, server.url) as (ana, bao):
         start_game(ana, bao)
         undo = "button[data-action=undo_request]"
         assert ana.page.locator(undo).count() == 0 and bao.page.locator(undo).count() == 0  # nothing to take back
@@ -110,16 +101,10 @@ def test_undo_is_offered_only_for_the_askers_own_last_move_and_out_of_turn_click
         assert ana.page.locator(undo).count() == 1 and bao.page.locator(undo).count() == 0
         assert not [t for t in ana.page.locator(".toast").all_inner_texts() if "went wrong" in t]
         assert ana.errors == [] and bao.errors == []
-    finally:
-        ana.close()
-        bao.close()
 
 
 def test_arrow_keys_home_and_end_step_through_the_moves(browser: Browser, server: LiveServer) -> None:
-    ana, bao = Person(browser, server.url), Person(browser, server.url)
-    try:
-        ana.open()
-        bao.open()
+    with two_people(browser, server.url) as (ana, bao):
         start_game(ana, bao)
         _play(ana, bao, OPENING[:4])
         page = ana.page
@@ -140,16 +125,10 @@ def test_arrow_keys_home_and_end_step_through_the_moves(browser: Browser, server
         page.focus(".chat-input")
         page.keyboard.press("ArrowLeft")
         assert page.locator(".history-bar").is_hidden()
-    finally:
-        ana.close()
-        bao.close()
 
 
 def test_the_move_list_replays_the_captures_the_server_lists_after_a_reload(browser: Browser, server: LiveServer) -> None:
-    ana, bao = Person(browser, server.url), Person(browser, server.url)
-    try:
-        ana.open()
-        bao.open()
+    with two_people(browser, server.url) as (ana, bao):
         start_game(ana, bao)
         _play(ana, bao, [(1, 0), (0, 0), (0, 1)])  # Black takes White's corner stone
         assert (0, 0) not in ana.stones()
@@ -164,9 +143,6 @@ def test_the_move_list_replays_the_captures_the_server_lists_after_a_reload(brow
         page.wait_for_selector(".history-bar", state="hidden")
         assert ana.stones() == {(1, 0): "B", (0, 1): "B"}
         assert ana.errors == [] and bao.errors == []
-    finally:
-        ana.close()
-        bao.close()
 
 
 def test_players_see_the_spectators_chat_when_the_game_ends(browser: Browser, server: LiveServer) -> None:
@@ -232,10 +208,7 @@ def test_your_move_is_notified_only_when_asked_for_and_the_tab_is_hidden(browser
 
 
 def test_a_three_stone_handicap_game_keeps_its_history_and_counts_territory(browser: Browser, server: LiveServer) -> None:
-    ana, bao = Person(browser, server.url), Person(browser, server.url)
-    try:
-        ana.open()
-        bao.open()
+    with two_people(browser, server.url) as (ana, bao):
         game_id = start_game(ana, bao, rules="japanese", handicap=3, komi=0.5)
         handicap = {(2, 6): "B", (6, 2): "B", (2, 2): "B"}  # where the server puts three stones on 9x9
         assert ana.stones() == handicap == bao.stones()
@@ -261,6 +234,3 @@ def test_a_three_stone_handicap_game_keeps_its_history_and_counts_territory(brow
         flat = sgf.replace("\n", "")
         assert "W[]" in flat and "B[]" in flat and "[tt]" not in flat, flat
         assert ana.errors == [] and bao.errors == []
-    finally:
-        ana.close()
-        bao.close()

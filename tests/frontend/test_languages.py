@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.conftest import LiveServer
-from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person, start_game
+from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person, start_game, two_people
 from tests.support.error_codes import server_error_codes
 
 if TYPE_CHECKING:
@@ -114,10 +114,7 @@ def test_no_text_overflows_its_box_in_any_language_at_desktop_and_phone_width(br
 
 
 def test_time_controls_are_written_in_the_readers_language(browser: Browser, server: LiveServer) -> None:
-    ana, bao = Person(browser, server.url), Person(browser, server.url)
-    try:
-        ana.open()
-        bao.open()
+    with two_people(browser, server.url) as (ana, bao):
         expected = {
             "en": "10m + 5×30s",
             "zh": "10分 + 5×30秒",
@@ -133,9 +130,6 @@ def test_time_controls_are_written_in_the_readers_language(browser: Browser, ser
         ana.language("ko")
         ana.page.wait_for_selector(".game-info >> text=10분 + 5×30초")
         assert "30초" in ana.page.locator(".player-card[data-color=W] .clock").inner_text()
-    finally:
-        ana.close()
-        bao.close()
 
 
 SPEECH = """
