@@ -3,32 +3,21 @@ with Redis: warn, mute, suspend, ban, lift, remove chat lines, annul a game, and
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import websockets
 
 from tests.conftest import LiveServer
 from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import established, moderator, registered
 from tests.ratings.rated_play import profile, rated_game, wait_games
-from tests.support.players import GameSocket, start_game
+from tests.support.players import start_game
 from tests.support.reviews import finished_game, make_review
 
 pytestmark = [STACKS, pytest.mark.timeout(180)]
 
 NINE = {"board_size": 9, "rules": "chinese", "color": "black", "time_control": {"kind": "none"}}
 SEEK = {"t": "seek", "sizes": [9], "speeds": ["blitz"], "rules": "any"}
-
-
-async def _closed_with(sock: GameSocket) -> int | None:
-    """Read until the server closes the socket; its close code."""
-    try:
-        while True:
-            await asyncio.wait_for(sock.connection.recv(), 10)
-    except websockets.ConnectionClosed as closed:
-        return closed.rcvd.code if closed.rcvd else None
 
 
 async def test_warn_and_mute(server: LiveServer, database_url: str) -> None:
@@ -93,7 +82,7 @@ async def test_a_suspended_or_banned_player_cannot_play_chat_or_challenge(
     assert done.status_code == 200 and done.json()["action"] == action
 
     # Bao's sockets are closed; the game ends as an abandoned game does: Ana wins by abandonment.
-    assert await _closed_with(b) == 4403
+    assert await b.close_code() == 4403
     over = await a.of_type("game_over")
     assert over["result"]["text"] == "B+F" and over["result"]["reason"] == "abandonment"
     assert (await watcher.until(lambda m: m.get("t") == "challenge_removed"))["id"] == open_challenge["id"]

@@ -4,27 +4,17 @@ and ends their seek on the other, and ends their game there."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
-import websockets
 
 from tests.moderation.people import established, moderator, registered
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import GameSocket, start_game
+from tests.support.players import start_game
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(240)]
 
 SEEK = {"t": "seek", "sizes": [9], "speeds": ["blitz"], "rules": "any"}
-
-
-async def _close_code(sock: GameSocket) -> int | None:
-    try:
-        while True:
-            await asyncio.wait_for(sock.connection.recv(), 15)
-    except websockets.ConnectionClosed as closed:
-        return closed.rcvd.code if closed.rcvd else None
 
 
 async def test_moderation_takes_effect_on_every_instance_at_once(cluster: Instances, database_url: str) -> None:
@@ -56,8 +46,8 @@ async def test_moderation_takes_effect_on_every_instance_at_once(cluster: Instan
                 f"/api/moderation/users/{person.user['name']}/suspend", json={"until": until, "reason": "abuse"}
             )
             assert done.status_code == 200, done.text
-        assert await _close_code(on_b[bao]) == 4403
-        assert await _close_code(chen_lobby) == 4403
+        assert await on_b[bao].close_code(15) == 4403
+        assert await chen_lobby.close_code(15) == 4403
         over = await on_b[ana].of_type("game_over")
         assert over["result"]["text"] == "B+F" and over["result"]["reason"] == "abandonment"
 

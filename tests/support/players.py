@@ -160,6 +160,14 @@ class GameSocket:
         except (asyncio.TimeoutError, websockets.ConnectionClosed):
             return
 
+    async def close_code(self, timeout: float = 10.0) -> int | None:
+        """Read (keeping what arrives) until the server closes the socket; its close code (None: it sent none)."""
+        try:
+            while True:
+                self.received.append(orjson.loads(await asyncio.wait_for(self.connection.recv(), timeout)))
+        except websockets.ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd else None
+
     async def close(self) -> None:
         await self.connection.close()
 
