@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.players import GameSocket, Player, start_game
+from tests.support.players import GameSocket, Player, guests, start_game
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -16,13 +16,8 @@ async def _seek(sock: GameSocket, **prefs: Any) -> dict[str, Any]:
     return await sock.act({"t": "seek", **prefs})
 
 
-async def _people(url: str, count: int) -> list[Player]:
-    return [await Player(url).visit() for _ in range(count)]
-
-
 async def test_two_seekers_with_overlapping_preferences_land_in_one_game(live_server: str) -> None:
-    ana, bao = await _people(live_server, 2)
-    try:
+    async with guests(live_server, 2) as (ana, bao):
         a, b = await ana.lobby(), await bao.lobby()
         assert (await a.of_type("snapshot"))["seek"] is None
         await b.of_type("snapshot")
@@ -51,14 +46,10 @@ async def test_two_seekers_with_overlapping_preferences_land_in_one_game(live_se
         assert refused["t"] == "error" and refused["code"] == "already_playing"
         for sock in (a, b):
             await sock.close()
-    finally:
-        for person in (ana, bao):
-            await person.close()
 
 
 async def test_a_search_is_cancellable_and_ends_when_its_sockets_close(live_server: str) -> None:
-    ana, bao, chen = await _people(live_server, 3)
-    try:
+    async with guests(live_server, 3) as (ana, bao, chen):
         a1, a2 = await ana.lobby(), await ana.lobby()
         assert (await _seek(a1, sizes=[9]))["t"] == "ack"
         await a2.of_type("seeking")  # every socket of the player hears of the search
@@ -83,14 +74,10 @@ async def test_a_search_is_cancellable_and_ends_when_its_sockets_close(live_serv
         assert (await c.of_type("paired"))["game"]["board_size"] == 9
         for sock in (a1, a2, c):
             await sock.close()
-    finally:
-        for person in (ana, bao, chen):
-            await person.close()
 
 
 async def test_bad_seeks_get_a_clear_error_and_the_socket_lives_on(live_server: str) -> None:
-    (ana,) = await _people(live_server, 1)
-    try:
+    async with guests(live_server, 1) as (ana,):
         a = await ana.lobby()
         await a.of_type("snapshot")
         bad = await _seek(a, sizes=[7])
@@ -109,8 +96,6 @@ async def test_bad_seeks_get_a_clear_error_and_the_socket_lives_on(live_server: 
         await a.send({"t": "ping"})
         assert (await a.of_type("pong"))["t"] == "pong"
         await a.close()
-    finally:
-        await ana.close()
 
 
 async def test_a_socket_without_a_session_may_watch_but_not_seek(live_server: str) -> None:
@@ -126,8 +111,7 @@ async def test_a_socket_without_a_session_may_watch_but_not_seek(live_server: st
 
 
 async def test_a_player_already_in_a_game_is_not_paired_into_a_second(live_server: str) -> None:
-    ana, bao, chen = await _people(live_server, 3)
-    try:
+    async with guests(live_server, 3) as (ana, bao, chen):
         a, c = await ana.lobby(), await chen.lobby()
         assert (await _seek(a, sizes=[9]))["t"] == "ack"
         # Ana accepts a challenge while her search waits: the search ends with that game.
@@ -140,6 +124,3 @@ async def test_a_player_already_in_a_game_is_not_paired_into_a_second(live_serve
         assert not [m for m in c.received if m.get("t") == "paired"]
         for sock in (a, c):
             await sock.close()
-    finally:
-        for person in (ana, bao, chen):
-            await person.close()

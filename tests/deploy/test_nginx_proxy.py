@@ -28,7 +28,7 @@ from tests.support.instances import (  # noqa: F401 - pytest fixtures, taken by 
     redis_cluster_prefix,
 )
 from tests.support.nginx import Nginx
-from tests.support.players import GameSocket, Player, start_game
+from tests.support.players import GameSocket, Player, guests, start_game
 from tests.support.services import need_nginx
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(120)]
@@ -87,10 +87,6 @@ async def _gauges_become(instances: tuple[Instance, ...], expected: list[float],
         await asyncio.sleep(0.05)
 
 
-async def _players(url: str, count: int) -> list[Player]:
-    return [await Player(url).visit() for _ in range(count)]
-
-
 async def _closed(sock: GameSocket, timeout: float = 15.0) -> None:
     """Keep every message until the server side of ``sock`` goes away."""
     try:
@@ -119,8 +115,7 @@ async def test_http_and_lobby_are_balanced_and_every_socket_of_a_game_meets_on_o
 ) -> None:
     nginx, a, b = proxied
     both = {address(a), address(b)}
-    people = await _players(nginx.url, 2)
-    try:
+    async with guests(nginx.url, 2) as people:
         # HTTP: least_conn over keep-alive upstream connections reaches both instances.
         for _ in range(10):
             assert (await people[0].http.get("/api/me")).status_code == 200
@@ -156,18 +151,14 @@ async def test_http_and_lobby_are_balanced_and_every_socket_of_a_game_meets_on_o
             assert len(upstreams) == 1 and upstreams <= both, game
             hosts[game_id] = upstreams.pop()
         assert set(hosts.values()) == both, hosts
-    finally:
-        for person in people:
-            await person.close()
 
 
 async def test_an_instance_killed_mid_game_its_clients_reconnect_through_nginx_and_lose_nothing(
     proxied: tuple[Nginx, Instance, Instance],
 ) -> None:
     nginx, a, b = proxied
-    black, white, watcher = await _players(nginx.url, 3)
     streams: dict[str, list[dict]] = {"B": [], "W": [], "S": []}
-    try:
+    async with guests(nginx.url, 3) as (black, white, watcher):
         game_id = await start_game(black, white, time_control=CLOCK)
         sockets = {"B": await black.socket(game_id), "W": await white.socket(game_id), "S": await watcher.socket(game_id)}
         for sock in sockets.values():
@@ -221,6 +212,3 @@ async def test_an_instance_killed_mid_game_its_clients_reconnect_through_nginx_a
         # connections and went on to the survivor (``$upstream_addr`` lists every instance tried).
         logged = _logged(nginx, f"/ws/games/{game_id}", 6)
         assert [e["upstream"].split(", ")[-1] for e in logged[3:]] == [address(survivor)] * 3, logged
-    finally:
-        for person in (black, white, watcher):
-            await person.close()

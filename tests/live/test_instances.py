@@ -17,7 +17,7 @@ from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import NewEvent, VersionConflict
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import GameSocket, Player, start_game
+from tests.support.players import GameSocket, guests, start_game
 from tests.support.room_seats import seats
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(90)]
@@ -26,18 +26,13 @@ BLACK_POINTS = [[x, y] for y in (0, 1, 2, 3) for x in range(9)]
 WHITE_POINTS = [[x, y] for y in (8, 7, 6, 5) for x in range(9)]
 
 
-async def _players(url: str, count: int) -> list[Player]:
-    return [await Player(url).visit() for _ in range(count)]
-
-
 def _sequence(sock: GameSocket) -> list[tuple[int, str, object]]:
     return [(m["v"], m["t"], m.get("p")) for m in sock.versioned()]
 
 
 async def test_players_and_spectators_on_three_instances_see_the_same_sequence(cluster: Instances) -> None:
     a, b, c = cluster.start(3)
-    black, white, watcher_a, watcher_c = await _players(a.url, 4)
-    try:
+    async with guests(a.url, 4) as (black, white, watcher_a, watcher_c):
         game_id = await start_game(black, white, time_control={"kind": "fischer", "main": 300, "increment": 5})
         bs = await black.socket(game_id, base_url=a.url)
         ws = await white.socket(game_id, base_url=b.url)
@@ -65,15 +60,11 @@ async def test_players_and_spectators_on_three_instances_see_the_same_sequence(c
         assert detail["version"] == 13 and len(detail["moves"]) == 12
         for sock in everyone:
             await sock.close()
-    finally:
-        for player in (black, white, watcher_a, watcher_c):
-            await player.close()
 
 
 async def test_the_same_move_id_sent_to_two_instances_at_once_is_applied_once(cluster: Instances) -> None:
     a, b = cluster.start(2)
-    people = await _players(a.url, 10)
-    try:
+    async with guests(a.url, 10) as people:
         games = [await start_game(people[i], people[i + 1]) for i in range(0, 10, 2)]
         outcomes = []
         for n, game_id in enumerate(games):
@@ -96,15 +87,11 @@ async def test_the_same_move_id_sent_to_two_instances_at_once_is_applied_once(cl
                 assert [m["v"] for m in sock.versioned()] == [1]
                 await sock.close()
         assert len(outcomes) == 5
-    finally:
-        for player in people:
-            await player.close()
 
 
 async def test_two_instances_racing_different_moves_one_wins_the_other_rereads(cluster: Instances) -> None:
     a, b = cluster.start(2)
-    people = await _players(a.url, 12)
-    try:
+    async with guests(a.url, 12) as people:
         games = [await start_game(people[i], people[i + 1]) for i in range(0, 12, 2)]
         for n, game_id in enumerate(games):
             black, white = people[2 * n], people[2 * n + 1]
@@ -130,53 +117,48 @@ async def test_two_instances_racing_different_moves_one_wins_the_other_rereads(c
             assert (await on_a.act({"t": "play", "p": [0, 0]}))["v"] == 3
             for sock in (on_a, on_b, *watchers):
                 await sock.close()
-    finally:
-        for player in people:
-            await player.close()
 
 
 async def test_rooms_that_never_hear_of_each_other_still_cannot_both_commit(cluster: Instances, database_url: str) -> None:
     """No hub between the two rooms: only the database compare-and-set stands between them."""
     (a,) = cluster.start(1)
-    black, white = await _players(a.url, 2)
-    engine = create_engine(database_url)
-    rooms: list[Room] = []
-    try:
-        game_id = await start_game(black, white)
-        sessionmaker = create_sessionmaker(engine)
-        for _ in range(2):
-            hub = MemoryHub()
-            await hub.start()
-            room = Room(game_id, hub, sessionmaker)
-            assert await room.load()
-            rooms.append(room)
-        first, second = rooms
-        seat = seats(black, white)
+    async with guests(a.url, 2) as (black, white):
+        engine = create_engine(database_url)
+        rooms: list[Room] = []
+        try:
+            game_id = await start_game(black, white)
+            sessionmaker = create_sessionmaker(engine)
+            for _ in range(2):
+                hub = MemoryHub()
+                await hub.start()
+                room = Room(game_id, hub, sessionmaker)
+                assert await room.load()
+                rooms.append(room)
+            first, second = rooms
+            seat = seats(black, white)
 
-        assert b'"ack"' in (await first.act(seat("B"), "one", {"t": "play", "p": [2, 2]})).encode()
-        assert second.v == 0  # it was never told
-        refused = (await second.act(seat("B"), "two", {"t": "play", "p": [6, 6]})).encode()
-        assert b'"not_your_turn"' in refused and second.v == 1
-        assert b'"v":2' in (await second.act(seat("W"), "three", {"t": "play", "p": [6, 6]})).encode()
-        assert b'"v":3' in (await first.act(seat("B"), "four", {"t": "play", "p": [2, 6]})).encode()
-        async with sessionmaker() as session:
-            moves = await games_repo.moves(session, game_id)
-            assert [(m.x, m.y) for m in moves] == [(2, 2), (6, 6), (2, 6)]
-
-        # The repository itself: of two appends at one expected version, exactly one commits.
-        async def append(text: str) -> int | str:
+            assert b'"ack"' in (await first.act(seat("B"), "one", {"t": "play", "p": [2, 2]})).encode()
+            assert second.v == 0  # it was never told
+            refused = (await second.act(seat("B"), "two", {"t": "play", "p": [6, 6]})).encode()
+            assert b'"not_your_turn"' in refused and second.v == 1
+            assert b'"v":2' in (await second.act(seat("W"), "three", {"t": "play", "p": [6, 6]})).encode()
+            assert b'"v":3' in (await first.act(seat("B"), "four", {"t": "play", "p": [2, 6]})).encode()
             async with sessionmaker() as session:
-                try:
-                    return await games_repo.append(session, game_id, 3, [NewEvent(type="note", payload={"t": text})])
-                except VersionConflict:
-                    return "conflict"
+                moves = await games_repo.moves(session, game_id)
+                assert [(m.x, m.y) for m in moves] == [(2, 2), (6, 6), (2, 6)]
 
-        results = await asyncio.gather(append("x"), append("y"))
-        assert sorted(results, key=str) == [4, "conflict"]
-    finally:
-        for room in rooms:
-            await room.close()
-            await room.hub.close()
-        await engine.dispose()
-        await black.close()
-        await white.close()
+            # The repository itself: of two appends at one expected version, exactly one commits.
+            async def append(text: str) -> int | str:
+                async with sessionmaker() as session:
+                    try:
+                        return await games_repo.append(session, game_id, 3, [NewEvent(type="note", payload={"t": text})])
+                    except VersionConflict:
+                        return "conflict"
+
+            results = await asyncio.gather(append("x"), append("y"))
+            assert sorted(results, key=str) == [4, "conflict"]
+        finally:
+            for room in rooms:
+                await room.close()
+                await room.hub.close()
+            await engine.dispose()

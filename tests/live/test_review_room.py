@@ -7,19 +7,14 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import MakeLiveServer
-from tests.support.players import Player
+from tests.support.players import Player, guests
 from tests.support.reviews import MOVES, finished_game, make_review
 
 pytestmark = pytest.mark.timeout(120)
 
 
-async def _people(url: str, n: int) -> list[Player]:
-    return [await Player(url).visit() for _ in range(n)]
-
-
 async def test_followers_see_the_leaders_moves_and_cannot_change_anything(live_server: str) -> None:
-    black, white, guest = await _people(live_server, 3)
-    try:
+    async with guests(live_server, 3) as (black, white, guest):
         game_id = await finished_game(black, white)
         review = await make_review(black, game_id)
         listed = (await guest.http.get(f"/api/games/{game_id}/reviews")).json()["reviews"]
@@ -65,14 +60,10 @@ async def test_followers_see_the_leaders_moves_and_cannot_change_anything(live_s
         assert len(state["review"]["tree"]["nodes"]) == len(MOVES) + 1
         for sock in (lead, follow, late):
             await sock.close()
-    finally:
-        for person in (black, white, guest):
-            await person.close()
 
 
 async def test_control_is_handed_over_and_taken_back(live_server: str) -> None:
-    owner, friend, other = await _people(live_server, 3)
-    try:
+    async with guests(live_server, 3) as (owner, friend, other):
         game_id = await finished_game(owner, other)
         review = await make_review(owner, game_id)
         lead = await owner.review(review["id"])
@@ -92,14 +83,10 @@ async def test_control_is_handed_over_and_taken_back(live_server: str) -> None:
         assert (await helper.act({"t": "goto", "node": 1}))["code"] == "not_controller"
         for sock in (lead, helper):
             await sock.close()
-    finally:
-        for person in (owner, friend, other):
-            await person.close()
 
 
 async def test_a_follower_that_reconnects_gets_what_it_missed_or_a_snapshot(live_server: str) -> None:
-    owner, other, guest = await _people(live_server, 3)
-    try:
+    async with guests(live_server, 3) as (owner, other, guest):
         review = await make_review(owner, await finished_game(owner, other))
         lead = await owner.review(review["id"])
         follow = await guest.review(review["id"])
@@ -117,14 +104,10 @@ async def test_a_follower_that_reconnects_gets_what_it_missed_or_a_snapshot(live
         assert resync["resync"] is True and resync["v"] == 4 and resync["review"]["current"] == 4
         for sock in (lead, back, future):
             await sock.close()
-    finally:
-        for person in (owner, other, guest):
-            await person.close()
 
 
 async def test_bad_messages_and_unknown_reviews_get_structured_errors(live_server: str) -> None:
-    owner, other = await _people(live_server, 2)
-    try:
+    async with guests(live_server, 2) as (owner, other):
         review = await make_review(owner, await finished_game(owner, other))
         lead = await owner.review(review["id"])
         await lead.of_type("snapshot")
@@ -139,15 +122,11 @@ async def test_bad_messages_and_unknown_reviews_get_structured_errors(live_serve
         await lead.close()
         missing = await owner.review("nosuchreview")
         assert (await missing.of_type("error"))["code"] == "no_such_review"
-    finally:
-        for person in (owner, other):
-            await person.close()
 
 
 async def test_the_room_is_capped_and_anonymous_visitors_follow_without_chatting(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(review_max_participants=3)
-    owner, other, friend = [await Player(server.url).visit() for _ in range(3)]
-    try:
+    async with guests(server.url, 3) as (owner, other, friend):
         review = await make_review(owner, await finished_game(owner, other))
         lead, second_tab = await owner.review(review["id"]), await owner.review(review["id"])
         helper = await friend.review(review["id"])
@@ -165,6 +144,3 @@ async def test_the_room_is_capped_and_anonymous_visitors_follow_without_chatting
         assert (await again.of_type("snapshot"))["you"]["role"] == "follower"
         for sock in (lead, second_tab, helper, again):
             await sock.close()
-    finally:
-        for person in (owner, other, friend):
-            await person.close()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -57,6 +58,17 @@ class Player:
 
     async def close(self) -> None:
         await self.http.aclose()
+
+
+@asynccontextmanager
+async def guests(base_url: str, count: int) -> AsyncIterator[list[Player]]:
+    """``count`` new guests of the server at ``base_url``; their HTTP clients are closed afterwards."""
+    people = [await Player(base_url).visit() for _ in range(count)]
+    try:
+        yield people
+    finally:
+        for person in people:
+            await person.close()
 
 
 class GameSocket:
