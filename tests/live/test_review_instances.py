@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import Player
+from tests.support.players import Player, guests
 from tests.support.reviews import finished_game, make_review
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(120)]
@@ -20,8 +20,7 @@ pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(120)]
 
 async def test_followers_on_another_instance_follow_the_leader(cluster: Instances) -> None:
     a, b = cluster.start(2)
-    owner, other, first, second = [await Player(a.url).visit() for _ in range(4)]
-    try:
+    async with guests(a.url, 4) as (owner, other, first, second):
         game_id = await finished_game(owner, other)
         review = await make_review(owner, game_id)
         listed = (await first.http.get(f"{b.url}/api/games/{game_id}/reviews")).json()["reviews"]
@@ -74,21 +73,14 @@ async def test_followers_on_another_instance_follow_the_leader(cluster: Instance
             assert back.versioned()[-1]["position"]["node"] == 3
         for sock in (lead, followers[0], back):
             await sock.close()
-    finally:
-        for person in (owner, other, first, second):
-            await person.close()
 
 
 @asynccontextmanager
 async def _review(url: str) -> AsyncIterator[tuple[Player, Player, str]]:
     """Two players on ``url``, a finished game between them and its owner's review (its id)."""
-    owner, other = [await Player(url).visit() for _ in range(2)]
-    try:
+    async with guests(url, 2) as (owner, other):
         review = await make_review(owner, await finished_game(owner, other))
         yield owner, other, review["id"]
-    finally:
-        for person in (owner, other):
-            await person.close()
 
 
 async def test_an_id_a_removed_node_retired_is_not_given_again_by_another_instance(cluster: Instances) -> None:

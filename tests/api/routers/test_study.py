@@ -16,7 +16,7 @@ from app.study.schemas import TreeDoc, tree_from_doc, tree_to_doc
 from app.study.sgf_tree import export_tree
 from tests.conftest import LiveServer, MakeLiveServer
 from tests.study.sample import sample_tree, shape
-from tests.support.players import Player, start_game
+from tests.support.players import Player, guests, start_game
 from tests.support.instances import redis_cluster_prefix  # noqa: F401 - a pytest fixture, taken by name as a test parameter
 from tests.support.rows import count_users
 from tests.support.services import REDIS_URL, need_gnugo
@@ -58,8 +58,7 @@ KO_GAME = [[4, 3], [5, 3], [3, 4], [6, 4], [4, 5], [5, 5], [0, 0], [4, 4], [5, 4
 
 
 async def test_a_line_after_a_stored_game_is_judged_with_the_games_history(live_server: str) -> None:
-    black, white, watcher = [await Player(live_server).visit() for _ in range(3)]
-    try:
+    async with guests(live_server, 3) as (black, white, watcher):
         game_id = await start_game(black, white)
         sides = [await black.socket(game_id), await white.socket(game_id)]
         for n, point in enumerate(KO_GAME):
@@ -102,14 +101,10 @@ async def test_a_line_after_a_stored_game_is_judged_with_the_games_history(live_
         too_long = [{"color": "W", "point": None}] * 1001
         long_line = await watcher.http.post("/api/study/position", json={"game_id": game_id, "line": too_long})
         assert long_line.status_code == 422 and long_line.json()["error"]["code"] == "invalid_request"
-    finally:
-        for person in (black, white, watcher):
-            await person.close()
 
 
 async def test_a_stored_game_is_a_tree_for_spectators_and_for_its_players_once_it_ended(live_server: str) -> None:
-    black, white, watcher = [await Player(live_server).visit() for _ in range(3)]
-    try:
+    async with guests(live_server, 3) as (black, white, watcher):
         game_id = await start_game(black, white)
         b = await black.socket(game_id)
         w = await white.socket(game_id)
@@ -128,9 +123,6 @@ async def test_a_stored_game_is_a_tree_for_spectators_and_for_its_players_once_i
         assert (await watcher.http.get("/api/study/games/nosuchgame")).json()["error"]["code"] == "game_not_found"
         await b.close()
         await w.close()
-    finally:
-        for person in (black, white, watcher):
-            await person.close()
 
 
 async def test_sgf_export_then_import_gives_the_same_tree(visitor: Player) -> None:
@@ -197,8 +189,7 @@ async def test_score_estimate_marks_dead_stones_and_gives_ownership(visitor: Pla
 @pytest.mark.gnugo
 async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_in_progress(live_server: str) -> None:
     need_gnugo()
-    student, black, white = [await Player(live_server).visit() for _ in range(3)]
-    try:
+    async with guests(live_server, 3) as (student, black, white):
         # White to move, its three stones surrounded but for two liberties: GNU Go's first answer extends them
         position = line(
             ("B", [4, 3]),
@@ -223,9 +214,6 @@ async def test_engine_hints_come_from_gnugo_and_never_for_a_player_with_a_game_i
         await start_game(black, white)
         refused = await black.http.post("/api/study/hints", json={"setup": NINE, "line": position}, timeout=SLOW)
         assert refused.status_code == 403 and refused.json()["error"]["code"] == "hints_during_game"
-    finally:
-        for person in (student, black, white):
-            await person.close()
 
 
 @pytest.mark.redis
