@@ -22,6 +22,15 @@ def place_stones(game: Game, black: Iterable[tuple[int, int]] = (), white: Itera
             game.pass_turn("W")
 
 
+def play_all(game: Game, moves: Iterable[tuple[str, tuple[int, int] | None]]) -> None:
+    """Play ``moves``, each (colour, point), a point of None being a pass."""
+    for colour, point in moves:
+        if point is None:
+            game.pass_turn(colour)
+        else:
+            game.play(colour, point)
+
+
 def stones_hash(board: Board) -> int:
     """The Zobrist hash of ``board`` recomputed from its stones (what the incremental hash must equal)."""
     h = 0

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules import Game, IllegalMove, rules_for
+from tests.rules.positions import play_all
 from tests.rules.test_presets import SEND_TWO_RETURN_ONE, _triple_ko_moves
 
 # every ko rule with and without multi-stone suicide
@@ -18,14 +19,6 @@ RULES = [
     rules_for("japanese"),  # simple ko, triple ko voids the game
     rules_for("japanese", multi_stone_suicide=True, triple_ko_no_result=False),  # simple ko only
 ]
-
-
-def play_all(g, moves):
-    for color, p in moves:
-        if p is None:
-            g.pass_turn(color)
-        else:
-            g.play(color, p)
 
 
 def by_trial(g):

@@ -1,15 +1,7 @@
 import pytest
 
 from app.rules import PRESETS, Game, IllegalMove, RuleSet, rules_for
-from tests.rules.positions import SEKI_ROWS, game_from_rows
-
-
-def play_all(game, moves):
-    for colour, point in moves:
-        if point is None:
-            game.pass_turn(colour)
-        else:
-            game.play(colour, point)
+from tests.rules.positions import SEKI_ROWS, game_from_rows, play_all
 
 
 def test_presets_table():
