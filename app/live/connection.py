@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import random
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -33,6 +34,9 @@ FLOOD_REASON = f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: slow 
 # seconds until those refusals age out: the server stops reading it meanwhile (TCP backpressure), so whatever
 # it sends costs the instance one message a second. The socket stays open: a close only invites a
 # reconnection, which costs more (an admission and a snapshot) than the refusals it would spare.
+# Each wait is drawn between half and one and a half SLOW_INTERVAL: sockets slowed together (a flood from many
+# sockets at once, each with its frames already waiting) would otherwise be read together, every second, in
+# one burst that the players' moves queue behind; drawn, their reads spread over the second.
 SLOW_AFTER = 10
 SLOW_INTERVAL = 1.0
 # The refusals a client's own state could have foreseen: the socket alone decides them, never the game (its
@@ -194,11 +198,12 @@ class Connection:
             self.pointless.count(now)
 
     def read_delay(self, now: float | None = None) -> float:
-        """Seconds to wait before reading this socket's next message: ``SLOW_INTERVAL`` while ``SLOW_AFTER``
-        of its refusals fall within ``FLOOD_WINDOW``, else 0."""
+        """Seconds to wait before reading this socket's next message: on average ``SLOW_INTERVAL`` (drawn
+        between half and one and a half of it) while ``SLOW_AFTER`` of its refusals fall within
+        ``FLOOD_WINDOW``, else 0."""
         if self.pointless is None or not self.pointless.reached(now):
             return 0.0
-        return SLOW_INTERVAL
+        return SLOW_INTERVAL * (0.5 + random.random())
 
     def ping_sent(self, ping_id: str, at: float) -> None:
         if self._pings is None:
