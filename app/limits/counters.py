@@ -3,11 +3,17 @@
 ``MemoryCounters`` serves one instance; ``RedisCounters`` shares the counts between all the instances of a
 deployment, so a limit (log-in attempts, chat lines) holds however the requests are spread over them. Both
 count in fixed windows: ``hit(key, window)`` adds to the count of the window ``now`` falls in and returns it.
+
+Each key's windows are shifted by a phase of their own (``phase``, the same on every instance): were they all
+to turn at the same moments, every user held at a limit would be let through again at once. 40 users chatting
+at the limit would each have their next lines accepted at the same instant, 80 commits arriving together every
+10 s that the players' moves queue behind; shifted, they spread over the window.
 """
 
 from __future__ import annotations
 
 import time
+import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
@@ -15,6 +21,17 @@ import redis.asyncio as aioredis
 
 Clock = Callable[[], float]
 MEMORY_SWEEP_EVERY = 1024  # hits between two sweeps of expired memory counters
+
+
+def phase(key: str, window: float) -> float:
+    """How far ``key``'s windows are shifted, in ``[0, window)``: drawn from the key (CRC-32, so that every
+    instance and process finds the same), in thousandths of the window."""
+    return zlib.crc32(key.encode()) % 1000 / 1000 * window
+
+
+def window_number(key: str, window: float, now: float) -> int:
+    """The number of ``key``'s window that ``now`` falls in."""
+    return int((now + phase(key, window)) // window)
 
 
 class Counters(ABC):
@@ -39,7 +56,7 @@ class MemoryCounters(Counters):
         self._sweep(now)
         end, count = self._counts.get(key, (0.0, 0))
         if now >= end:
-            end, count = (now // window + 1) * window, 0
+            end, count = (window_number(key, window, now) + 1) * window - phase(key, window), 0
         count += cost
         self._counts[key] = (end, count)
         return count
@@ -77,7 +94,7 @@ class RedisCounters(Counters):
         self._hit = redis.register_script(_HIT)
 
     async def hit(self, key: str, window: float, cost: int = 1) -> int:
-        slot = int(self.clock() // window)
+        slot = window_number(key, window, self.clock())
         return int(await self._hit(keys=[f"{self.prefix}{key}:{slot}"], args=[cost, int(window * 1000) + 1000]))
 
     async def swap(self, key: str, value: str, ttl: float) -> str | None:

@@ -47,6 +47,24 @@ async def test_a_limit_holds_across_instances_and_resets_with_the_window(stores:
     assert await limiter_b.allow(rule, "u1")
 
 
+async def test_the_windows_of_different_keys_turn_at_different_moments(stores: Stores) -> None:
+    """Users held at a limit are not all let through at the same moment: each key's windows are shifted by a
+    phase of its own, the same on every instance."""
+    first, second, clock = stores
+    limiter_a, limiter_b = Limiter(first), Limiter(second)
+    rule = Rule("spread", 1, 10)
+    users = [f"u{i}" for i in range(40)]
+    for user in users:
+        assert await limiter_a.allow(rule, user)
+        assert not await limiter_b.allow(rule, user)  # one window, whichever instance counts
+    let_through = []
+    for _ in range(10):
+        clock.advance(1)
+        let_through.append(sum([await limiter_b.allow(rule, user) for user in users]))
+    assert sum(let_through) == len(users)  # within one window's length, each user's window has turned once
+    assert max(let_through) < len(users) // 2  # spread over it, not all at one moment
+
+
 async def test_repeats_are_recognised_until_they_expire(stores: Stores) -> None:
     first, second, clock = stores
     a, b = Limiter(first), Limiter(second)
