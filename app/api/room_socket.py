@@ -23,7 +23,7 @@ Handler = Callable[[str | bytes], Awaitable[tuple[str | None, bool]]]
 async def serve_frames(websocket: WebSocket, conn: Connection, metrics: Metrics, handle: Handler) -> None:
     """Answer the client's frames until it goes or the socket is closed; a client that floods gets the
     refusals already answered, then the close (4029). A socket whose messages keep being refused for what they
-    say is read once a second (``Connection.read_delay``): its further frames wait in the network's buffers,
+    say is read about once a second (``Connection.read_delay``): its further frames wait in the network's buffers,
     unread. Counted among the connected sockets meanwhile."""
     metrics.connected_sockets.inc()
     try:

@@ -29,9 +29,11 @@ def phase(key: str, window: float) -> float:
     return zlib.crc32(key.encode()) % 1000 / 1000 * window
 
 
-def window_number(key: str, window: float, now: float) -> int:
-    """The number of ``key``'s window that ``now`` falls in."""
-    return int((now + phase(key, window)) // window)
+def window_of(key: str, window: float, now: float) -> tuple[int, float]:
+    """The number of ``key``'s window that ``now`` falls in, and the moment that window ends."""
+    shift = phase(key, window)
+    number = int((now + shift) // window)
+    return number, (number + 1) * window - shift
 
 
 class Counters(ABC):
@@ -56,7 +58,7 @@ class MemoryCounters(Counters):
         self._sweep(now)
         end, count = self._counts.get(key, (0.0, 0))
         if now >= end:
-            end, count = (window_number(key, window, now) + 1) * window - phase(key, window), 0
+            end, count = window_of(key, window, now)[1], 0
         count += cost
         self._counts[key] = (end, count)
         return count
@@ -94,7 +96,7 @@ class RedisCounters(Counters):
         self._hit = redis.register_script(_HIT)
 
     async def hit(self, key: str, window: float, cost: int = 1) -> int:
-        slot = window_number(key, window, self.clock())
+        slot, _ = window_of(key, window, self.clock())
         return int(await self._hit(keys=[f"{self.prefix}{key}:{slot}"], args=[cost, int(window * 1000) + 1000]))
 
     async def swap(self, key: str, value: str, ttl: float) -> str | None:

@@ -30,7 +30,7 @@ FLOOD_LIMIT = 20  # the refusal (over the message rate) that closes a socket: it
 FLOOD_WINDOW = 60.0  # seconds a refusal counts for: a long session is never cut for refusals long past
 FLOOD_REASON = f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: slow down and reconnect"
 # A socket whose messages keep being refused for what they say (``POINTLESS``: a spectator's move, chat past the
-# chat limit, a malformed frame), SLOW_AFTER times within FLOOD_WINDOW, is read at most once every SLOW_INTERVAL
+# chat limit, a malformed frame), SLOW_AFTER times within FLOOD_WINDOW, is read about once every SLOW_INTERVAL
 # seconds until those refusals age out: the server stops reading it meanwhile (TCP backpressure), so whatever
 # it sends costs the instance one message a second. The socket stays open: a close only invites a
 # reconnection, which costs more (an admission and a snapshot) than the refusals it would spare.
