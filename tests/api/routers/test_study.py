@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from app.accounts.cookies import COOKIE_NAME
+from app.limits.counters import MemoryCounters
 from app.study.schemas import TreeDoc, tree_from_doc, tree_to_doc
 from app.study.sgf_tree import export_tree
 from tests.conftest import LiveServer, MakeLiveServer
@@ -250,6 +251,9 @@ async def test_a_visitor_without_a_session_gets_estimates_and_hints_limited_per_
     """Someone analysing a finished game needs no session: estimates and hints answer without storing a guest
     or setting a cookie, and count against the client address (every client of the test is 127.0.0.1)."""
     server = make_live_server(study_estimates=2, hints_per_window=1, hint_engine="/bin/false")
+    counters = server.app.state.limiter.counters
+    assert isinstance(counters, MemoryCounters)
+    counters.clock = lambda: 1000.0  # the estimates' one-minute window never turns while a slow machine answers
     before = await count_users(database_url)
     for _ in range(2):
         async with httpx.AsyncClient(base_url=server.url, timeout=SLOW) as stranger:
