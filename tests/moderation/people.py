@@ -13,7 +13,7 @@ from app.store.db import create_engine, create_sessionmaker
 from app.store.models import User
 from app.store.types import utcnow
 from tests.ratings.rated_play import registered
-from tests.support.instances import REPO_ROOT
+from tests.support.server_process import REPO_ROOT
 from tests.support.players import Player
 
 __all__ = ["admin_command", "moderator", "registered", "established", "ban_body"]

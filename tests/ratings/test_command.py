@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.ratings import service
 from app.store.repositories import ratings as repo
 from tests.ratings.finished_games import finished_game, player
-from tests.support.instances import REPO_ROOT
+from tests.support.server_process import REPO_ROOT
 
 
 async def _snapshot(sessionmaker: async_sessionmaker[AsyncSession]) -> dict[str, Any]:

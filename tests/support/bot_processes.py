@@ -7,12 +7,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
-
-from tests.support.instances import REPO_ROOT, free_port
+from tests.support import server_process
+from tests.support.server_process import REPO_ROOT, free_port
 from tests.support.services import GNUGO
 
 START_TIMEOUT = 60.0
@@ -44,42 +42,23 @@ class ServeProcess:
 
     def start(self) -> ServeProcess:
         self.starts += 1
-        log = open(self.data_dir / f"serve-{self.starts}.log", "wb")  # the child holds it
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=REPO_ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        log.close()
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"tengen serve exited:\n{self.log_text()[-3000:]}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"tengen serve did not start:\n{self.log_text()[-3000:]}")
+        self.process = server_process.spawn_serve(self.port, self.env, self._log_path())
+        server_process.wait_healthy(self.process, self.port, self._log_path(), START_TIMEOUT, poll_every=0.1)
+        return self
 
     def log_text(self) -> str:
-        return (self.data_dir / f"serve-{self.starts}.log").read_text(errors="replace")
+        return self._log_path().read_text(errors="replace")
+
+    def _log_path(self) -> Path:
+        return self.data_dir / f"serve-{self.starts}.log"
 
     def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
+        if self.process is not None:
+            server_process.kill(self.process)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process is not None:
+            server_process.stop(self.process, grace=15)
 
 
 class BridgeProcess:

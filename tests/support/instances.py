@@ -7,27 +7,17 @@ what a crashed machine looks like to the others.
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests.support import server_process
+from tests.support.server_process import REPO_ROOT, free_port
+
 START_TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Instance:
@@ -37,27 +27,10 @@ class Instance:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
-        self._log = open(log_path, "wb")  # closed in stop()/kill()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=REPO_ROOT,
-            env={**env, "TENGEN_PORT": str(self.port)},
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
+        self.process = server_process.spawn_serve(self.port, {**env, "TENGEN_PORT": str(self.port)}, log_path)
 
     def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"instance on port {self.port} exited:\n{self.log_path.read_text()[-3000:]}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1.0).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"instance on port {self.port} did not start:\n{self.log_path.read_text()[-3000:]}")
+        server_process.wait_healthy(self.process, self.port, self.log_path, timeout, poll_every=0.05)
 
     @property
     def alive(self) -> bool:
@@ -65,20 +38,10 @@ class Instance:
 
     def kill(self) -> None:
         """``kill -9``: the process dies at once, leaving its sockets, presence and claims behind."""
-        if self.alive:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
-        self._log.close()
+        server_process.kill(self.process)
 
     def stop(self) -> None:
-        if self.alive:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        self._log.close()
+        server_process.stop(self.process, grace=5)
 
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")

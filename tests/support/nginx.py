@@ -16,7 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.support.instances import REPO_ROOT, free_port
+from tests.support.server_process import REPO_ROOT, free_port
 from tests.support.services import NGINX
 
 DEPLOYED_CONF = REPO_ROOT / "deploy" / "nginx.conf"
