@@ -5,24 +5,26 @@ Starts one Tengen server process (``tengen serve`` on a fresh PostgreSQL databas
 players' sockets all come from one address, more than the cap per address allows (``bench_server.ONE_ADDRESS``).
 It plays ``--games`` games of random legal moves, one move per game every ``--interval`` seconds, watched by
 ``--spectators`` sockets each (the room bench's tables, ``room_bench.TengenGames``). Rounds alternate: quiet,
-then under attack. During an attack round a separate attacker process pushes, as fast as the caps let it:
+then under attack. During an attack round a separate attacker process (``attackers.py``) pushes wrong
+passwords, refused moves and chat lines from spectators' sockets, and lobby pings, as fast as the caps let it,
+each client from client addresses of its own: the attack is bounded by the limits for everyone and per account
+and user, not by those of one address.
 
-- wrong passwords at one account and at made-up names (``--login-workers`` clients), answered 401, then 429;
-- refused actions: ``--refusers`` spectator sockets each sending moves at the socket rate (10/s), all refused
-  (``not_a_player``), and the same number of chat lines, refused past the chat limit per user;
-- lobby pings from ``--lobby-sockets`` sockets at the lobby rate.
-
-The server believes ``X-Forwarded-For`` from the bench, as from a proxy in front of it, and every attacking
-client sends addresses of its own (a new one for each log-in attempt): the attack is bounded by the limits for
-everyone and per account and user, not by those of one address.
+The machine's own stalls: a shared virtual machine now and then stops every process together for 100 ms or
+more (the hypervisor holds the cores, or the disk holds every sync), in quiet rounds as often as in attacked
+ones, and the few moves such a stall catches decide a p99 in whichever phase it falls. A witness process
+(``machine_stalls.py``) runs beside the bench at real-time priority, which the attackers' load cannot delay,
+and syncs a block on the database's disk every 10 ms; each wake-up or sync over 20 ms late is a stall of the
+machine. Moves whose round trip a stall overlapped are counted apart, in both phases alike.
 
 Prints, for each phase, what the server spent (its event loop's thread, and how long it waited for a core;
 its other threads, password hashing among them; its worker processes) and what the attacker process spent, in
 cores, with the longest stall of the server's own making (``tengen_event_loop_busy_lag_seconds``); the
 players' move round trip (send -> ack) p50/p99 quiet and under attack; what the attackers got through; how far
 the ratio moves when each phase's moves are resampled (a p99 of 720 moves is their 8th slowest, so a ratio of
-two such figures is noisy: ``--moves`` more per round narrows it); and as its last line
-``attack_ratio=<p99 under attack / p99 quiet>``.
+two such figures is noisy: ``--moves`` more per round narrows it); the machine's stalls per phase and the
+moves they touched; the ratio over all moves; and as its last line ``attack_ratio=<p99 under attack / p99
+quiet>`` over the moves no stall of the machine touched.
 
 CPU: like ``room_bench.py``, the bench moves itself, and with it the server, the players' clients and the
 attacker process it starts, and the PostgreSQL backends of its database, into a cgroup of its own weighing 256
@@ -40,27 +42,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import itertools
-import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import attackers
 import httpx
-import orjson
 import proc_cpu
-import websockets
 from bench_server import (
     add_game_options,
     bench_run,
@@ -72,8 +69,9 @@ from bench_server import (
     wait_listening,
 )
 from cpu_groups import Favoured
+from machine_stalls import Stall, Witness, overlapping
 from room_bench import LAG_HISTOGRAMS, TengenGames, longest_stall_ms, ms
-from ws_clients import percentile
+from ws_clients import clock, percentile
 
 from tests.support.instances import delete_redis_prefix
 
@@ -90,139 +88,7 @@ READ = (*LAG_HISTOGRAMS, MOVE_LATENCY)
 ATTACKERS_BEHIND_A_PROXY = {"TENGEN_TRUSTED_PROXIES": '["127.0.0.1"]'}
 
 
-# ---------------------------------------------------------------- the attacker process
-
-
-class Start:
-    """Every attacker connects first; the attack starts for all at once, and lasts ``seconds`` from then."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.go = asyncio.Event()
-        self.stop = 0.0
-        self.waiting = 0
-
-    async def wait(self) -> float:
-        self.waiting += 1
-        await self.go.wait()
-        return self.stop
-
-
-class Addresses:
-    """Made-up client addresses, one per attacking client and log-in attempt (10.0.0.1, 10.0.0.2, ...): the
-    server believes the bench's ``X-Forwarded-For`` (``TENGEN_TRUSTED_PROXIES``), as it would a proxy's."""
-
-    def __init__(self, first: int) -> None:
-        self.n = first
-
-    def next(self) -> dict[str, str]:
-        self.n += 1
-        return {"X-Forwarded-For": f"10.{self.n >> 16 & 255}.{self.n >> 8 & 255}.{self.n & 255}"}
-
-
-async def _logins(base: str, start: Start, counts: Counter[str], addresses: Addresses) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-        n = 0
-        stop = await start.wait()
-        while time.monotonic() < stop:
-            n += 1
-            name = "victim" if n % 2 else f"nobody{addresses.n}x{n}"
-            body = {"username": name, "password": f"guess-{n}"}
-            response = await client.post("/api/auth/login", json=body, headers=addresses.next())
-            counts[f"login {response.status_code}"] += 1
-
-
-async def _socket(
-    url: str, headers: dict[str, str], start: Start, counts: Counter[str], rate: float, message: Callable[[int], dict]
-) -> None:
-    """One socket sending ``message(n)`` at ``rate`` per second while the attack lasts; answers are counted."""
-    async with websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=60) as ws:
-
-        async def read() -> None:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                async for raw in ws:
-                    answer = orjson.loads(raw)
-                    if answer.get("t") in ("ack", "error", "pong"):
-                        counts[f"ws {answer.get('code') or answer['t']}"] += 1
-
-        reader = asyncio.create_task(read())
-        n = 0
-        stop = await start.wait()
-        with contextlib.suppress(websockets.ConnectionClosed):
-            while time.monotonic() < stop:
-                n += 1
-                await ws.send(orjson.dumps(message(n)).decode())
-                await asyncio.sleep(1 / rate)
-        reader.cancel()
-
-
-def _refused(n: int) -> dict:
-    """A spectator's move (refused: ``not_a_player``) and chat line (refused past the chat limit), in turn."""
-    if n % 2:
-        return {"t": "play", "id": f"x{n}", "p": [n % 19, (n // 19) % 19]}
-    return {"t": "chat", "id": f"x{n}", "channel": "spectators", "text": f"spam {n}"}
-
-
-async def _refuser(base: str, game_id: str, start: Start, counts: Counter[str], address: dict[str, str]) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=60, headers=address) as client:
-        for _ in range(10):  # as a browser would: after a 503, again once its Retry-After has passed
-            started = await client.post("/api/guest")
-            counts[f"guest {started.status_code}"] += 1
-            if started.status_code != 503:
-                break
-            await asyncio.sleep(float(started.headers.get("retry-after", "1")))
-        started.raise_for_status()
-        cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-    url = base.replace("http://", "ws://") + f"/ws/games/{game_id}"
-    await _socket(url, {"Cookie": cookie, **address}, start, counts, 9.5, _refused)
-
-
-async def attack(base: str, game_ids: list[str], seconds: float, args: argparse.Namespace) -> None:
-    counts: Counter[str] = Counter()
-    start = Start(seconds)
-    # Each attacking client from addresses of its own, apart from every other's (and from the players').
-    blocks = (Addresses(i << 16) for i in itertools.count(1))
-    lobby = base.replace("http://", "ws://") + "/ws/lobby"
-    tasks = [_logins(base, start, counts, next(blocks)) for _ in range(args.login_workers)]
-    tasks += [_refuser(base, game_ids[i % len(game_ids)], start, counts, next(blocks).next()) for i in range(args.refusers)]
-    tasks += [
-        _socket(lobby, next(blocks).next(), start, counts, 1.9, lambda n: {"t": "ping", "id": f"p{n}"})
-        for _ in range(args.lobby_sockets)
-    ]
-    running = asyncio.gather(*tasks, return_exceptions=True)
-    connecting = time.monotonic() + 90
-    while start.waiting < len(tasks) and not running.done() and time.monotonic() < connecting:
-        await asyncio.sleep(0.2)
-    start.stop = time.monotonic() + seconds
-    start.go.set()
-    print("ready", flush=True)
-    results = await running
-    errors = [r for r in results if isinstance(r, BaseException)]
-    print(json.dumps({"counts": dict(counts), "errors": [repr(e) for e in errors[:3]]}), flush=True)
-
-
 # ---------------------------------------------------------------- the run
-
-
-def start_attacker(
-    base: str, game_ids: list[str], seconds: float, args: argparse.Namespace, log: Path
-) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        __file__,
-        "--attacker",
-        base,
-        "--seconds",
-        str(seconds),
-        "--login-workers",
-        str(args.login_workers),
-        "--refusers",
-        str(args.refusers),
-        "--lobby-sockets",
-        str(args.lobby_sockets),
-        *game_ids,
-    ]
-    return subprocess.Popen(command, cwd=ROOT, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
 @dataclass
@@ -304,13 +170,95 @@ def ratio_interval(quiet: list[float], attacked: list[float], rng: random.Random
     return ratios[draws // 20], ratios[draws - 1 - draws // 20]
 
 
-async def measured(games: TengenGames, moves: int, meter: Meter, use: Use, attacker: int | None) -> list[float]:
-    """One paced round of the games; the players' round trips. What it cost is added to ``use``."""
-    games.rtts = []
-    before = meter.read(attacker)
-    await games.round(moves)
-    use.add(Meter.spent(before, meter.read(attacker)))
-    return games.rtts
+@dataclass
+class Phase:
+    """One phase's rounds: the players' moves as (sent, acked), what the server and the others spent, the
+    server's longest busy stall and its own receive -> ack histogram, and when the rounds ran."""
+
+    name: str
+    trips: list[tuple[float, float]] = field(default_factory=list)
+    use: Use = field(default_factory=Use)
+    busy_stall_ms: float = 0.0
+    served: dict[float, float] = field(default_factory=dict)
+    windows: list[tuple[float, float]] = field(default_factory=list)
+
+    async def measure(self, games: TengenGames, moves: int, meter: Meter, attacker: int | None) -> None:
+        """One paced round of the games; its moves and what it cost are added to this phase."""
+        for table in games.tables:
+            table.trips = []
+        before, started = meter.read(attacker), clock()
+        await games.round(moves)
+        self.use.add(Meter.spent(before, meter.read(attacker)))
+        self.windows.append((started, clock()))
+        self.trips += [trip for table in games.tables for trip in table.trips]
+
+    def count(self, before: dict[str, dict[float, float]], after: dict[str, dict[float, float]]) -> None:
+        """Add the server's histograms' growth between two readings around one of this phase's rounds."""
+        stall = longest_stall_ms(before[LAG_HISTOGRAMS[0]], after[LAG_HISTOGRAMS[0]])
+        self.busy_stall_ms = max(self.busy_stall_ms, stall)
+        for bound, n in after[MOVE_LATENCY].items():
+            self.served[bound] = self.served.get(bound, 0.0) + n - before[MOVE_LATENCY].get(bound, 0.0)
+
+    def stalls_in(self, stalls: list[Stall]) -> list[Stall]:
+        return [s for s in stalls if any(s.start < end and s.end > start for start, end in self.windows)]
+
+    def rtts(self, spared: bool = False, stalls: list[Stall] | None = None) -> list[float]:
+        """The round trips; with ``spared``, only of the moves no stall of the machine overlapped."""
+        touched = overlapping(self.trips, stalls or []) if spared else [False] * len(self.trips)
+        return [acked - sent for (sent, acked), hit in zip(self.trips, touched) if not hit]
+
+
+def ratio_lines(quiet: list[float], attacked: list[float], seed: int, which: str) -> list[str]:
+    """Both phases' round trips, the 90% interval of their p99s' ratio, and the ratio itself, for ``which``
+    moves."""
+    low, high = ratio_interval(quiet, attacked, random.Random(seed))
+    beyond = max(0, len(quiet) - 1 - round(0.99 * (len(quiet) - 1)))
+    ratio = percentile(attacked, 99) / percentile(quiet, 99) if quiet and attacked else float("nan")
+    return [
+        f"move round trip, {which}, quiet:        {ms(quiet)}",
+        f"move round trip, {which}, under attack: {ms(attacked)}",
+        f"attack_ratio, {which}: {ratio:.2f}, 90% interval {low:.2f}-{high:.2f} (resampling the moves of each "
+        f"phase; each p99 has {beyond} moves of {len(quiet)} above it)",
+    ]
+
+
+def disk_of(directory: Path, database_directory: str | None) -> str:
+    """Whether the witness's folder is on the database's disk, in words."""
+    try:
+        same = database_directory is not None and os.stat(directory).st_dev == os.stat(database_directory).st_dev
+    except OSError:
+        same = False
+    return "the database's disk" if same else "not the database's disk (or the database's is not readable here)"
+
+
+def verdict(quiet: Phase, attacked: Phase, stalls: list[Stall], witness: dict, where: str, seed: int) -> None:
+    """The run's figures; the last line is ``attack_ratio=`` over the moves no stall of the machine touched."""
+    for phase in (quiet, attacked):
+        seen = phase.stalls_in(stalls)
+        kinds = Counter(s.kind for s in seen)
+        hit = sum(overlapping(phase.trips, seen))
+        print(f"{phase.name}: {phase.use.describe()}; longest busy stall {phase.busy_stall_ms:.0f} ms")
+        print(f"{phase.name}: the server's own receive -> ack: {slower(phase.served)}")
+        print(
+            f"{phase.name}: the machine stalled {len(seen)} times ({kinds['cpu']} cpu, {kinds['disk']} disk; "
+            f"{sum(s.end - s.start for s in seen) * 1000:.0f} ms in all), touching {hit} of {len(phase.trips)} moves"
+        )
+    wall = time.time() - clock()
+    for stall in sorted(stalls, key=lambda s: s.start)[:20]:
+        during = next((p.name for p in (quiet, attacked) if p.stalls_in([stall])), "between rounds")
+        at = time.strftime("%H:%M:%S", time.gmtime(stall.start + wall)) + f".{(stall.start + wall) % 1 * 1000:03.0f}"
+        print(f"stall: {stall.kind} at {at} UTC, {(stall.end - stall.start) * 1000:.0f} ms ({during})")
+    p50, p99 = witness.get("sync_p50_ms"), witness.get("sync_p99_ms")
+    print(
+        f"witness: {witness.get('how', 'no summary')}, {witness.get('syncs', 0)} syncs on {where} "
+        f"(p50 {p50 or float('nan'):.2f} ms, p99 {p99 or float('nan'):.2f} ms)"
+    )
+    for line in ratio_lines(quiet.rtts(), attacked.rtts(), seed, "all moves"):
+        print(line)
+    spared = (quiet.rtts(True, stalls), attacked.rtts(True, stalls))
+    for line in ratio_lines(*spared, seed, "outside the machine's stalls"):
+        print(line)
+    print(f"attack_ratio={percentile(spared[1], 99) / percentile(spared[0], 99):.2f}", flush=True)
 
 
 async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
@@ -319,6 +267,11 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
     async with bench_run(favoured) as bench:
         with tempfile.TemporaryDirectory(prefix="tengen-attack-") as tmp:
             data_dir = Path(tmp)
+            witness = Witness(data_dir, data_dir / "witness.log")
+            database_directory = None
+            with contextlib.suppress(Exception):  # a superuser's setting; the server may be on another host
+                database_directory = await bench.backends.admin.fetchval("SHOW data_directory")
+            where = disk_of(data_dir, database_directory)
             port = free_port()
             extra = {"TENGEN_REDIS_URL": REDIS_URL, "TENGEN_REDIS_PREFIX": prefix} if args.redis else {}
             server = start_tengen(bench.database, port, data_dir, **ATTACKERS_BEHIND_A_PROXY, **extra)
@@ -337,32 +290,25 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
             games = TengenGames(base, args, rng)
             await games.open()
             meter = Meter(server.process.pid, bench.database)
-            quiet: list[float] = []
-            attacked: list[float] = []
-            quiet_use, attacked_use = Use(), Use()
-            stalls: dict[str, float] = {}
-            served: dict[str, dict[float, float]] = {"quiet": {}, "attack": {}}
+            quiet, attacked = Phase("quiet"), Phase("attack")
             per_round = max(1, args.moves // args.rounds)
             try:
                 for r in range(args.rounds):
                     await bench.backends.join()
                     lag = await asyncio.to_thread(histograms, base, READ)
-                    quiet += await measured(games, per_round, meter, quiet_use, None)
+                    await quiet.measure(games, per_round, meter, None)
                     seconds = per_round * args.interval + 3
                     log = data_dir / f"attacker-{r}.log"
-                    attacker = start_attacker(base, [t.game_id for t in games.tables], seconds, args, log)
+                    attacker = attackers.launch(base, [t.game_id for t in games.tables], seconds, args, log)
                     while attacker.poll() is None and "ready" not in log.read_text():
                         await asyncio.sleep(0.2)  # the attackers connect first, then all start at once
                     lag_between = await asyncio.to_thread(histograms, base, READ)
                     await asyncio.sleep(1)  # ... and are at full rate
-                    attacked += await measured(games, per_round, meter, attacked_use, attacker.pid)
+                    await attacked.measure(games, per_round, meter, attacker.pid)
                     lag_after = await asyncio.to_thread(histograms, base, READ)
                     await asyncio.get_running_loop().run_in_executor(None, attacker.wait)
-                    for phase, (a, b) in (("quiet", (lag, lag_between)), ("attack", (lag_between, lag_after))):
-                        stall = longest_stall_ms(a[LAG_HISTOGRAMS[0]], b[LAG_HISTOGRAMS[0]])
-                        stalls[phase] = max(stalls.get(phase, 0.0), stall)
-                        for bound, count in b[MOVE_LATENCY].items():
-                            served[phase][bound] = served[phase].get(bound, 0.0) + count - a[MOVE_LATENCY].get(bound, 0.0)
+                    quiet.count(lag, lag_between)
+                    attacked.count(lag_between, lag_after)
                     report = log.read_text().strip().splitlines()
                     print(f"round {r + 1}: attackers got {report[-1] if report else '(nothing)'}", flush=True)
             except Exception:
@@ -370,22 +316,12 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 raise
             finally:
                 await games.close()
+                summary = witness.stop()
                 if args.redis:
                     delete_redis_prefix(prefix)
                 if args.server_log:
                     shutil.copyfile(server.log, args.server_log)
-            for phase, use in (("quiet", quiet_use), ("attack", attacked_use)):
-                print(f"{phase}: {use.describe()}; longest busy stall {stalls.get(phase, 0):.0f} ms")
-                print(f"{phase}: the server's own receive -> ack: {slower(served[phase])}")
-            print(f"move round trip, quiet:        {ms(quiet)}")
-            print(f"move round trip, under attack: {ms(attacked)}")
-            low, high = ratio_interval(quiet, attacked, random.Random(args.seed))
-            beyond = max(0, len(quiet) - 1 - round(0.99 * (len(quiet) - 1)))
-            print(
-                f"attack_ratio 90% interval {low:.2f}-{high:.2f} (resampling the moves of each phase; "
-                f"each p99 has {beyond} moves of {len(quiet)} above it)"
-            )
-            print(f"attack_ratio={percentile(attacked, 99) / percentile(quiet, 99):.2f}", flush=True)
+            verdict(quiet, attacked, witness.stalls(), summary, where, args.seed)
     return 0
 
 
@@ -393,18 +329,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_options(parser, moves_help="moves per game in each phase (default 20)")
     parser.add_argument("--rounds", type=int, default=4, help="alternating quiet and attacked rounds (default 4)")
-    parser.add_argument("--login-workers", type=int, default=8, help="attacking log-in clients (default 8)")
-    parser.add_argument("--refusers", type=int, default=40, help="attacking game sockets (default 40)")
-    parser.add_argument("--lobby-sockets", type=int, default=20, help="attacking lobby sockets (default 20)")
+    attackers.add_options(parser)
     parser.add_argument("--redis", action="store_true", help="the Redis hub (limits counted in Redis)")
     parser.add_argument("--server-log", type=Path, help="keep the server's log (its warnings and errors) in this file")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games, 2 spectators, few moves")
-    parser.add_argument("--attacker", help=argparse.SUPPRESS)  # internal: run as the attacker process
-    parser.add_argument("--seconds", type=float, default=10.0, help=argparse.SUPPRESS)
-    parser.add_argument("game_ids", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.attacker:
-        return asyncio.run(attack(args.attacker, args.game_ids, args.seconds, args)) or 0
     if args.quick:
         args.games, args.spectators, args.moves, args.interval, args.rounds = 4, 2, 8, 0.25, 2
         args.login_workers, args.refusers, args.lobby_sockets = 2, 4, 2

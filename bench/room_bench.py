@@ -167,6 +167,7 @@ class Table:
     spectators: list[Probe] = field(default_factory=list)
     sent: dict[int, float] = field(default_factory=dict)  # v -> send time of the move that made it
     delivered: list[float] = field(default_factory=list)  # move -> last spectator, per finished game
+    trips: list[tuple[float, float]] = field(default_factory=list)  # (sent, acked) of each move played
 
     async def open(self) -> None:
         self.game_id = await start_game(self.black, self.white)
@@ -193,6 +194,7 @@ class Table:
             raise RuntimeError(f"move refused: {answer}")
         self.game.play(colour, point)
         self.sent[answer["v"]] = sent
+        self.trips.append((sent, acked))
         return acked - sent
 
     def collect(self) -> None:
