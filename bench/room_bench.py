@@ -1,5 +1,8 @@
 """Tengen's live rooms under load, against two floors measured in the same run on the same machine.
 
+Over 400 lines because its parts (the bot tables, the floors' clients, the matched rounds, the report) serve
+one measurement; the attack bench plays its games with the same tables (``TengenGames``), imported from here.
+
 Starts one Tengen server process (``tengen serve`` on a fresh PostgreSQL database, in-process hub) and two
 bare ``websockets`` floor servers (``floor_servers.py``), each in its own process.
 

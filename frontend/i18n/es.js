@@ -1,4 +1,4 @@
-// Español
+// Español. Over 400 lines because a language's dictionary is one table of data, kept whole.
 export default {
   "nav.home": "Inicio de Tengen",
   "nav.main": "Principal",

@@ -1,4 +1,4 @@
-// 日本語
+// 日本語. Over 400 lines because a language's dictionary is one table of data, kept whole.
 export default {
   "nav.home": "天元ホーム",
   "nav.main": "メニュー",

@@ -1,4 +1,4 @@
-// 한국어
+// 한국어. Over 400 lines because a language's dictionary is one table of data, kept whole.
 export default {
   "nav.home": "텐겐 홈",
   "nav.main": "메뉴",

@@ -1,4 +1,4 @@
-// 中文（简体）
+// 中文（简体）. Over 400 lines because a language's dictionary is one table of data, kept whole.
 export default {
   "nav.home": "天元首页",
   "nav.main": "主菜单",

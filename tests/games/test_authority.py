@@ -1,3 +1,7 @@
+"""The game authority (``app/games/authority.py``) through its public methods: moves, refusals, undos, draws,
+scoring, clocks, restarts, adjournment, abandonment and replays. Over 400 lines because tests mirror the
+modules they test, one file per module."""
+
 import json
 
 import pytest

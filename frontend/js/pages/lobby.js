@@ -1,4 +1,6 @@
 // Lobby: create a challenge, open challenges (live), live games, my unfinished and finished games.
+// Over 400 lines because the page owns the one lobby socket and every list it keeps live; the other cards
+// are modules of their own (playnow.js, computer.js, your_turn.js).
 import { h, replace } from "../dom.js";
 import { onLanguageChange, t } from "../i18n.js";
 import { api, listOf } from "../api.js";
