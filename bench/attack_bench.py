@@ -202,9 +202,9 @@ class Phase:
     def stalls_in(self, stalls: list[Stall]) -> list[Stall]:
         return [s for s in stalls if any(s.start < end and s.end > start for start, end in self.windows)]
 
-    def rtts(self, spared: bool = False, stalls: list[Stall] | None = None) -> list[float]:
-        """The round trips; with ``spared``, only of the moves no stall of the machine overlapped."""
-        touched = overlapping(self.trips, stalls or []) if spared else [False] * len(self.trips)
+    def rtts(self, apart: list[Stall] | None = None) -> list[float]:
+        """The round trips, but those of the moves a stall in ``apart`` overlapped."""
+        touched = overlapping(self.trips, apart or [])
         return [acked - sent for (sent, acked), hit in zip(self.trips, touched) if not hit]
 
 
@@ -255,7 +255,7 @@ def verdict(quiet: Phase, attacked: Phase, stalls: list[Stall], witness: dict, w
     )
     for line in ratio_lines(quiet.rtts(), attacked.rtts(), seed, "all moves"):
         print(line)
-    spared = (quiet.rtts(True, stalls), attacked.rtts(True, stalls))
+    spared = (quiet.rtts(stalls), attacked.rtts(stalls))
     for line in ratio_lines(*spared, seed, "outside the machine's stalls"):
         print(line)
     print(f"attack_ratio={percentile(spared[1], 99) / percentile(spared[0], 99):.2f}", flush=True)

@@ -93,9 +93,8 @@ class BridgeProcess:
         return self.log_path.read_text(errors="replace")
 
     def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
+        if self.process is not None:
+            server_process.kill(self.process)
 
     def terminate(self, timeout: float = 15.0) -> int:
         """SIGTERM; the exit code (the bridge must stop on its own)."""

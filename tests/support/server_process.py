@@ -54,7 +54,8 @@ def wait_healthy(process: subprocess.Popen[bytes], port: int, log_path: Path, ti
 
 
 def kill(process: subprocess.Popen[bytes]) -> None:
-    """``kill -9``: the process dies at once, leaving its sockets, presence and claims behind."""
+    """``kill -9``: the process (a server, or any child such as a bot bridge) dies at once, leaving its
+    sockets, presence and claims behind."""
     if process.poll() is None:
         process.send_signal(signal.SIGKILL)
         process.wait(10)
