@@ -17,7 +17,11 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from app.automatch.preferences import SeekPreferences
+from app.field_limits import AtMost, refusal
+from app.games.conditional import MAX_NODES as CONDITIONAL_BRANCHES
 from app.games.shapes import ClocksView, GameMove, OffersView, ResultView, ScoringView, WirePoint
+from app.reviews.limits import COMMENT_CHARS
+from app.study.tree import LIMITS, Limits
 
 # The game's versioned events are the game layer's own (app/games/events.py): the protocol names them here.
 from app.games.events import (
@@ -47,12 +51,38 @@ from app.games.events import (
     version_required,
 )
 
-MAX_MESSAGE_BYTES = 4096
-MAX_CHAT_CHARS = 500
+MAX_CHAT_CHARS = 500  # one chat line, on a game or a review socket (chat_too_long beyond)
+CLIENT_ID_CHARS = 64
 
-ClientId = Annotated[str, Field(min_length=1, max_length=64)]
+# ---- frame caps: derived from the longest text each socket's messages carry, never set apart from it
+# A character a limit counts takes at most 12 bytes in a frame: one beyond the Basic Multilingual Plane is 4
+# bytes of UTF-8, and a JSON encoder may write it as an escaped surrogate pair ("\ud83d\ude00", as json.dumps
+# does by default). A message is its text at that worst plus the rest (ENVELOPE_BYTES: its type, an id of 64
+# characters escaped alike, field names, separators), so the longest text a limit allows is accepted in any
+# script and written by any encoder, and is refused for its length with the limit's own code, never too_large.
+BYTES_PER_CHAR = 12
+ENVELOPE_BYTES = 2048
+# One conditional-move branch, "[[18, 18], [18, 18], []], " written with a space after each comma (26), rounded up.
+CONDITIONAL_BRANCH_BYTES = 32
+
+
+def frame_bytes(chars: int) -> int:
+    """The largest frame a message carrying ``chars`` characters of text can need."""
+    return chars * BYTES_PER_CHAR + ENVELOPE_BYTES
+
+
+GAME_FRAME_BYTES = max(frame_bytes(MAX_CHAT_CHARS), CONDITIONAL_BRANCHES * CONDITIONAL_BRANCH_BYTES + ENVELOPE_BYTES)
+REVIEW_FRAME_BYTES = frame_bytes(max(COMMENT_CHARS, MAX_CHAT_CHARS))
+LOBBY_FRAME_BYTES = 4096  # a seek and its preferences: no free text
+# The server's own cap on a WebSocket message (uvicorn's ws_max_size, app/server.py) is never below this.
+MAX_FRAME_BYTES = max(GAME_FRAME_BYTES, REVIEW_FRAME_BYTES, LOBBY_FRAME_BYTES)
+
+ClientId = Annotated[str, Field(min_length=1, max_length=CLIENT_ID_CHARS)]
+ChatText = Annotated[
+    str, Field(min_length=1), AtMost(MAX_CHAT_CHARS, "chat_too_long", f"a chat line holds at most {MAX_CHAT_CHARS} characters")
+]
 # Any whole number: a point off the board is the game's to refuse (illegal_move, reason off_board), the same
-# answer wherever it lies (a frame is at most MAX_MESSAGE_BYTES, and JSON numbers past 64 bits are bad_json).
+# answer wherever it lies (a frame is at most its socket's cap, and JSON numbers past 64 bits are bad_json).
 Coordinate = StrictInt
 Point = tuple[Coordinate, Coordinate]
 
@@ -88,7 +118,7 @@ class Resign(_ClientMessage):
 class Chat(_ClientMessage):
     t: Literal["chat"]
     channel: Literal["players", "spectators"] = "players"
-    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+    text: ChatText
 
 
 class Ping(_ClientMessage):
@@ -238,7 +268,7 @@ _client_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 def parse_client_message(raw: str | bytes) -> Any:
     """Parse one game-socket client frame into its typed model, or raise ``ProtocolError``."""
-    return _parse(raw, _client_adapter, CLIENT_TYPES)
+    return _parse(raw, _client_adapter, CLIENT_TYPES, GAME_FRAME_BYTES)
 
 
 def client_frame(fields: dict[str, Any]) -> str:
@@ -276,7 +306,7 @@ _lobby_adapter: TypeAdapter[Any] = TypeAdapter(LobbyMessage)
 
 def parse_lobby_message(raw: str | bytes) -> Any:
     """Parse one lobby-socket client frame into its typed model, or raise ``ProtocolError``."""
-    return _parse(raw, _lobby_adapter, LOBBY_TYPES)
+    return _parse(raw, _lobby_adapter, LOBBY_TYPES, LOBBY_FRAME_BYTES)
 
 
 def client_id_of(raw: str | bytes) -> str | None:
@@ -299,14 +329,14 @@ def peek(raw: str | bytes) -> tuple[str | None, str | None]:
     kind, client_id = data.get("t"), data.get("id")
     return (
         kind if isinstance(kind, str) else None,
-        client_id if isinstance(client_id, str) and 0 < len(client_id) <= 64 else None,
+        client_id if isinstance(client_id, str) and 0 < len(client_id) <= CLIENT_ID_CHARS else None,
     )
 
 
-def _parse(raw: str | bytes, adapter: TypeAdapter[Any], types: frozenset[str]) -> Any:
+def _parse(raw: str | bytes, adapter: TypeAdapter[Any], types: frozenset[str], max_bytes: int) -> Any:
     size = len(raw.encode() if isinstance(raw, str) else raw)
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes, got {size}", client_id_of(raw))
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"messages are limited to {max_bytes} bytes, got {size}", client_id_of(raw))
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
@@ -322,14 +352,16 @@ def _parse(raw: str | bytes, adapter: TypeAdapter[Any], types: frozenset[str]) -
     try:
         return adapter.validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        # A well-formed message with a value past a documented limit gets the limit's own code (app/field_limits.py).
+        limit = refusal(exc.errors())
+        first = exc.errors()[0] if limit is None else limit
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
-        raise ProtocolError("invalid_message", f"{where}: {first['msg']}", client_id) from None
+        code = "invalid_message" if limit is None else limit["type"]
+        raise ProtocolError(code, f"{where}: {first['msg']}", client_id) from None
 
 
 # ---- review socket, client -> server (docs/protocol.md §9) ------------------------------------------
 
-MAX_COMMENT_CHARS = 2000
 NodeId = Annotated[StrictInt, Field(ge=0)]  # a node's id in the tree (app/study/tree.py)
 MarkKind = Literal["triangle", "square", "circle", "label", "clear"]
 
@@ -353,7 +385,7 @@ class ReviewComment(_ClientMessage):
     """The leader sets the comment of the current node (empty: no comment)."""
 
     t: Literal["comment"]
-    text: Annotated[str, Field(max_length=MAX_COMMENT_CHARS)]
+    text: Annotated[str, AtMost(COMMENT_CHARS, *Limits(comment=COMMENT_CHARS).refusal("comment"))]
 
 
 class ReviewMark(_ClientMessage):
@@ -362,7 +394,7 @@ class ReviewMark(_ClientMessage):
     t: Literal["mark"]
     p: Point
     kind: MarkKind
-    label: Annotated[str, Field(min_length=1, max_length=4)] | None = None
+    label: Annotated[str, AtMost(LIMITS.label, *LIMITS.refusal("label"), at_least=1)] | None = None
 
 
 class ReviewRemoveBranch(_ClientMessage):
@@ -387,7 +419,7 @@ class TakeControl(_ClientMessage):
 
 class ReviewChat(_ClientMessage):
     t: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+    text: ChatText
 
 
 _REVIEW_MODELS = (
@@ -412,7 +444,7 @@ _review_adapter: TypeAdapter[Any] = TypeAdapter(ReviewMessage)
 
 def parse_review_message(raw: str | bytes) -> Any:
     """Parse one review-socket client frame into its typed model, or raise ``ProtocolError``."""
-    return _parse(raw, _review_adapter, REVIEW_TYPES)
+    return _parse(raw, _review_adapter, REVIEW_TYPES, REVIEW_FRAME_BYTES)
 
 
 # ---- server -> client -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import uvicorn
 from app.bots.house import start_house_bots
 from app.logs import configure_logging, default_format
 from app.main import create_app
+from app.protocol import MAX_FRAME_BYTES
 from app.settings import Settings, get_settings
 from app.store.migrations import upgrade_to_head
 from app.ws_protocol import LeanWebSocketProtocol
@@ -55,8 +56,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "timeout_keep_alive": settings.keep_alive,
         # uvicorn's sans-I/O protocol, holding about 8 KB less per open socket (app/ws_protocol.py).
         "ws": LeanWebSocketProtocol,
-        # A larger WebSocket frame or message is refused (close 1009) before it is buffered.
-        "ws_max_size": settings.ws_max_message_bytes,
+        # A larger WebSocket frame or message is refused (close 1009) before it is buffered; never below the
+        # largest frame a socket's messages may need (app/protocol.py), which a lower setting would undercut.
+        "ws_max_size": max(settings.ws_max_message_bytes, MAX_FRAME_BYTES),
         # Game messages are a few hundred bytes: compressing them costs a zlib context per socket (tens of
         # KB each) and CPU per recipient for almost no saving.
         "ws_per_message_deflate": False,

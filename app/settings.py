@@ -66,7 +66,8 @@ class Settings(BaseSettings):
 
     # ---- sizes
     max_body_bytes: int = 64 * 1024  # HTTP request bodies (with or without Content-Length): 413 beyond
-    ws_max_message_bytes: int = 16 * 1024  # WebSocket messages, at the server: close 1009 beyond
+    # WebSocket messages, at the server: close 1009 beyond (never below the protocol's largest frame, 26048 bytes)
+    ws_max_message_bytes: int = 32 * 1024
 
     # ---- passwords and log-in
     password_hash_workers: int = 1  # argon2 hashes computed at once, each in a worker process at nice +10

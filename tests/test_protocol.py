@@ -6,7 +6,7 @@ from pydantic import ValidationError
 
 from app.protocol import (
     CLIENT_TYPES,
-    MAX_MESSAGE_BYTES,
+    GAME_FRAME_BYTES,
     Ack,
     Chat,
     Play,
@@ -72,7 +72,7 @@ def test_bad_input_raises_protocol_error_with_stable_code(raw, code, client_id):
 
 
 def test_oversized_message_is_refused_before_parsing():
-    raw = '{"t":"chat","id":"c","text":"' + "x" * MAX_MESSAGE_BYTES + '"}'
+    raw = '{"t":"chat","id":"c","text":"' + "x" * GAME_FRAME_BYTES + '"}'
     with pytest.raises(ProtocolError) as caught:
         parse_client_message(raw)
     assert caught.value.code == "too_large" and caught.value.client_id == "c"
@@ -167,8 +167,12 @@ def test_review_messages_parse_to_typed_models():
         ('{"t":"goto","id":"q","node":"3"}', "invalid_message"),
         ('{"t":"goto","id":"q","node":-1}', "invalid_message"),
         ('{"t":"mark","id":"q","p":[1,1],"kind":"star"}', "invalid_message"),
-        ('{"t":"mark","id":"q","p":[1,1],"kind":"label","label":"TOOLONG"}', "invalid_message"),
-        ('{"t":"comment","id":"q","text":"' + "x" * 2001 + '"}', "invalid_message"),
+        ('{"t":"mark","id":"q","p":[1,1],"kind":"label","label":"TOOLONG"}', "bad_mark"),
+        ('{"t":"mark","id":"q","p":[1,1],"kind":"label","label":""}', "bad_mark"),
+        ('{"t":"comment","id":"q","text":"' + "x" * 2001 + '"}', "comment_too_long"),
+        ('{"t":"chat","id":"q","text":"' + "x" * 501 + '"}', "chat_too_long"),
+        # Malformed besides: the message is malformed, whatever else it holds.
+        ('{"t":"comment","id":"q","text":"' + "x" * 2001 + '","extra":1}', "invalid_message"),
         ('{"t":"hand_control","id":"q","to":"me"}', "invalid_message"),
         ('{"t":"resign","id":"q"}', "unknown_type"),
     ],
@@ -179,6 +183,48 @@ def test_bad_review_messages_get_stable_codes(raw, code):
     with pytest.raises(ProtocolError) as caught:
         parse_review_message(raw)
     assert caught.value.code == code and caught.value.client_id == "q"
+
+
+ASTRAL = "\U0001f004"  # 4 bytes of UTF-8; 12 bytes in JSON as json.dumps writes it (an escaped surrogate pair)
+
+
+def test_each_socket_carries_its_longest_text_written_by_any_encoder():
+    """The frame caps are derived from the text limits: the longest text of 4-byte characters, written with every
+    character escaped and an id of 64 such characters, still fits, and is refused for its length, not its size."""
+    import json
+
+    from app.games.conditional import MAX_NODES
+    from app.protocol import MAX_CHAT_CHARS, parse_review_message
+    from app.reviews.limits import COMMENT_CHARS
+
+    client_id = ASTRAL * 64
+    cases = [
+        (parse_client_message, {"t": "chat", "channel": "spectators", "text": ASTRAL * MAX_CHAT_CHARS}, "chat_too_long"),
+        (parse_review_message, {"t": "chat", "text": ASTRAL * MAX_CHAT_CHARS}, "chat_too_long"),
+        (parse_review_message, {"t": "comment", "text": ASTRAL * COMMENT_CHARS}, "comment_too_long"),
+    ]
+    for parse, message, code in cases:
+        raw = json.dumps({**message, "id": client_id})
+        assert parse(raw).text == message["text"]
+        with pytest.raises(ProtocolError) as caught:
+            parse(json.dumps({**message, "id": client_id, "text": message["text"] + ASTRAL}))
+        assert caught.value.code == code and caught.value.client_id == client_id
+    # The largest conditional tree: MAX_NODES branches of two-digit points, nested and side by side.
+    nested: list = []
+    for _ in range(MAX_NODES // 2):
+        nested = [[[18, 18], [17, 17], nested]]
+    wide = [[[x, y], [y, x], []] for x in range(10, 20) for y in range(10, 15)]
+    raw = json.dumps({"t": "conditional", "id": client_id, "tree": nested + wide})
+    assert parse_client_message(raw).tree == orjson.loads(raw)["tree"]
+
+
+def test_the_server_never_closes_a_socket_for_a_frame_its_protocol_accepts():
+    from app.protocol import MAX_FRAME_BYTES
+    from app.server import uvicorn_options
+    from app.settings import Settings
+
+    assert uvicorn_options(Settings(ws_max_message_bytes=1024))["ws_max_size"] == MAX_FRAME_BYTES
+    assert uvicorn_options(Settings(ws_max_message_bytes=2 * MAX_FRAME_BYTES))["ws_max_size"] == 2 * MAX_FRAME_BYTES
 
 
 # ---- the game socket's events and the schema -------------------------------------------------------------

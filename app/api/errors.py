@@ -7,11 +7,13 @@ from http import HTTPStatus
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic_core import ErrorDetails
 import asyncpg
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import RateLimited, ServiceError
+from app.field_limits import refusal
 from app.store.db import ConnectionLost, is_unavailable
 
 # Seconds a client is told to wait before trying again when the database cannot be had.
@@ -31,12 +33,13 @@ def _status_code_name(status: int) -> str:
 
 def _describe_validation(exc: RequestValidationError) -> str:
     """Where and what, never the submitted value (it may be a password)."""
-    parts = []
-    for error in exc.errors()[:5]:
-        location = ".".join(str(item) for item in error.get("loc", ()) if item not in ("body", "query", "path"))
-        message = str(error.get("msg", "invalid"))
-        parts.append(f"{location}: {message}" if location else message)
-    return "; ".join(parts) or "Invalid request."
+    return "; ".join(_describe(error) for error in exc.errors()[:5]) or "Invalid request."
+
+
+def _describe(error: ErrorDetails) -> str:
+    location = ".".join(str(item) for item in error.get("loc", ()) if item not in ("body", "query", "path"))
+    message = str(error.get("msg", "invalid"))
+    return f"{location}: {message}" if location else message
 
 
 def _counted(request: Request, code: str) -> str:
@@ -61,7 +64,12 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    """422 ``invalid_request``; a body whose only fault is a value past a documented limit gets that limit's
+    own code (``app/field_limits.py``: ``comment_too_long``, ``tree_too_deep``, ``title_too_long``...)."""
     assert isinstance(exc, RequestValidationError)
+    limit = refusal(exc.errors())
+    if limit is not None:
+        return error_response(422, _counted(request, limit["type"]), _describe(limit))
     return error_response(422, _counted(request, "invalid_request"), _describe_validation(exc))
 
 

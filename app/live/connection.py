@@ -41,7 +41,10 @@ SLOW_AFTER = 10
 SLOW_INTERVAL = 1.0
 # The refusals a client's own state could have foreseen: the socket alone decides them, never the game (its
 # races and outages, ``not_your_turn``, ``game_over``, ``unavailable``... do not count, nor ``rate_limited``,
-# which counts towards the close instead).
+# which counts towards the close instead). A well-formed message with a value past a documented limit
+# (``chat_too_long``, ``comment_too_long``, ``bad_mark``: app/field_limits.py) is an honest mistake and does not
+# count either; a frame past its socket's cap (``too_large``) does, for every cap is derived from the longest
+# text its messages may carry, written by any encoder (app/protocol.py): no honest message reaches it.
 POINTLESS = frozenset(
     {
         "not_a_player",

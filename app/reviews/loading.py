@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.reviews.limits import ReviewLimits
+from app.reviews.limits import COMMENT_CHARS, ReviewLimits
 from app.reviews.state import Person, ReviewState
 from app.store.models import Review
 from app.store.repositories import reviews as reviews_repo
@@ -21,7 +21,7 @@ BUDGET = 20.0  # seconds a study worker may take to build a review's tree (as fo
 
 def tree_limits(limits: ReviewLimits) -> Limits:
     """The tree's own caps, with the review's on nodes and comments."""
-    return Limits(nodes=limits.nodes, comment=limits.comment_chars)
+    return Limits(nodes=limits.nodes, comment=COMMENT_CHARS)
 
 
 async def read_tree(stored: dict[str, Any], limits: ReviewLimits, workers: StudyWorkers) -> Tree:

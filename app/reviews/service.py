@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, NotFound, RateLimited, ServiceError
-from app.reviews.limits import ReviewLimits
+from app.reviews.limits import TITLE_CHARS, ReviewLimits
 from app.reviews.loading import BUDGET, read_tree
 from app.store.ids import short_id
 from app.store.models import Review, User
@@ -24,8 +24,6 @@ from app.study.games import game_line
 from app.study.schemas import SetupDoc, tree_to_doc
 from app.study.tree import Tree, TreeError
 from app.study.workers import StudyWorkers
-
-TITLE_CHARS = 100
 
 
 async def _tree(workers: StudyWorkers, limits: ReviewLimits, fn: Any, *args: Any) -> Tree:

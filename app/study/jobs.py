@@ -15,7 +15,7 @@ Line = list[tuple[str, tuple[int, int] | None]]  # (colour, point or None for a 
 
 def _moves(line: Line) -> list[Move]:
     if len(line) > LIMITS.depth:
-        raise TreeError("tree_too_deep", f"a variation holds at most {LIMITS.depth} moves")
+        raise TreeError(*LIMITS.refusal("depth"))
     return [Move(color, None if point is None else (point[0], point[1])) for color, point in line]
 
 

@@ -12,12 +12,20 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.field_limits import AtMost
 from app.rules import Move
-from app.study.tree import LIMITS, Limits, Setup, Tree, TreeError
+from app.study.tree import INFO_KEYS, LIMITS, Limits, Setup, Tree, TreeError
 
 FORMAT = 1
 Coord = Annotated[int, Field(ge=0, le=24)]
 PointDoc = tuple[Coord, Coord]
+# The tree's own limits (app/study/tree.py), refused by the model with the tree's codes (bad_mark, comment_too_long,
+# bad_info, tree_too_large): a document over one never gets as far as the tree, and is told which.
+Label = Annotated[str, AtMost(LIMITS.label, *LIMITS.refusal("label"))]
+Comment = Annotated[str, AtMost(LIMITS.comment, *LIMITS.refusal("comment"))]
+InfoValue = Annotated[str, AtMost(LIMITS.info, *LIMITS.refusal("info"))]
+INFO_REFUSAL = f"game information is at most {len(INFO_KEYS)} values: {', '.join(INFO_KEYS)}"
+Info = Annotated[dict[str, InfoValue], AtMost(len(INFO_KEYS), "bad_info", INFO_REFUSAL)]
 
 
 class _Strict(BaseModel):
@@ -32,14 +40,14 @@ class MoveDoc(_Strict):
 class MarkDoc(_Strict):
     point: PointDoc
     kind: Literal["triangle", "square", "circle", "label"]
-    label: str = Field(default="", max_length=LIMITS.label)
+    label: Label = ""
 
 
 class NodeDoc(_Strict):
     id: int = Field(ge=0)
     parent: int | None = None  # None only for the root, which comes first
     move: MoveDoc | None = None
-    comment: str = Field(default="", max_length=LIMITS.comment)
+    comment: Comment = ""
     marks: list[MarkDoc] = Field(default_factory=list, max_length=25 * 25)
 
 
@@ -82,8 +90,8 @@ class SetupDoc(_Strict):
 class TreeDoc(_Strict):
     format: Literal[1] = 1  # FORMAT
     setup: SetupDoc = Field(default_factory=SetupDoc)
-    info: dict[str, str] = Field(default_factory=dict, max_length=10)
-    nodes: list[NodeDoc] = Field(min_length=1, max_length=LIMITS.nodes)
+    info: Info = Field(default_factory=dict)
+    nodes: Annotated[list[NodeDoc], Field(min_length=1), AtMost(LIMITS.nodes, *LIMITS.refusal("nodes"))]
     # The id the next new node gets (ids are never reused, removed nodes' included); None: one above the
     # highest node's id, for a document that does not say.
     next_id: int | None = Field(default=None, ge=1)

@@ -96,16 +96,17 @@ def import_tree(data: bytes, limits: Limits = LIMITS) -> Tree:
         raise TreeError("bad_sgf", "root: bad HA property")
     pl = _get(root, "PL", "root")
     to_move = pl.upper() if pl else None
-    info = {}
-    for key, prop in _INFO_PROPS.items():
-        value = _get(root, prop, "root")
-        if value:
-            info[key] = str(value)[: limits.info]
     tree = Tree(
         Setup(size=size, rules=rules, komi=komi, handicap=handicap, black=tuple(black), white=tuple(white), to_move=to_move),
         limits,
-        info,
     )
+    for key, prop in _INFO_PROPS.items():
+        value = _get(root, prop, "root")
+        if value:
+            try:
+                tree.set_info(key, str(value))  # refused past the limit (bad_info), never cut
+            except TreeError as exc:
+                raise TreeError(exc.code, f"root: {prop}: {exc.message}") from None
     _decorate(tree, tree.root, root, size, "root")
     counter = 0
     stack: list[tuple[Any, Node, Game]] = [(root, tree.root, tree.start())]
@@ -118,7 +119,7 @@ def import_tree(data: bytes, limits: Limits = LIMITS) -> Tree:
         for child, child_game in items:
             counter += 1
             if counter > 4 * limits.nodes:
-                raise TreeError("tree_too_large", f"a tree holds at most {limits.nodes} nodes")
+                raise TreeError(*limits.refusal("nodes"))
             read.append(_read_node(tree, node, child, child_game, size, f"node {counter}"))
         stack.extend(reversed(read))
     return tree

@@ -29,6 +29,17 @@ MARK_KINDS = ("triangle", "square", "circle", "label")
 INFO_KEYS = ("black", "white", "result", "date", "name", "game_id")
 
 
+# What a value over each limit is refused with, wherever the limit is checked (here, the JSON form's model, the
+# review socket's messages): its code, and a message saying the limit.
+_REFUSALS = {
+    "nodes": ("tree_too_large", "a tree holds at most {} nodes"),
+    "depth": ("tree_too_deep", "a variation holds at most {} moves"),
+    "comment": ("comment_too_long", "a comment holds at most {} characters"),
+    "label": ("bad_mark", "a label is 1 to {} printable characters (no [ ] : \\)"),
+    "info": ("bad_info", "a game-information value holds at most {} characters"),
+}
+
+
 @dataclass(frozen=True)
 class Limits:
     nodes: int = 10_000  # nodes in one tree, the root included
@@ -36,6 +47,11 @@ class Limits:
     comment: int = 4_000  # characters in one node's comment
     label: int = 4  # characters in one letter label
     info: int = 200  # characters in one game-information value (players, result, date, name)
+
+    def refusal(self, name: str) -> tuple[str, str]:
+        """The code and the message a value over the limit ``name`` is refused with."""
+        code, message = _REFUSALS[name]
+        return code, message.format(getattr(self, name))
 
 
 LIMITS = Limits()
@@ -227,9 +243,9 @@ class Tree:
         existing = next((c for c in node.children if c.move == move), None)
         if existing is None:
             if len(self._nodes) >= self.limits.nodes:
-                raise TreeError("tree_too_large", f"a tree holds at most {self.limits.nodes} nodes")
+                raise TreeError(*self.limits.refusal("nodes"))
             if node.depth >= self.limits.depth:
-                raise TreeError("tree_too_deep", f"a variation holds at most {self.limits.depth} moves")
+                raise TreeError(*self.limits.refusal("depth"))
             if node_id is not None and (type(node_id) is not int or node_id < 1 or node_id in self._nodes):
                 raise TreeError("bad_tree", f"node id {node_id!r} is not a new positive number")
         try:
@@ -275,7 +291,7 @@ class Tree:
         if not isinstance(text, str):
             raise TreeError("bad_comment", "a comment is text")
         if len(text) > self.limits.comment:
-            raise TreeError("comment_too_long", f"a comment holds at most {self.limits.comment} characters")
+            raise TreeError(*self.limits.refusal("comment"))
         self.node(node_id).comment = text
 
     def set_mark(self, node_id: int, point: Point, kind: str, label: str = "") -> None:
@@ -292,7 +308,7 @@ class Tree:
                 or not label.isprintable()
                 or any(ch in label for ch in "[]\\:")
             ):
-                raise TreeError("bad_mark", f"a label is 1 to {self.limits.label} printable characters (no [ ] : \\)")
+                raise TreeError(*self.limits.refusal("label"))
         else:
             label = ""
         node.marks[point] = Mark(kind, label)
@@ -303,8 +319,11 @@ class Tree:
     def set_info(self, key: str, value: str) -> None:
         if key not in INFO_KEYS:
             raise TreeError("bad_info", f"game information is one of {', '.join(INFO_KEYS)}, not {key!r}")
-        if not isinstance(value, str) or len(value) > self.limits.info:
-            raise TreeError("bad_info", f"{key} is text of at most {self.limits.info} characters")
+        if not isinstance(value, str):
+            raise TreeError("bad_info", f"{key} is text")
+        if len(value) > self.limits.info:
+            code, message = self.limits.refusal("info")
+            raise TreeError(code, f"{key}: {message}")
         if value:
             self.info[key] = value
         else:

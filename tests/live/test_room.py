@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.live.memory_hub import MemoryHub
 from app.live.room import Room
 from app.metrics import Metrics
+from app.protocol import GAME_FRAME_BYTES
 
 from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
@@ -178,7 +179,7 @@ async def test_bad_input_gets_an_error_and_changes_nothing(make_player: MakePlay
     assert (await b.of_type("error"))["code"] == "unknown_type"
     await b.send_raw('{"t":"play","id":"x"}')
     assert (await b.of_type("error"))["code"] == "invalid_message"
-    await b.send_raw('{"t":"chat","id":"big","text":"' + "x" * 5000 + '"}')
+    await b.send_raw('{"t":"chat","id":"big","text":"' + "x" * GAME_FRAME_BYTES + '"}')
     too_large = await b.of_type("error")
     assert too_large["code"] == "too_large" and too_large["id"] == "big"
     out_of_turn = await w.act({"t": "play", "p": [3, 3]})

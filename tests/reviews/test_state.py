@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.reviews.limits import ReviewLimits
+from app.reviews.limits import COMMENT_CHARS, ReviewLimits
 from app.reviews.loading import tree_limits
 from app.reviews.state import Actor, Person, ReviewError, ReviewState
 from app.study.tree import Setup, Tree
@@ -84,11 +84,11 @@ def test_control_goes_to_someone_present_and_the_owner_takes_it_back() -> None:
 
 
 def test_comments_marks_and_removing_a_branch() -> None:
-    state = _state(ReviewLimits(comment_chars=10))
+    state = _state()
     _act(state, OWNER, {"t": "play", "p": [3, 3]})
     assert _act(state, OWNER, {"t": "comment", "text": "good"})["node"] == 1
     with pytest.raises(ReviewError) as long:
-        _act(state, OWNER, {"t": "comment", "text": "x" * 11})
+        _act(state, OWNER, {"t": "comment", "text": "x" * (COMMENT_CHARS + 1)})
     assert long.value.code == "comment_too_long"
     mark = _act(state, OWNER, {"t": "mark", "p": [4, 4], "kind": "label", "label": "A"})
     assert (mark["kind"], mark["label"]) == ("label", "A")

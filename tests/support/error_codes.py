@@ -12,7 +12,7 @@ from app.rules.errors import REASONS
 
 APP = Path(__file__).resolve().parents[2] / "app"
 # Error types and helpers whose name does not say "error" but whose first arguments are a code.
-ERROR_CALLS = {"GameError", "ProtocolError", "ServiceError", "NotFound", "Forbidden", "Conflict", "_counted"}
+ERROR_CALLS = {"GameError", "ProtocolError", "ServiceError", "NotFound", "Forbidden", "Conflict", "_counted", "AtMost"}
 
 
 def _name(func: ast.expr) -> str | None:
@@ -33,10 +33,15 @@ def _code(node: ast.expr | None) -> str | None:
 
 
 def _codes_in(node: ast.AST) -> list[str]:
-    """Codes in one node: ``code="..."``; a dict's ``"code": "..."``; the snake_case string arguments of a call
-    to an error type or helper (``GameError("no_offer", ...)``, ``_chat_error(msg, "chat_rate_limited")``,
-    ``metrics.error("no_such_game")``), or of an error's ``super().__init__("invalid_time_control", ...)``."""
+    """Codes in one node: ``code="..."``; a dict's ``"code": "..."``; a refusals table's codes; the snake_case
+    string arguments of a call to an error type or helper (``GameError("no_offer", ...)``,
+    ``_chat_error(msg, "chat_rate_limited")``, ``metrics.error("no_such_game")``, ``AtMost(500, "chat_too_long",
+    ...)``), or of an error's ``super().__init__("invalid_time_control", ...)``."""
     found: list[ast.expr | None] = []
+    if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+        # A table of refusals, ``_REFUSALS = {"nodes": ("tree_too_large", "message"), ...}``: each first item.
+        if any(isinstance(target, ast.Name) and target.id.endswith("REFUSALS") for target in node.targets):
+            found += [v.elts[0] for v in node.value.values if isinstance(v, ast.Tuple) and v.elts]
     if isinstance(node, ast.Dict):
         found += [v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == "code"]
     elif isinstance(node, ast.Call):

@@ -11,8 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.api.deps import DB, OptionalUser, Visiting
 from app.errors import NotFound
+from app.field_limits import AtMost
 from app.reviews import service
-from app.reviews.limits import ReviewLimits
+from app.reviews.limits import TITLE_CHARS, ReviewLimits
 from app.reviews.loading import summary
 from app.store.repositories import reviews as reviews_repo
 from app.store.repositories import users as users_repo
@@ -28,7 +29,7 @@ class ReviewCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game_id: Annotated[str, Field(min_length=1, max_length=16)] | None = None
     sgf: Annotated[str, Field(min_length=1)] | None = None
-    title: Annotated[str, Field(max_length=service.TITLE_CHARS)] = ""
+    title: Annotated[str, AtMost(TITLE_CHARS, "title_too_long", f"a review's title holds at most {TITLE_CHARS} characters")] = ""
 
     @model_validator(mode="after")
     def _one_source(self) -> "ReviewCreate":

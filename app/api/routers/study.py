@@ -9,7 +9,7 @@ its client address instead of its user.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.api.deps import DB, OptionalUser
 from app.api.login_limits import client_address
 from app.errors import RateLimited, ServiceError
+from app.field_limits import AtMost
 from app.limits.rules import Limiter, Rule
 from app.settings import Settings
 from app.store.models import User
@@ -39,7 +40,8 @@ GAME_ID_LENGTH = 16  # the longest game id the store holds
 class LineBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     setup: SetupDoc = Field(default_factory=SetupDoc)
-    line: list[MoveDoc] = Field(default_factory=list, max_length=LIMITS.depth)
+    # As long as a variation of the tree may be (tree_too_deep beyond, like the tree's own refusal).
+    line: Annotated[list[MoveDoc], AtMost(LIMITS.depth, *LIMITS.refusal("depth"))] = Field(default_factory=list)
 
     def plain_line(self) -> jobs.Line:
         return [(m.color, None if m.point is None else (m.point[0], m.point[1])) for m in self.line]

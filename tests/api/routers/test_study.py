@@ -101,7 +101,7 @@ async def test_a_line_after_a_stored_game_is_judged_with_the_games_history(live_
         assert long_id.status_code == 422 and long_id.json()["error"]["code"] == "invalid_request"
         too_long = [{"color": "W", "point": None}] * 1001
         long_line = await watcher.http.post("/api/study/position", json={"game_id": game_id, "line": too_long})
-        assert long_line.status_code == 422 and long_line.json()["error"]["code"] == "invalid_request"
+        assert long_line.status_code == 422 and long_line.json()["error"]["code"] == "tree_too_deep"
 
 
 async def test_a_stored_game_is_a_tree_for_spectators_and_for_its_players_once_it_ended(live_server: str) -> None:
