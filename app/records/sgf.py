@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sgfmill import sgf
+from sgfmill import sgf, sgf_grammar
 
 from app.rules.coords import MAX_SIZE, MIN_SIZE
 
@@ -129,6 +129,25 @@ def export_sgf(record: GameRecord) -> str:
     return game.serialise().decode("utf-8")
 
 
+def read_game(data: bytes | str) -> sgf.Sgf_game:
+    """The first game of an SGF record, its text read in the character set it is written in (ValueError when it
+    is not SGF). Bytes are read in the set their ``CA`` names; without ``CA``, as UTF-8 when they are valid
+    UTF-8 (what nearly every program writes now, whatever the language), else as Latin-1, FF[4]'s default, which
+    sgfmill alone would use for every record without ``CA``. Text (``str``) is characters already, decoded from
+    its file before it came here: it is read as such, whatever its ``CA`` said of that file."""
+    if isinstance(data, str):
+        return sgf.Sgf_game.from_string(data)
+    coarse = sgf_grammar.parse_sgf_game(data)
+    encoding = None
+    if "CA" not in coarse.sequence[0]:
+        try:
+            data.decode("utf-8")
+            encoding = "UTF-8"
+        except UnicodeDecodeError:
+            pass  # Latin-1
+    return sgf.Sgf_game.from_coarse_game_tree(coarse, encoding)
+
+
 def _get(node: sgf.Tree_node, ident: str, default: Any = None) -> Any:
     try:
         return node.get(ident) if node.has_property(ident) else default
@@ -138,9 +157,8 @@ def _get(node: sgf.Tree_node, ident: str, default: Any = None) -> Any:
 
 def import_sgf(text: str | bytes) -> GameRecord:
     """Read the main line of an SGF game; SgfError for anything malformed or unsupported."""
-    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
-        game = sgf.Sgf_game.from_bytes(data)
+        game = read_game(text)
     except ValueError as exc:
         raise SgfError(f"not a valid SGF game record: {exc}") from None
     except Exception as exc:  # sgfmill is strict on odd input; never let it crash a caller

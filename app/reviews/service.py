@@ -36,9 +36,10 @@ async def _tree(workers: StudyWorkers, limits: ReviewLimits, fn: Any, *args: Any
         raise ServiceError(exc.code, f"The record cannot be reviewed: {exc.message}", 422) from None
 
 
-async def tree_of_record(workers: StudyWorkers, data: bytes, limits: ReviewLimits) -> tuple[Tree, str]:
-    """An uploaded SGF record as a tree, and a title (its name, else its players)."""
-    tree = await _tree(workers, limits, jobs.sgf_to_doc, data)
+async def tree_of_record(workers: StudyWorkers, text: str, limits: ReviewLimits) -> tuple[Tree, str]:
+    """An uploaded SGF record (its text: characters already, whatever its CA says) as a tree, and a title (its
+    name, else its players)."""
+    tree = await _tree(workers, limits, jobs.sgf_to_doc, text)
     title = tree.info.get("name") or " – ".join(filter(None, (tree.info.get("black"), tree.info.get("white"))))
     return tree, title
 

@@ -67,7 +67,8 @@ def line_to_doc(setup: dict[str, Any], info: dict[str, str], line: Line) -> dict
     return tree_to_doc(tree).model_dump(mode="json")
 
 
-def sgf_to_doc(data: bytes) -> dict[str, Any]:
+def sgf_to_doc(data: bytes | str) -> dict[str, Any]:
+    """An SGF record as a tree document: bytes (a file) in their character set, text as it is (``read_game``)."""
     return tree_to_doc(import_tree(data)).model_dump(mode="json")
 
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sgfmill import sgf
-
-from app.records.sgf import from_sgf, new_sgf, rules_from_ru, to_sgf
+from app.records.sgf import from_sgf, new_sgf, read_game, rules_from_ru, to_sgf
 from app.rules import Game
 from app.study.tree import LIMITS, Limits, Node, Setup, Tree, TreeError
 
@@ -71,10 +69,11 @@ def _get(node: Any, ident: str, where: str) -> Any:
         raise TreeError("bad_sgf", f"{where}: bad {ident} property: {exc}") from None
 
 
-def import_tree(data: bytes, limits: Limits = LIMITS) -> Tree:
-    """The tree an SGF record describes (its first game); TreeError with a message naming the node."""
+def import_tree(data: bytes | str, limits: Limits = LIMITS) -> Tree:
+    """The tree an SGF record describes (its first game, read in its character set: ``read_game``); TreeError
+    with a message naming the node."""
     try:
-        game = sgf.Sgf_game.from_bytes(data)
+        game = read_game(data)
     except Exception as exc:  # sgfmill raises ValueError and friends on odd input; never crash a caller
         raise TreeError("bad_sgf", f"not an SGF game record: {exc}") from None
     size = game.get_size()

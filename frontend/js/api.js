@@ -100,7 +100,10 @@ export const api = {
   studyEstimate: (setup, line) => request("POST", "/api/study/estimate", { setup, line }),
   studyHints: (setup, line) => request("POST", "/api/study/hints", { setup, line }),
   studyGame: (id) => request("GET", `/api/study/games/${enc(id)}`),
-  studyImport: (sgf) => request("POST", "/api/study/sgf", undefined, { type: "application/x-go-sgf", body: sgf }),
+  // A file goes as its bytes (the server reads them in the character set its CA names); pasted text is
+  // characters already, and says so with its charset.
+  studyImport: (sgf) =>
+    request("POST", "/api/study/sgf", undefined, { type: typeof sgf === "string" ? "application/x-go-sgf; charset=utf-8" : "application/x-go-sgf", body: sgf }),
   studyExport: (doc) => request("POST", "/api/study/export", undefined, { type: "application/json", body: JSON.stringify(doc), text: true }),
   // shared reviews (docs/study.md, "Shared reviews")
   createReview: (body) => request("POST", "/api/reviews", body),

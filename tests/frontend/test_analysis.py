@@ -125,6 +125,17 @@ def test_branch_estimate_export_and_import_again_unchanged(browser: Browser, ser
         ana.wait_stones(0)
         assert _export(ana, tmp_path, "third.sgf") == first
 
+        # a file goes as its bytes, read in the character set its CA names; pasted text as the text it is
+        (tmp_path / "gb.sgf").write_bytes("(;CA[GB2312]SZ[9]C[好棋，柯洁];B[cc])".encode("gb2312"))
+        ana.page.set_input_files("input.sgf-file", str(tmp_path / "gb.sgf"))
+        ana.page.wait_for_function("() => document.querySelector('.analysis textarea.comment').value === '好棋，柯洁'")
+        ana.page.fill("textarea.sgf-paste", "(;CA[ISO-8859-1]SZ[9]C[¡Qué jugada, Íñigo!];B[cc])")
+        ana.page.click("button[data-action=import-paste]")
+        ana.page.wait_for_function("() => document.querySelector('.analysis textarea.comment').value === '¡Qué jugada, Íñigo!'")
+        ana.page.set_input_files("input.sgf-file", str(tmp_path / "first.sgf"))
+        ana.page.wait_for_function("() => document.querySelector('.analysis textarea.comment').value === ''")
+        _wait_depth(ana, 0)
+
         # remove the variation: the record is the game's moves again
         ana.page.click("button[aria-label='End of the variation']")
         _wait_depth(ana, 4)

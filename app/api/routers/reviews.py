@@ -53,7 +53,7 @@ async def create(request: Request, db: DB, visitor: Visiting, body: ReviewCreate
         tree, title = await service.tree_of_game(db, workers, body.game_id, limits)
     else:
         assert body.sgf is not None
-        tree, title = await service.tree_of_record(workers, body.sgf.encode(), limits)
+        tree, title = await service.tree_of_record(workers, body.sgf, limits)
     user = await visitor.user()
     review = await service.create(db, user, tree, body.title or title, body.game_id, limits)
     return summary(review, user.name)

@@ -9,6 +9,7 @@ its client address instead of its user.
 
 from __future__ import annotations
 
+from email.message import Message
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -134,7 +135,21 @@ async def import_sgf(request: Request, user: OptionalUser) -> dict:
         raise ServiceError("sgf_too_large", f"An SGF record may hold at most {settings.study_max_sgf_bytes} bytes.", 413)
     if not data.strip():
         raise ServiceError("bad_sgf", "The record is empty.", 422)
-    return await _run(request, jobs.sgf_to_doc, data, budget=HEAVY_BUDGET)
+    return await _run(request, jobs.sgf_to_doc, _record(request, data), budget=HEAVY_BUDGET)
+
+
+def _record(request: Request, data: bytes) -> bytes | str:
+    """The body as a file's bytes, read in the character set the record's CA names (``read_game``); or, when the
+    request declares a charset (pasted text, sent as ``...; charset=utf-8``), as text in that charset."""
+    header = Message()
+    header["content-type"] = request.headers.get("content-type", "")
+    charset = header.get_content_charset()
+    if charset is None:
+        return data
+    try:
+        return data.decode(charset)
+    except (LookupError, UnicodeDecodeError):
+        raise ServiceError("bad_sgf", f"The record is not {charset} text.", 422) from None
 
 
 @router.post("/export", summary="A tree as an SGF record", response_class=Response)

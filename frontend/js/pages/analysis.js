@@ -84,7 +84,7 @@ export class AnalysisView {
     fileInput.addEventListener("change", async () => {
       const file = fileInput.files && fileInput.files[0];
       fileInput.value = "";
-      if (file) this.importText(await file.text());
+      if (file) this.importRecord(new Uint8Array(await file.arrayBuffer()));
     });
     this.paste = h("textarea", { class: "sgf-paste", rows: 3, i18nAria: "analysis.paste", i18nPlaceholder: "analysis.paste" });
     const size = h("select", { class: "new-size", i18nAria: "analysis.size" }, [19, 13, 9].map((n) => h("option", { value: n }, `${n}×${n}`)));
@@ -122,7 +122,7 @@ export class AnalysisView {
           h("div", { class: "actions" }, h("button", { type: "button", class: "btn primary", dataset: { action: "export" }, i18n: "analysis.export", onclick: () => this.exportSgf() })),
           h("label", { class: "field" }, h("span", { i18n: "analysis.import_file" }), fileInput),
           this.paste,
-          h("div", { class: "actions" }, h("button", { type: "button", class: "btn", dataset: { action: "import-paste" }, i18n: "analysis.import_paste", onclick: () => this.importText(this.paste.value) })),
+          h("div", { class: "actions" }, h("button", { type: "button", class: "btn", dataset: { action: "import-paste" }, i18n: "analysis.import_paste", onclick: () => this.importRecord(this.paste.value) })),
           h("div", { class: "actions" }, size, h("button", { type: "button", class: "btn", dataset: { action: "new" }, i18n: "analysis.new_board", onclick: () => this.load(StudyTree.empty(Number(size.value)).toDoc()) })),
         ),
       ),
@@ -313,13 +313,14 @@ export class AnalysisView {
     }
   }
 
-  async importText(text) {
-    if (!text || !text.trim()) {
+  // A record from a file (its bytes) or pasted (text).
+  async importRecord(record) {
+    if (typeof record === "string" ? !record.trim() : !record.length) {
       toast("error.bad_sgf", {}, "error");
       return;
     }
     try {
-      const doc = await api.studyImport(text);
+      const doc = await api.studyImport(record);
       this.gameId = null;
       this.load(doc);
       toast("analysis.imported");
