@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.live.room_fixtures import STACKS, Servers, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import moderator, registered
 from tests.support.players import start_game
 
@@ -58,6 +58,48 @@ async def test_reports_are_received_queued_in_context_and_closed(server: LiveSer
     ]
     # A player cannot read the queue.
     assert (await ana.http.get("/api/moderation/reports")).status_code == 403
+    for person in (ana, bao, mod):
+        await person.close()
+
+
+CONTEXT = 10  # docs/moderation.md: up to ten lines before the reported one and ten after
+
+
+@pytest.fixture
+def chatty(servers: Servers) -> LiveServer:
+    """A server whose chat limits let one player write a long chat at once."""
+    servers.settings = servers.settings.model_copy(update={"chat_lines": 1000, "new_account_chat_lines": 1000})
+    return servers.start()
+
+
+async def test_the_queue_shows_ten_lines_before_and_after_the_reported_one(chatty: LiveServer, database_url: str) -> None:
+    ana, bao = await registered(chatty.url), await registered(chatty.url)
+    mod = await moderator(chatty.url, database_url)
+    game_id = await start_game(ana, bao)
+    b = await bao.socket(game_id)
+    await b.of_type("snapshot")
+    lines = []  # (v, text) of each line, in order
+    for i in range(25):
+        ack = await b.act({"t": "chat", "channel": "players", "text": f"line {i}"})
+        assert ack["t"] == "ack", ack
+        lines.append((ack["v"], f"line {i}"))
+
+    async def context_of(index: int) -> list[tuple[int, str, bool]]:
+        v = lines[index][0]
+        made = await ana.http.post("/api/reports", json={"kind": "chat", "game_id": game_id, "chat_v": v, "reason": "rude"})
+        assert made.status_code == 201, made.text
+        queue = (await mod.http.get("/api/moderation/reports")).json()["reports"]
+        shown = next(r for r in queue if r["id"] == made.json()["id"])
+        return [(line["v"], line["text"], line["reported"]) for line in shown["chat"]]
+
+    def expected(index: int) -> list[tuple[int, str, bool]]:
+        around = lines[max(0, index - CONTEXT) : index + CONTEXT + 1]
+        return [(v, text, v == lines[index][0]) for v, text in around]
+
+    middle = await context_of(12)  # twelve lines before it and twelve after: ten of each are shown
+    assert middle == expected(12) and len(middle) == 2 * CONTEXT + 1
+    assert await context_of(3) == expected(3)  # only three lines before it
+    assert await context_of(24) == expected(24)  # the last line: nothing after it
     for person in (ana, bao, mod):
         await person.close()
 

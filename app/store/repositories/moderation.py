@@ -149,14 +149,15 @@ async def close_report(session: AsyncSession, report_id: int, closed_by: int, re
 
 
 async def chat_around(session: AsyncSession, game_id: str, v: int | None, limit: int = 10) -> list[GameEvent]:
-    """Chat events of a game around version ``v`` (None: the last ones), oldest first; removed lines included."""
+    """A game's chat events, oldest first, removed lines included: the line at version ``v`` with up to ``limit``
+    lines before it and ``limit`` after it; with ``v`` None, the last ``2 * limit`` lines."""
     query = select(GameEvent).where(GameEvent.game_id == game_id, GameEvent.type == "chat")
     if v is None:
         rows = (await session.execute(query.order_by(GameEvent.v.desc()).limit(2 * limit))).scalars()
         return sorted(rows, key=lambda e: e.v)
-    before = (await session.execute(query.where(GameEvent.v <= v).order_by(GameEvent.v.desc()).limit(limit))).scalars()
-    after = (await session.execute(query.where(GameEvent.v > v).order_by(GameEvent.v).limit(limit))).scalars()
-    return sorted([*before, *after], key=lambda e: e.v)
+    before = (await session.execute(query.where(GameEvent.v < v).order_by(GameEvent.v.desc()).limit(limit))).scalars()
+    line_and_after = (await session.execute(query.where(GameEvent.v >= v).order_by(GameEvent.v).limit(limit + 1))).scalars()
+    return sorted([*before, *line_and_after], key=lambda e: e.v)
 
 
 async def chat_line(session: AsyncSession, game_id: str, v: int) -> GameEvent | None:
