@@ -18,7 +18,8 @@ from app.lobby.schemas import ChallengeCreate
 from app.lobby.starting import announce_game_started, create_game
 from app.accounts.service import name_key
 from app.bots.declaration import accepts_of, refusal
-from app.lobby.views import challenge_people, challenge_view, player_ids
+from app.lobby.challenge_views import one_challenge_view
+from app.lobby.views import player_ids
 from app.moderation.blocks import check_not_blocked
 from app.moderation.fair_play import DEFAULT_FAIR_PLAY, FairPlay, check_may_play_rated
 from app.moderation.standing import check_may_play
@@ -79,8 +80,7 @@ async def create_challenge(
         auto_handicap=settings.auto_handicap,
     )
     await session.commit()
-    named = challenge_people(challenge)
-    view = challenge_view(challenge, await users.people(session, named), ranks=await display_ranks(session, named))
+    view = await one_challenge_view(session, challenge)
     if opponent is not None:  # addressed to one player: only their lobby sockets hear of it
         await lobby.publish(to_users(ChallengeCreated(challenge=view), [opponent.id]))
     elif not challenge.private:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -39,14 +40,25 @@ def player_view(user: User, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
     return {"id": user.id, "name": user.name, "bot": bool(user.is_bot), "rank": ranks.get(user.id)}
 
 
-People = dict[int, tuple[str, bool]]  # user id -> (name, is a bot), from users.people
+@dataclass(frozen=True)
+class Person:
+    """A user as a challenge names them: the name, whether a bot, and the rank shown beside the name."""
+
+    name: str
+    bot: bool
+    rank: str | None
 
 
-def person(people: People, user_id: int | None, ranks: Ranks = NO_RANKS) -> dict[str, Any] | None:
+People = Mapping[int, Person]  # user id -> the person; made with their ranks by app/lobby/challenge_views.py
+
+UNKNOWN = Person("?", False, None)
+
+
+def person(people: People, user_id: int | None) -> dict[str, Any] | None:
     if user_id is None:
         return None
-    name, bot = people.get(user_id, ("?", False))
-    return {"id": user_id, "name": name, "bot": bot, "rank": ranks.get(user_id)}
+    found = people.get(user_id, UNKNOWN)
+    return {"id": user_id, "name": found.name, "bot": found.bot, "rank": found.rank}
 
 
 def challenge_people(challenge: Challenge) -> set[int]:
@@ -54,11 +66,13 @@ def challenge_people(challenge: Challenge) -> set[int]:
     return {challenge.creator_id} | ({challenge.opponent_id} if challenge.opponent_id else set())
 
 
-def challenge_view(challenge: Challenge, people: People, *, with_token: bool = False, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
+def challenge_view(challenge: Challenge, people: People, *, with_token: bool = False) -> dict[str, Any]:
+    """A challenge with the people it names as ``people`` has them, ranks included (the views of REST and the
+    lobby socket are built by app/lobby/challenge_views.py, which loads the people with their ranks)."""
     view: dict[str, Any] = {
         "id": challenge.id,
-        "creator": person(people, challenge.creator_id, ranks),
-        "opponent": person(people, challenge.opponent_id, ranks),
+        "creator": person(people, challenge.creator_id),
+        "opponent": person(people, challenge.opponent_id),
         "board_size": challenge.board_size,
         "rules": challenge.rules,
         "komi": challenge.komi,

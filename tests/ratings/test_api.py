@@ -164,6 +164,44 @@ async def test_rank_range_and_automatic_handicap(live_server: str) -> None:
             await p.close()
 
 
+async def test_every_view_of_a_challenge_carries_the_ranks_of_the_people_it_names(live_server: str) -> None:
+    """The lists, one challenge, its creation, cancel and decline answers, and the lobby socket's snapshot and
+    ``challenge_created``: wherever a challenge is shown, its creator and opponent have their ranks."""
+    creator, reader = await registered(live_server, "club"), await registered(live_server, "12k")
+    lobby = await reader.lobby()
+    try:
+        await lobby.of_type("snapshot")
+        body = {"board_size": 9, "rules": "chinese", "color": "black", "time_control": {"kind": "none"}}
+        public = (await creator.http.post("/api/challenges", json=body)).json()
+        addressed = (await creator.http.post("/api/challenges", json={**body, "opponent": reader.user["name"]})).json()
+        for made in (public, addressed):
+            assert made["creator"]["rank"] == "5k?", made
+        assert addressed["opponent"]["rank"] == "12k?"
+
+        def ranks_of(view: dict[str, Any]) -> tuple[str | None, str | None]:
+            return view["creator"]["rank"], None if view["opponent"] is None else view["opponent"]["rank"]
+
+        created = [(await lobby.of_type("challenge_created"))["challenge"] for _ in range(2)]
+        assert {c["id"]: ranks_of(c) for c in created} == {public["id"]: ("5k?", None), addressed["id"]: ("5k?", "12k?")}
+        listed = (await reader.http.get("/api/challenges")).json()["challenges"]
+        assert [ranks_of(c) for c in listed if c["id"] == public["id"]] == [("5k?", None)]
+        incoming = (await reader.http.get("/api/challenges/incoming")).json()["challenges"]
+        assert [ranks_of(c) for c in incoming] == [("5k?", "12k?")]
+        one = (await reader.http.get(f"/api/challenges/{public['id']}")).json()
+        assert ranks_of(one) == ("5k?", None)
+        snapshot = await (await reader.lobby()).of_type("snapshot")
+        assert [ranks_of(c) for c in snapshot["challenges"] if c["id"] == public["id"]] == [("5k?", None)]
+        assert [ranks_of(c) for c in snapshot["incoming"]] == [("5k?", "12k?")]
+        declined = (await reader.http.post(f"/api/challenges/{addressed['id']}/decline", json={"reason": "busy"})).json()
+        assert ranks_of(declined) == ("5k?", "12k?")
+        cancelled = (await creator.http.delete(f"/api/challenges/{public['id']}")).json()
+        assert ranks_of(cancelled) == ("5k?", None)
+    finally:
+        await lobby.close()
+        for p in (creator, reader):
+            await p.close()
+
+
 async def registered_with(base_url: str, strength: str) -> int:
     from tests.support.players import Player
 

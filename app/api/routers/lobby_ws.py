@@ -45,10 +45,11 @@ from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBuc
 from app.lobby import my_games
 from app.moderation.chat_filter import ChatFilter
 from app.moderation.notices import CLOSE_SANCTIONED
-from app.lobby.views import challenge_people, challenge_view, game_summary, player_ids
+from app.lobby.challenge_views import people_of
+from app.lobby.views import challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
 from app.store.models import User
-from app.store.repositories import challenges, games, users
+from app.store.repositories import challenges, games
 from app.protocol import (
     RATE_LIMITED_MESSAGE,
     LobbyError,
@@ -95,16 +96,16 @@ async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | No
             hiding = blocks.hidden if blocks else frozenset()
             open_challenges = await challenges.list_open(session, hiding=hiding) if public else []
             incoming = [] if user is None else await challenges.list_open_to(session, user.id)
-            people = await users.people(session, set().union(*(challenge_people(row) for row in open_challenges + incoming)))
+            people = await people_of(session, open_challenges + incoming)
             live = await games.list_live(session) if public else []
             mine = [] if user is None else await games.list_for_user(session, user.id, finished=False, limit=MY_GAMES)
             mine = [row for row in mine if row.black.id != row.white.id]  # practice boards aside
-            ranks = await display_ranks(session, player_ids(live) | player_ids(mine) | set(people))
+            ranks = await display_ranks(session, player_ids(live) | player_ids(mine))
         seeker = automatch.seeking(user.id) if user else None
         await sender.send(
             LobbySnapshot(
-                challenges=[challenge_view(row, people, ranks=ranks) for row in open_challenges],
-                incoming=[challenge_view(row, people, ranks=ranks) for row in incoming],
+                challenges=[challenge_view(row, people) for row in open_challenges],
+                incoming=[challenge_view(row, people) for row in incoming],
                 games=[game_summary(row, spectators, ranks) for row in live],
                 seek=seek_view(seeker) if seeker else None,
                 my_games=sorted((my_games.from_row(row, ranks) for row in mine), key=my_games.sort_key(user.id if user else 0)),
