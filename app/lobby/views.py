@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from app.ratings.verdict import verdict
 from app.store.models import Challenge, Game, Move, User
 from app.store.repositories.games import GameWithPlayers
 
@@ -97,6 +98,7 @@ def challenge_view(challenge: Challenge, people: People, *, with_token: bool = F
 
 def game_summary(row: GameWithPlayers, spectators: SpectatorCount = no_spectators, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
     game: Game = row.game
+    counts = verdict(row)  # whether the game counts for the ratings (app/ratings/verdict.py), and why not
     return {
         "id": game.id,
         "url": game_url(game.id),
@@ -105,7 +107,8 @@ def game_summary(row: GameWithPlayers, spectators: SpectatorCount = no_spectator
         "komi": game.komi,
         "handicap": game.handicap,
         "time_control": game.time_control,
-        "rated": game.rated,
+        "rated": counts.rated,
+        "unrated_reason": counts.reason,
         "status": game.status,
         "result": game.result,
         "ended_by": game.ended_by,

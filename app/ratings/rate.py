@@ -5,6 +5,7 @@ The live update and ``tengen ratings rebuild`` both call :func:`rate_game`, so t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -15,6 +16,10 @@ OVERALL = "overall"
 SIZES = (9, 13, 19)
 CATEGORIES = (OVERALL, *(str(s) for s in SIZES))
 UNRATED_ENDINGS = ("abort", "no_result", "cancelled")
+# A game in which either side played fewer stones than this is not rated, whatever its result: a resignation
+# at move 0 between two accounts must not move a rating. Stones played count; passes do not, and handicap
+# stones are placed with the board, not played (docs/ratings.md, "Which games are rated").
+MIN_STONES_EACH = 2
 
 
 def categories_for(size: int) -> list[str]:
@@ -58,9 +63,17 @@ class Change:
 
 
 def unrated_reason(
-    *, rated: bool, black_id: int, white_id: int, black_guest: bool, white_guest: bool, ended_by: str | None, result: str | None
+    *,
+    rated: bool,
+    black_id: int,
+    white_id: int,
+    black_guest: bool,
+    white_guest: bool,
+    ended_by: str | None,
+    result: str | None,
+    stones: Mapping[str, int],
 ) -> str | None:
-    """Why a finished game is not rated, or None when it is."""
+    """Why a finished game is not rated, or None when it is. ``stones``: the stones each side played."""
     if not rated:
         return "casual"
     if black_id == white_id:
@@ -69,6 +82,8 @@ def unrated_reason(
         return "guest"
     if ended_by in UNRATED_ENDINGS or black_score(result) is None:
         return "void"
+    if min(stones.get("B", 0), stones.get("W", 0)) < MIN_STONES_EACH:
+        return "too_short"
     return None
 
 

@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.ratings import ranks
 from app.ratings.glicko2 import DEFAULT_TAU, Rating
-from app.ratings.rate import Change, GameFacts, black_score, categories_for, rate_game, unrated_reason
+from app.ratings.rate import Change, GameFacts, black_score, categories_for, rate_game
+from app.ratings.verdict import verdict
 from app.store.models import Game
 from app.store.repositories import games as games_repo
 from app.store.repositories import ratings as repo
@@ -78,24 +79,16 @@ async def rate(sessionmaker: async_sessionmaker[AsyncSession], game_id: str, tau
         row = await games_repo.get_with_players(session, game_id)
         if row is None:
             return Outcome("missing")
-        game, black, white = row
+        game, black, white = row.game, row.black, row.white
         if game.status != "finished":
             return Outcome("unfinished")
-        if await repo.done(session, game_id):
+        if row.rating.status is not None:
             return Outcome("already")
-        reason = unrated_reason(
-            rated=game.rated,
-            black_id=black.id,
-            white_id=white.id,
-            black_guest=black.is_guest,
-            white_guest=white.is_guest,
-            ended_by=game.ended_by,
-            result=game.result,
-        )
+        decided = verdict(row)  # the one decision of whether a game counts; every view shows the same
         starts = {(user.id, cat): _start(user.strength) for user in (black, white) for cat in categories_for(game.board_size)}
     async with sessionmaker() as session:
-        if reason is not None:
-            seq = await repo.record(session, game_id, "unrated", reason)
+        if not decided.rated:
+            seq = await repo.record(session, game_id, "unrated", decided.reason)
             await session.commit()
             return Outcome("already" if seq is None else "unrated")
         await repo.ensure(session, starts)

@@ -152,8 +152,16 @@ async def test_annulling_a_game_takes_its_rating_effect_back(server: LiveServer,
     assert rated["ratings"]["overall"]["rating"] > before["rating"]
     annulled = await mod.http.post(f"/api/moderation/games/{game_id}/annul", json={"reason": "sandbagging"})
     assert annulled.status_code == 200 and annulled.json()["game_id"] == game_id
-    after = (await profile(ana, ana.user["name"]))["ratings"]["overall"]
+    page = await profile(ana, ana.user["name"])
+    after = page["ratings"]["overall"]
     assert after["games"] == 0 and after["rating"] == pytest.approx(before["rating"])
+    # Every view of the game says it is not rated, and why.
+    detail = (await bao.http.get(f"/api/games/{game_id}")).json()
+    history = (await bao.http.get("/api/me/games/history")).json()["games"]
+    archive = (await bao.http.get("/api/archive", params={"player": ana.user["name"]})).json()["games"]
+    views = [detail, *history, *page["recent"], *archive]
+    assert [(g["id"], g["rated"], g["unrated_reason"]) for g in views] == [(game_id, False, "annulled")] * 4
+    assert detail["rating_changes"] is None and page["recent"][0]["rating_change"] is None
     twice = await mod.http.post(f"/api/moderation/games/{game_id}/annul", json={"reason": "again"})
     assert twice.status_code == 409 and twice.json()["error"]["code"] == "not_rated"
     entries = (await mod.http.get("/api/moderation/audit")).json()["entries"]

@@ -25,15 +25,18 @@ async def registered(base_url: str, strength: str | None = None, prefix: str = "
     return player
 
 
+STONES = [[2, 2], [6, 6], [2, 6], [6, 2]]  # two stones each: the fewest a rated game needs (docs/ratings.md)
+
+
 async def rated_game(black: Player, white: Player, winner: str = "B", base_url: str | None = None, **settings: Any) -> str:
-    """A rated game: one move each, then the loser resigns. Returns the game id."""
+    """A rated game: two stones each, then the loser resigns. Returns the game id."""
     game_id = await start_game(black, white, rated=True, **settings)
     b = await black.socket(game_id, base_url=base_url)
     w = await white.socket(game_id, base_url=base_url)
     await b.of_type("snapshot")
     await w.of_type("snapshot")
-    assert (await b.act({"t": "play", "p": [2, 2]}))["t"] == "ack"
-    assert (await w.act({"t": "play", "p": [6, 6]}))["t"] == "ack"
+    for n, point in enumerate(STONES):
+        assert (await (b, w)[n % 2].act({"t": "play", "p": point}))["t"] == "ack"
     loser = w if winner == "B" else b
     assert (await loser.act({"t": "resign"}))["t"] == "ack"
     await b.close()

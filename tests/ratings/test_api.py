@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import orjson
 import pytest
 import websockets
+from sqlalchemy import select
 
 from app.ratings import ranks
 from app.ratings.glicko2 import Outcome, Rating, update
 from app.ratings.handicap import black_advantage_points
+from app.store.db import create_engine, create_sessionmaker
+from app.store.models import RatingUpdate
 from tests.ratings.rated_play import profile, rated_game, registered, wait_games
+from tests.support.players import Player, start_game
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -67,6 +72,87 @@ async def test_a_rated_game_updates_both_players_once_with_the_formulas_figures(
         history = (await black.http.get(f"/api/players/{wn}/history")).json()["points"]
         assert len(history) == 2
         assert again["ratings"]["overall"]["rating"] == pytest.approx(history[1]["rating"], abs=0.01)
+    finally:
+        await black.close()
+        await white.close()
+
+
+async def _play_out(black: Player, white: Player, game_id: str, moves: list[tuple[str, list[int] | None]], loser: str) -> None:
+    """Play ``moves`` (colour and point, None for a pass) on the two sockets, then ``loser`` resigns."""
+    sockets = {"B": await black.socket(game_id), "W": await white.socket(game_id)}
+    for sock in sockets.values():
+        await sock.of_type("snapshot")
+    for color, point in moves:
+        action = {"t": "pass"} if point is None else {"t": "play", "p": point}
+        assert (await sockets[color].act(action))["t"] == "ack", (color, point)
+    assert (await sockets[loser].act({"t": "resign"}))["t"] == "ack"
+    for sock in sockets.values():
+        await sock.close()
+
+
+async def _recorded(database_url: str, game_id: str, timeout: float = 20.0) -> tuple[str, str | None]:
+    """The status and reason of the game's rating update once the server has made it."""
+    engine = create_engine(database_url)
+    try:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            async with create_sessionmaker(engine)() as session:
+                found = (
+                    await session.execute(select(RatingUpdate.status, RatingUpdate.reason).where(RatingUpdate.game_id == game_id))
+                ).first()
+            if found is not None:
+                return found[0], found[1]
+            assert asyncio.get_running_loop().time() < deadline, f"game {game_id} has no rating update"
+            await asyncio.sleep(0.1)
+    finally:
+        await engine.dispose()
+
+
+async def test_a_game_with_fewer_than_two_stones_by_either_side_is_not_rated(live_server: str, database_url: str) -> None:
+    """Resigning at once (or after a stone each) cannot move a rating: the game ends unrated, and every view of
+    it says so and why. Passes are not stones, and handicap stones are placed, not played."""
+    black, white = await registered(live_server, "club"), await registered(live_server, "3k")
+    names = {"B": black.user["name"], "W": white.user["name"]}
+    Moves = list[tuple[str, list[int] | None]]
+    handicap = {"handicap": 2}  # Black's stones on (2, 6) and (6, 2); White moves first
+    short: list[tuple[dict[str, int], Moves, str]] = [
+        ({}, [], "B"),  # resigned at move 0
+        ({}, [("B", [2, 2]), ("W", [6, 6])], "W"),
+        ({}, [("B", [2, 2]), ("W", None), ("B", [2, 6]), ("W", [6, 6])], "W"),  # White: a pass and one stone
+        (handicap, [("W", [6, 6]), ("B", [2, 2]), ("W", [6, 4])], "B"),  # Black: two handicap stones, one played
+    ]
+    counted: list[tuple[dict[str, int], Moves, str]] = [
+        ({}, [("B", [2, 2]), ("W", [6, 6]), ("B", [2, 6]), ("W", [6, 2])], "W"),
+        (handicap, [("W", [6, 6]), ("B", [2, 2]), ("W", [6, 4]), ("B", [4, 4])], "W"),
+    ]
+    try:
+        unrated: list[str] = []
+        rated: list[str] = []
+        for into, cases in ((unrated, short), (rated, counted)):
+            for settings, moves, loser in cases:
+                game_id = await start_game(black, white, rated=True, **settings)
+                await _play_out(black, white, game_id, moves, loser)
+                into.append(game_id)
+        for game_id in unrated:
+            assert await _recorded(database_url, game_id) == ("unrated", "too_short")
+            detail = (await black.http.get(f"/api/games/{game_id}")).json()
+            assert (detail["rated"], detail["unrated_reason"], detail["rating_changes"]) == (False, "too_short", None)
+        for game_id in rated:
+            assert await _recorded(database_url, game_id) == ("rated", None)
+            detail = (await black.http.get(f"/api/games/{game_id}")).json()
+            assert (detail["rated"], detail["unrated_reason"]) == (True, None) and detail["rating_changes"] is not None
+        for color, name in names.items():
+            page = await wait_games(black, name, 2)
+            assert page["ratings"]["overall"]["games"] == 2, color  # only the two long games counted
+            points = (await black.http.get(f"/api/players/{name}/history")).json()["points"]
+            assert sorted(p["game_id"] for p in points) == sorted(rated)
+            shown = {g["id"]: (g["rated"], g["unrated_reason"]) for g in page["recent"]}
+            assert shown == {**{g: (False, "too_short") for g in unrated}, **{g: (True, None) for g in rated}}
+        history = (await white.http.get("/api/me/games/history")).json()["games"]
+        assert {g["id"]: g["unrated_reason"] for g in history} == {
+            **{g: "too_short" for g in unrated},
+            **{g: None for g in rated},
+        }
     finally:
         await black.close()
         await white.close()

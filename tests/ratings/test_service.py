@@ -11,6 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.ratings import ranks, service
 from app.ratings.glicko2 import Outcome, Rating, update
 from app.ratings.handicap import black_advantage_points
+from app.ratings.verdict import Verdict, verdict
+from app.store.repositories import games as games_repo
 from app.store.repositories import ratings as repo
 from tests.ratings.finished_games import finished_game, player
 
@@ -88,6 +90,31 @@ async def test_unrated_games_leave_the_figures_alone(db_sessionmaker: async_sess
     for game, status in cases:
         assert (await service.rate(db_sessionmaker, game)).status == status
     assert await figures(db_sessionmaker, a) == {}
+
+
+async def test_a_game_with_fewer_than_two_stones_by_either_side_is_not_rated(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    a, b = await player(db_sessionmaker), await player(db_sessionmaker)
+    short: dict[str, list[tuple[str, tuple[int, int] | None]]] = {
+        "resigned at once": [],
+        "one stone each": [("B", (2, 2)), ("W", (6, 6))],
+        # A pass is not a stone: White played one stone and passed once.
+        "a pass for a stone": [("B", (2, 2)), ("W", (6, 6)), ("B", (2, 6)), ("W", None), ("B", (6, 2))],
+    }
+    for name, moves in short.items():
+        game = await finished_game(db_sessionmaker, a, b, "B+R", ended_by="resignation", moves=moves)
+        assert (await service.rate(db_sessionmaker, game)).status == "unrated", name
+        async with db_sessionmaker() as session:
+            row = await games_repo.get_with_players(session, game)
+            assert row is not None
+            assert verdict(row) == Verdict(rated=False, reason="too_short"), name
+    assert await figures(db_sessionmaker, a) == {}  # nothing was rated: no figures were written
+
+    enough = [("B", (2, 2)), ("W", (6, 6)), ("B", None), ("W", (6, 2)), ("B", (2, 6))]  # two stones each, a pass
+    game = await finished_game(db_sessionmaker, a, b, "B+R", ended_by="resignation", moves=enough)
+    assert (await service.rate(db_sessionmaker, game)).status == "rated"
+    assert (await figures(db_sessionmaker, a))["overall"][3] == 1
 
 
 async def test_a_draw_is_half_and_the_sweep_rates_what_was_missed(db_sessionmaker: async_sessionmaker[AsyncSession]) -> None:

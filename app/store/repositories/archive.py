@@ -12,7 +12,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.models import Game
-from app.store.repositories.games import GameWithPlayers, with_players
+from app.store.repositories.games import GameWithPlayers, rows_with_players, with_players
 
 RESULTS = ("B", "W", "draw", "void", "win", "loss")
 
@@ -66,8 +66,7 @@ async def search(
     where = and_(*conditions)
     total = int((await session.execute(select(func.count()).select_from(Game).where(where))).scalar_one())
     query = with_players().where(where).order_by(Game.ended_at.desc(), Game.id).offset(offset).limit(limit)
-    rows = [GameWithPlayers(g, b, w) for g, b, w in (await session.execute(query)).all()]
-    return rows, total
+    return await rows_with_players(session, query), total
 
 
 async def outcomes(session: AsyncSession, player_id: int, limit: int) -> list[tuple[int, dict[str, Any], str | None, bool]]:

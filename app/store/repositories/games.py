@@ -21,7 +21,7 @@ from sqlalchemy.orm import aliased
 
 from app.store.driver import driver_connections
 from app.store.ids import short_id
-from app.store.models import ChatMessage, Game, GameEvent, Move, User
+from app.store.models import ChatMessage, Game, GameEvent, Move, RatingUpdate, User
 from app.store.types import utcnow
 
 FINISHED = "finished"
@@ -54,10 +54,23 @@ class NewChat:
     text: str
 
 
+@dataclass(frozen=True)
+class RatingRecord:
+    """What the store holds about a game's rating, for app/ratings/verdict.py to say whether it counts: the
+    status and reason of the game's rating update once it is made (``rated``, ``unrated``, ``annulled``: see
+    app/ratings/service.py), else None; and for a finished game still waiting for that update, the stones each
+    side played, from which the update decides."""
+
+    status: str | None
+    reason: str | None
+    stones: dict[str, int] | None
+
+
 class GameWithPlayers(NamedTuple):
     game: Game
     black: User
     white: User
+    rating: RatingRecord
 
 
 # Columns of ``games`` that an event may change in the same transaction.
@@ -467,16 +480,48 @@ _BLACK = aliased(User, name="black")
 _WHITE = aliased(User, name="white")
 
 
-def with_players() -> Select[Game, User, User]:
-    """Games with their black and white players' rows (rows of ``GameWithPlayers``' fields)."""
-    return select(Game, _BLACK, _WHITE).join(_BLACK, Game.black_id == _BLACK.id).join(_WHITE, Game.white_id == _WHITE.id)
+WithPlayers = Select[Game, User, User, str | None, str | None]
 
 
-async def _with_players(
-    session: AsyncSession, shape: Callable[[Select[Game, User, User]], Select[Game, User, User]]
-) -> list[GameWithPlayers]:
-    rows = await session.execute(shape(with_players()))
-    return [GameWithPlayers(game, b, w) for game, b, w in rows]
+def with_players() -> WithPlayers:
+    """Games with their black and white players' rows and their rating update's status and reason (read into
+    ``GameWithPlayers`` by :func:`rows_with_players`)."""
+    return (
+        select(Game, _BLACK, _WHITE, RatingUpdate.status, RatingUpdate.reason)
+        .join(_BLACK, Game.black_id == _BLACK.id)
+        .join(_WHITE, Game.white_id == _WHITE.id)
+        .outerjoin(RatingUpdate, RatingUpdate.game_id == Game.id)
+    )
+
+
+async def rows_with_players(session: AsyncSession, query: WithPlayers) -> list[GameWithPlayers]:
+    """The rows of a :func:`with_players` query; a finished game whose rating update is not made yet (the moment
+    after its end) also gets the stones each side played, read in one more query for all of them."""
+    found = (await session.execute(query)).all()
+    waiting = [game.id for game, _, _, status, _ in found if game.status == FINISHED and status is None]
+    stones = await stones_played(session, waiting) if waiting else {}
+    return [
+        GameWithPlayers(game, b, w, RatingRecord(status, reason, stones.get(game.id) if status is None else None))
+        for game, b, w, status, reason in found
+    ]
+
+
+async def stones_played(session: AsyncSession, game_ids: list[str]) -> dict[str, dict[str, int]]:
+    """The stones each side played in each of these games, ``{"B": n, "W": m}``: passes are not stones, and the
+    handicap stones are placed with the board, never played (they are not in ``moves``)."""
+    out: dict[str, dict[str, int]] = {game_id: {"B": 0, "W": 0} for game_id in game_ids}
+    query = (
+        select(Move.game_id, Move.color, func.count())
+        .where(Move.game_id.in_(game_ids), Move.x.is_not(None))
+        .group_by(Move.game_id, Move.color)
+    )
+    for game_id, color, count in (await session.execute(query)).all():
+        out[game_id][color] = int(count)
+    return out
+
+
+async def _with_players(session: AsyncSession, shape: Callable[[WithPlayers], WithPlayers]) -> list[GameWithPlayers]:
+    return await rows_with_players(session, shape(with_players()))
 
 
 LIVE_STATUSES = ("playing", "scoring")
