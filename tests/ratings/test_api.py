@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import httpx
 import orjson
 import pytest
 import websockets
@@ -156,6 +157,20 @@ async def test_a_game_with_fewer_than_two_stones_by_either_side_is_not_rated(liv
     finally:
         await black.close()
         await white.close()
+
+
+async def test_a_player_page_of_nobody_answers_404(live_server: str) -> None:
+    async with httpx.AsyncClient(base_url=live_server) as anyone:
+        for path in ("/api/players/nobody-here", "/players/nobody-here"):
+            answer = await anyone.get(path)
+            assert answer.status_code == 404, path
+            assert answer.json()["error"]["code"] == "player_not_found", path
+        someone = await registered(live_server)
+        try:
+            page = await anyone.get(f"/players/{someone.user['name']}")
+            assert page.status_code == 302 and page.headers["location"] == f"/#/players/{someone.user['name']}"
+        finally:
+            await someone.close()
 
 
 async def test_ranks_beside_names_and_the_archive(live_server: str) -> None:

@@ -100,5 +100,7 @@ async def search_archive(
 
 
 @pages.get("/players/{name}")
-async def player_page(name: str) -> RedirectResponse:
-    return RedirectResponse(f"/#/players/{quote(name, safe='')}", status_code=302)
+async def player_page(name: str, db: DB) -> RedirectResponse:
+    """The client's page of a player who exists; 404 ``player_not_found`` for a name nobody has."""
+    user = await players.find(db, name)
+    return RedirectResponse(f"/#/players/{quote(user.name, safe='')}", status_code=302)
