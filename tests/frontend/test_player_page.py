@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import uuid
 from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.conftest import LiveServer
-from tests.frontend.people import DESKTOP, PHONE, Person
+from tests.frontend.people import DESKTOP, PHONE, Person, start_game, two_people
 from tests.ratings.rated_play import PASSWORD, rated_game, registered, wait_games
 
 if TYPE_CHECKING:
@@ -121,3 +122,26 @@ def test_a_player_page_shows_rank_graph_record_and_head_to_head(browser: Browser
         assert not viewer.errors, viewer.errors
     finally:
         viewer.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_a_rated_game_resigned_at_once_says_it_was_not_rated_and_why(browser: Browser, server: LiveServer) -> None:
+    with two_people(browser, server.url) as (ana, bao):
+        for person, prefix in ((ana, "ana"), (bao, "bao")):
+            name = f"{prefix}{uuid.uuid4().hex[:8]}"
+            person.api("POST", "/api/auth/register", {"username": name, "password": PASSWORD})
+            person.open()
+        start_game(ana, bao, rated=True)
+        for person in (ana, bao):
+            assert "Rated" in person.shown_text(".game-info")
+        bao.confirm("resign")
+        for person in (ana, bao):
+            person.page.wait_for_selector(".result-banner .unrated-reason[data-reason=too_short]")
+            assert "Not rated: fewer than two stones by a side" in person.page.inner_text(".result-banner")
+            assert "Not rated: fewer than two stones by a side" in person.page.inner_text(".game-info")
+        # The address of a player nobody has is not found, and the client's page says so.
+        missing = ana.page.goto(f"{server.url}/players/nobody-{uuid.uuid4().hex[:8]}")
+        assert missing is not None and missing.status == 404
+        ana.page.goto(f"{server.url}/#/players/nobody-at-all")
+        assert ana.shown_text(".player-page .card") == "No such player."
+        assert ana.errors == [] and bao.errors == []

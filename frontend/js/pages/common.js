@@ -44,8 +44,15 @@ export function gameSummary(spec) {
   if (komi !== undefined && komi !== null) parts.push(t("game.komi_value", { komi }));
   if (spec.handicap) parts.push(t("game.handicap_value", { n: spec.handicap }));
   if (spec.time_control) parts.push(describeTimeControl(spec.time_control));
-  parts.push(spec.rated ? t("lobby.rated") : t("lobby.casual"));
+  parts.push(spec.rated ? t("lobby.rated") : unratedText(spec.unrated_reason));
   return parts.join(" · ");
+}
+
+/** Why a game the server says is not rated did not count ("Not rated: annulled by a moderator"); "Casual" when
+ * it was not asked to be rated (docs/ratings.md, "Which games are rated"). */
+export function unratedText(reason) {
+  const key = `unrated.${reason}`;
+  return reason && t(key) !== key ? t("game.not_rated", { reason: t(key) }) : t("lobby.casual");
 }
 
 export function colorLabel(color) {

@@ -17,7 +17,7 @@ import { getSettings, setSetting } from "../settings.js";
 import { Chat } from "../chat.js";
 import { confirmDialog, errorToast, toast } from "../ui.js";
 import { notifyMove, notificationsAllowed, requestNotifications } from "../notify.js";
-import { gameSummary, nameWithRank, playerLink, resultText } from "./common.js";
+import { gameSummary, nameWithRank, playerLink, resultText, unratedText } from "./common.js";
 import { ReviewsCard } from "./reviews.js";
 import { ConditionalEditor } from "./conditional.js";
 import { reportDialog } from "../report.js";
@@ -379,7 +379,9 @@ export class GameView {
     this.renderAnalyseLink(index);
     this.reviews.update(s.phase === "finished");
     replace(this.spectators, t("game.spectators_n", { n: s.spectators }));
-    this.info.textContent = gameSummary({ size: s.size, rules: s.rules, komi: s.rules.komi, handicap: s.handicap, time_control: s.timeControl, rated: s.rated });
+    // Once the game is over the server says whether it counted (GET /api/games/{id}); until then, what was asked.
+    const counted = this.unratedReason ? { rated: false, unrated_reason: this.unratedReason } : { rated: s.rated };
+    this.info.textContent = gameSummary({ size: s.size, rules: s.rules, komi: s.rules.komi, handicap: s.handicap, time_control: s.timeControl, ...counted });
     this.renderClocks();
   }
 
@@ -431,6 +433,12 @@ export class GameView {
     for (let attempt = 0; attempt < 20 && !this.destroyed; attempt++) {
       try {
         const detail = await api.game(this.gameId);
+        if (detail.rated === false) {
+          // It did not count (too short, annulled...): say why under the result instead of waiting for changes.
+          this.unratedReason = detail.unrated_reason;
+          if (this.state) this.render();
+          return;
+        }
         if (detail.rating_changes) {
           this.ratingChanges = detail.rating_changes;
           if (this.state) this.renderCards();
@@ -618,7 +626,12 @@ export class GameView {
       this.resultBanner.hidden = true;
       return;
     }
-    replace(this.resultBanner, h("strong", {}, resultText(s.result)), s.result.text ? h("span", { class: "muted" }, ` (${s.result.text})`) : null);
+    replace(
+      this.resultBanner,
+      h("strong", {}, resultText(s.result)),
+      s.result.text ? h("span", { class: "muted" }, ` (${s.result.text})`) : null,
+      this.unratedReason ? h("span", { class: "unrated-reason muted", dataset: { reason: this.unratedReason } }, ` · ${unratedText(this.unratedReason)}`) : null,
+    );
     this.resultBanner.hidden = false;
   }
 
