@@ -114,11 +114,14 @@ async def authenticate(session: AsyncSession, token: str) -> TokenAuth | None:
 
 
 def bearer(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header, or None."""
+    """The token of an ``Authorization: Bearer <token>`` header; None when the header names no bearer token at
+    all (absent, or another scheme). A bare ``Bearer`` (nothing, or only whitespace, after it) gives ``""``: a
+    credential was presented and is not there, which ``authenticate`` refuses like any unknown token, never a
+    visitor without a session."""
     if not authorization:
         return None
-    scheme, _, value = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not value.strip():
+    scheme, _, value = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer":
         return None
     return value.strip()
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 
+import httpx
+import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.store.models import ApiToken
 from tests.bots.accounts import bearer, register
 from tests.conftest import MakeClient
+from tests.support.players import open_socket
 
 
 async def test_a_token_is_shown_once_stored_hashed_and_authenticates_http(
@@ -80,3 +83,18 @@ async def test_only_a_signed_in_account_manages_tokens(make_client: MakeClient) 
     mine = (await owner.get("/api/tokens")).json()["tokens"][0]
     assert (await other.delete(f"/api/tokens/{mine['id']}")).status_code == 404
     assert (await program.get("/api/me", headers=bearer(token))).status_code == 200
+
+
+@pytest.mark.parametrize("header", ["Bearer", "bearer"])
+async def test_a_bare_bearer_header_is_refused_not_taken_for_anonymous(live_server: str, header: str) -> None:
+    """``Authorization: Bearer`` with no token after it (what follows the scheme is whitespace at most, which
+    HTTP drops) names a credential that is not there: 401, over HTTP and on a socket's handshake alike, never a
+    visitor without a session (nor a new guest)."""
+    async with httpx.AsyncClient(base_url=live_server, headers={"Authorization": header}) as program:
+        for answer in (await program.get("/api/me"), await program.post("/api/guest")):
+            assert answer.status_code == 401 and answer.json()["error"]["code"] == "invalid_token"
+            assert "set-cookie" not in answer.headers
+    for path in ("/ws/lobby", "/ws/games/nosuchgame", "/ws/reviews/nosuchreview"):
+        sock = await open_socket(live_server, path, {"Authorization": header})
+        assert (await sock.next())["code"] == "invalid_token"
+        assert await sock.close_code() == 4401

@@ -34,30 +34,32 @@ class Player:
     def cookie_header(self) -> str:
         return "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())
 
+    def _cookie(self) -> dict[str, str]:
+        return {"Cookie": self.cookie_header} if self.http.cookies else {}
+
     async def socket(self, game_id: str, v: int | None = None, base_url: str | None = None) -> "GameSocket":
-        base = (base_url or self.base_url).replace("http://", "ws://")
-        url = f"{base}/ws/games/{game_id}" + (f"?v={v}" if v is not None else "")
-        headers = {"Cookie": self.cookie_header} if self.http.cookies else {}
-        connection = await websockets.connect(url, additional_headers=headers, max_size=2**22)
-        return GameSocket(connection)
+        path = f"/ws/games/{game_id}" + (f"?v={v}" if v is not None else "")
+        return await open_socket(base_url or self.base_url, path, self._cookie())
 
     async def review(self, review_id: str, v: int | None = None, base_url: str | None = None) -> "GameSocket":
         """A ``/ws/reviews/{id}`` socket carrying this player's cookie (the same reader as a game socket)."""
-        base = (base_url or self.base_url).replace("http://", "ws://")
-        url = f"{base}/ws/reviews/{review_id}" + (f"?v={v}" if v is not None else "")
-        headers = {"Cookie": self.cookie_header} if self.http.cookies else {}
-        connection = await websockets.connect(url, additional_headers=headers, max_size=2**22)
-        return GameSocket(connection)
+        path = f"/ws/reviews/{review_id}" + (f"?v={v}" if v is not None else "")
+        return await open_socket(base_url or self.base_url, path, self._cookie())
 
     async def lobby(self, base_url: str | None = None) -> "GameSocket":
         """A ``/ws/lobby`` socket carrying this player's cookie (the same reader as a game socket)."""
-        base = (base_url or self.base_url).replace("http://", "ws://")
-        headers = {"Cookie": self.cookie_header} if self.http.cookies else {}
-        connection = await websockets.connect(f"{base}/ws/lobby", additional_headers=headers, max_size=2**22)
-        return GameSocket(connection)
+        return await open_socket(base_url or self.base_url, "/ws/lobby", self._cookie())
 
     async def close(self) -> None:
         await self.http.aclose()
+
+
+async def open_socket(base_url: str, path: str, headers: dict[str, str] | None = None) -> "GameSocket":
+    """The socket at ``path`` (``/ws/lobby``, ``/ws/games/{id}``, ``/ws/reviews/{id}``) of the server at
+    ``base_url``, its handshake carrying ``headers`` (a cookie, or an API token's ``Authorization``)."""
+    url = base_url.replace("http://", "ws://") + path
+    connection = await websockets.connect(url, additional_headers=headers or {}, max_size=2**22)
+    return GameSocket(connection)
 
 
 @asynccontextmanager
@@ -173,12 +175,17 @@ class GameSocket:
             return
 
     async def close_code(self, timeout: float = 10.0) -> int | None:
-        """Read (keeping what arrives) until the server closes the socket; its close code (None: it sent none)."""
-        try:
-            while True:
-                self.received.append(orjson.loads(await asyncio.wait_for(self.connection.recv(), timeout)))
-        except websockets.ConnectionClosed as closed:
-            return closed.rcvd.code if closed.rcvd else None
+        """Read (keeping what arrives) until the server closes the socket, within ``timeout`` seconds in all
+        (a game socket's clock ticks keep coming while it stays open); its close code (None: it sent none)."""
+
+        async def read() -> int | None:
+            try:
+                while True:
+                    self.received.append(orjson.loads(await self.connection.recv()))
+            except websockets.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else None
+
+        return await asyncio.wait_for(read(), timeout)
 
     async def close(self) -> None:
         await self.connection.close()
