@@ -6,12 +6,14 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 import app as package
 from app.accounts.cookies import SessionSigner
+from app.accounts.credentials import endings as credential_endings
 from app.accounts.hashing import PasswordPool
 from app.api.body_limit import BodyLimitMiddleware
 from app.api.errors import install_error_handlers
@@ -46,6 +48,7 @@ from app.live.vacations import VacationSweeper
 from app.live.rooms import RoomManager
 from app.ratings.sweeper import RatingSweeper
 from app.live.socket_slots import SharedSlots
+from app.live.credential_sweep import CredentialSweep
 from app.live.sockets import SocketRegistry
 from app.limits.counters import make_counters
 from app.limits.rules import Limiter
@@ -99,7 +102,12 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         app.state.hub = hub
         app.state.lobby = lobby
         app.state.limiter = Limiter(make_counters(hub.redis if isinstance(hub, RedisHub) else None, settings.redis_prefix))
-        stop_listening = await app.state.sockets.listen(hub)
+        # The credentials of this instance's open sockets, read again for the news the hub may lose.
+        sweep = CredentialSweep(
+            app.state.sockets, partial(credential_endings, app.state.sessionmaker), settings.credential_check_seconds
+        )
+        app.state.credential_sweep = sweep
+        stop_listening = await app.state.sockets.listen(hub, sweep.soon)
         slots = None
         if isinstance(hub, RedisHub):  # the socket caps hold across every instance on this Redis
             slots = SharedSlots(hub.redis, settings.redis_prefix, settings.socket_slot_seconds)
@@ -116,7 +124,10 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         )
         app.state.automatch = automatch
         app.state.chat_filters = ChatFilters(app.state.sessionmaker)
-        stop_moderation = await moderation_notices.listen(hub, app.state.sockets, app.state.chat_filters, automatch.cancel)
+        stop_moderation = await moderation_notices.listen(
+            hub, app.state.sockets, app.state.chat_filters, automatch.cancel, sweep.soon
+        )
+        sweep.start()
 
         ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)
         app.state.ratings = ratings
@@ -179,6 +190,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             await automatch.close()
             await ratings.close()
             await stop_listening()
+            await sweep.close()
             await review_rooms.close()
             await stop_moderation()
             if slots is not None:

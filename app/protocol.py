@@ -679,6 +679,7 @@ class LobbySnapshot(_ServerMessage):
     games: list[dict[str, Any]]
     seek: dict[str, Any] | None
     my_games: list[dict[str, Any]]
+    sanction: dict[str, Any] | None = None  # the user's suspension or ban in force: account_sanctioned's fields
 
 
 class LobbyPong(_ServerMessage):
@@ -773,10 +774,12 @@ class ModeratorWarning(_ServerMessage):
 
 
 class AccountSanctioned(_ServerMessage):
-    """Suspended or banned: the socket closes after this (docs/moderation.md)."""
+    """Suspended or banned: every socket of the user (lobby, game, review) reads this, then closes with 4403
+    (docs/moderation.md). ``until``: a suspension's end (ISO time, UTC), None for a ban; ``reason``: the
+    moderator's words, shown as they are."""
 
     t: Literal["account_sanctioned"] = "account_sanctioned"
-    action: str
+    action: Literal["suspend", "ban"]
     reason: str
     until: str | None
 
@@ -813,8 +816,8 @@ def protocol_schema() -> dict[str, Any]:
     socket's (``review_client``, ``review_events``, ``review_server``) and the lobby's (``lobby_client``,
     ``lobby``). docs/protocol.schema.json is this, written by ``python -m app.protocol`` (a test fails when the
     file is stale)."""
-    server = (Ack, ErrorMessage, PongReply, ServerPing, Presence, ClockTick, Snapshot)
-    review_server = (Ack, ErrorMessage, PongReply, ServerPing, Participants, ReviewSnapshot)
+    server = (Ack, ErrorMessage, PongReply, ServerPing, Presence, ClockTick, Snapshot, AccountSanctioned)
+    review_server = (Ack, ErrorMessage, PongReply, ServerPing, Participants, ReviewSnapshot, AccountSanctioned)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Tengen sockets",

@@ -84,6 +84,9 @@ class Settings(BaseSettings):
     sockets_per_user: int = 20  # game and lobby sockets of one user (on every instance sharing Redis)
     sockets_per_address: int = 100  # game and lobby sockets of one client address, likewise (0: no cap)
     socket_slot_seconds: float = 30.0  # a killed instance's sockets stop counting against the caps after this
+    # How often each instance reads its open sockets' credentials again (a revoked token, a log-out, a sanction
+    # whose news it missed); an action waits for a reading when the last good one is three of these old.
+    credential_check_seconds: Annotated[float, Field(gt=0)] = 10.0
     chat_lines: int = 4  # chat lines per user per chat window, across sockets and instances
     chat_window: int = 10  # seconds
     lobby_messages_per_second: float = 2.0  # lobby socket messages (pings), burst of 10

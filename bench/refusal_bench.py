@@ -28,12 +28,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import orjson
 
 from app.api.routers import game_ws
+from app.api.socket_admission import Acting
 from app.limits.counters import MemoryCounters
 from app.limits.rules import Limiter, Rule
 from app.live.connection import Connection
+from app.live.credential_sweep import CredentialSweep
+from app.live.credentials import Credential
 from app.live.memory_hub import MemoryHub
 from app.live.outcome import Outcome
 from app.live.room import Room
+from app.live.sockets import SocketRegistry, Ticket
 from app.metrics import Metrics
 
 USER = 7
@@ -43,15 +47,22 @@ async def _nothing(*_args: object) -> None:
     return None
 
 
+async def _still_valid(_tickets: list[Ticket]) -> list[Any]:
+    return []
+
+
 async def per_frame(frames: list[str], state: Any, room: Room, metrics: Metrics, repeats: int) -> float:
     """Microseconds per frame through the socket's handling, the least of ``repeats`` batches."""
     best = float("inf")
+    # The guest's session credential, its instance's last reading of it fresh (as in the normal course).
+    ticket = Ticket(USER, "127.0.0.1", _nothing, credential=Credential(USER, session_version=1))
+    acting = Acting(ticket, CredentialSweep(SocketRegistry(0, 0), _still_valid, interval=3600.0))
     for _ in range(repeats):
         conn = Connection(_nothing, _nothing, user_id=USER, user_name="spectator", seat=None)
         conn.messages.tokens = conn.messages.burst = float(len(frames) + 1)  # under the socket's rate
         started = time.perf_counter()
         for raw in frames:
-            reply, kind = await game_ws._handle(room, conn, raw, state, True)
+            reply, kind = await game_ws._handle(room, conn, acting, raw, state, True)
             if isinstance(reply, Outcome):
                 game_ws._observe(metrics, kind, reply, 0.0)
                 conn.refused_for(reply.code)

@@ -4,8 +4,13 @@ A token is ``tgn_`` followed by 32 random bytes in URL-safe base64. Only its SHA
 token has 256 bits of entropy, so a fast hash is as safe as a slow one and costs nothing per request); the
 token itself is returned once, when it is made. Scopes:
 
-- ``read``: GET requests, and watching games and the lobby over WebSockets.
-- ``play``: everything a player does: challenges (create, accept, decline), and playing on the game socket.
+- ``read``: GET requests, and watching games, reviews and the lobby over WebSockets (pings only).
+- ``play``: everything a player does: challenges (create, accept, decline), and every message that acts on a
+  socket (a seek on the lobby's, play, chat and offers on a game's, leading, comments and chat on a review's),
+  asked at each message from the credential the socket holds (app/api/socket_admission.py ``Acting``).
+
+Revoking a token ends it everywhere at once: requests with it get 401 ``invalid_token``, and the sockets it
+opened, on every instance, read an ``invalid_token`` error and close with 4401 (app/live/sockets.py).
 
 Tokens are managed only from a signed-in browser session (a token cannot make or revoke tokens). A user
 manages their own tokens and those of the bot accounts they own.
@@ -89,13 +94,17 @@ async def listed(session: AsyncSession, owner: User) -> list[ApiToken]:
     return await repo.list_for_users(session, ids)
 
 
-async def revoke(session: AsyncSession, owner: User, token_id: int) -> None:
+async def revoke(session: AsyncSession, owner: User, token_id: int) -> int:
+    """Revoke one of the owner's tokens (or their bots'); the id of the user it was for. The caller announces
+    it, so that the sockets it opened close on every instance (app/live/sockets.py)."""
     row = await repo.get(session, token_id)
     if row is None or row.revoked_at is not None:
         raise NotFound("token_not_found", "No such token.")
-    await owned_user(session, owner, row.user_id)
+    user_id = row.user_id
+    await owned_user(session, owner, user_id)
     await repo.revoke(session, token_id)
     await session.commit()
+    return user_id
 
 
 async def authenticate(session: AsyncSession, token: str) -> TokenAuth | None:

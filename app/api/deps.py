@@ -16,6 +16,7 @@ from app.bots.declaration import accepts_of
 from app.api.login_limits import client_address
 from app.errors import RateLimited, ServiceError
 from app.limits.rules import Limiter, Rule
+from app.live.credentials import ANONYMOUS, Credential
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.views import SpectatorCount
 from app.settings import Settings
@@ -192,7 +193,7 @@ async def optional_user_ws(websocket: WebSocket) -> User | None:
     """The user named by the bearer token or the session cookie of a WebSocket handshake, or None.
 
     Raises ``ServiceError`` (``invalid_token``) for a bad token. A token without the ``play`` scope
-    identifies its user, and ``may_play`` says it may not act as a player."""
+    identifies its user; what its socket may do is asked at each message (``credential_of``)."""
     async with sessionmaker_of(websocket)() as session:
         user = await _token_user(websocket, session, write=False)
         if user is not None:
@@ -214,10 +215,16 @@ def socket_limits(connection: HTTPConnection, user: User | None) -> dict[str, An
     return {"user_cap": accepts_of(user.bot_accepts).max_games + BOT_SPARE_SOCKETS, "count_address": False}
 
 
-def may_play(connection: HTTPConnection) -> bool:
-    """False when the connection authenticated with a token that lacks the ``play`` scope."""
-    auth = getattr(connection.state, "token", None)
-    return auth is None or auth.allows("play")
+def credential_of(connection: HTTPConnection, user: User | None) -> Credential:
+    """The credential a WebSocket handshake presented, after ``optional_user_ws``: its API token's id and
+    scopes, or its session cookie's user and session version (the one ``user_for_claim`` matched), or nobody's.
+    The socket holds it while it is open (app/live/credentials.py)."""
+    if user is None:
+        return ANONYMOUS
+    auth: tokens.TokenAuth | None = getattr(connection.state, "token", None)
+    if auth is not None:
+        return Credential(user.id, token_id=auth.token_id, scopes=auth.scopes)
+    return Credential(user.id, session_version=user.session_version)
 
 
 async def current_user_ws(websocket: WebSocket) -> User:

@@ -1,5 +1,5 @@
-"""What a game socket and a review socket share: reading the client's frames into replies, and the chat check
-both make before a line reaches the room."""
+"""What a game socket and a review socket share: reading the client's frames into replies, the chat check
+both make before a line reaches the room, and their last words when they are ended."""
 
 from __future__ import annotations
 
@@ -18,6 +18,27 @@ from app.moderation.standing import chat_sanction
 
 # One client frame -> the reply for this socket only (None: no reply), and whether the socket flooded.
 Handler = Callable[[str | bytes], Awaitable[tuple[str | None, bool]]]
+
+
+def close_through(conn: Connection, websocket: WebSocket) -> Callable[[int, str], Awaitable[None]]:
+    """A socket's close (``Ticket.close``): nothing more is acted on for it, then the close."""
+
+    async def close(code: int, reason: str) -> None:
+        conn.closed = True
+        await websocket.close(code, reason)
+
+    return close
+
+
+def say_through(conn: Connection) -> Callable[[str], Awaitable[None]]:
+    """A socket's last words before it is ended (``Ticket.say``): through its Connection, behind what is queued
+    for it, and sent before the close."""
+
+    async def say(text: str) -> None:
+        conn.push(text)
+        await conn.flush()
+
+    return say
 
 
 async def serve_frames(websocket: WebSocket, conn: Connection, metrics: Metrics, handle: Handler) -> None:

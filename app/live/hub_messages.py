@@ -3,9 +3,12 @@
 The game, review and lobby channels carry what clients receive (app/protocol.py, app/live/envelope.py). Two
 more channels carry news every instance acts on by itself, in-process or over Redis alike:
 
-- ``sessions``: ``Logout`` — the user logged out; every instance closes their sockets (app/live/sockets.py).
-- ``moderation``: ``Sanction`` — the user was suspended or banned; ``BlocksChanged`` — one of the users blocked
-  or unblocked the other (app/moderation/notices.py says what each instance does).
+- ``sessions``: ``Logout`` — the user logged out; every instance closes the sockets their session cookies
+  opened. ``TokenRevoked`` — an API token was revoked; every instance closes the sockets it opened
+  (app/live/sockets.py).
+- ``moderation``: ``Sanction`` — the user was suspended or banned, with what their sockets tell them before
+  closing; ``BlocksChanged`` — one of the users blocked or unblocked the other (app/moderation/notices.py says
+  what each instance does).
 
 ``HubChannel.publish`` sends a message built with its model; ``HubChannel.subscribe`` hands each listener the
 parsed model. A message that does not parse as one of its channel's models (another version's, or damaged)
@@ -21,7 +24,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar, Union
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
-from app.live.hub import Hub, Unsubscribe
+from app.live.hub import Hub, ResetCallback, Unsubscribe
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +38,18 @@ class Logout(_HubMessage):
     user_id: StrictInt
 
 
+class TokenRevoked(_HubMessage):
+    t: Literal["token_revoked"] = "token_revoked"
+    user_id: StrictInt  # whose token it was
+    token_id: StrictInt
+
+
 class Sanction(_HubMessage):
     t: Literal["sanction"] = "sanction"
     user_id: StrictInt
+    action: Literal["suspend", "ban"]
+    reason: str
+    until: str | None  # ISO time with zone (a suspension), None (a ban)
 
 
 class BlocksChanged(_HubMessage):
@@ -69,17 +81,21 @@ class HubChannel(Generic[M]):
     async def publish(self, hub: Hub, message: M) -> None:
         await hub.publish(self.name, self.encode(message))
 
-    async def subscribe(self, hub: Hub, listener: Callable[[M], Awaitable[None]]) -> Unsubscribe:
-        """Hand every well-formed message on this channel, from every instance, to ``listener``."""
+    async def subscribe(
+        self, hub: Hub, listener: Callable[[M], Awaitable[None]], on_reset: ResetCallback | None = None
+    ) -> Unsubscribe:
+        """Hand every well-formed message on this channel, from every instance, to ``listener``; ``on_reset`` is
+        called when some may have been missed (``Hub.subscribe``)."""
 
         async def on_message(data: bytes) -> None:
             message = self.decode(data)
             if message is not None:
                 await listener(message)
 
-        return await hub.subscribe(self.name, on_message)
+        return await hub.subscribe(self.name, on_message, on_reset)
 
 
-SESSIONS: HubChannel[Logout] = HubChannel("sessions", Logout)
+SessionNews = Annotated[Union[Logout, TokenRevoked], Field(discriminator="t")]
+SESSIONS: HubChannel[Logout | TokenRevoked] = HubChannel("sessions", SessionNews)
 ModerationMessage = Annotated[Union[Sanction, BlocksChanged], Field(discriminator="t")]
 MODERATION: HubChannel[Sanction | BlocksChanged] = HubChannel("moderation", ModerationMessage)

@@ -11,27 +11,46 @@ A bot connecting with its API token plays many games at once, one socket each: i
 its own limit instead (``user_cap``: the games it declared it plays at once, plus a few), and they do not
 count towards its address's cap (``count_address=False``), since many bots may run from one machine.
 
-Logging out ends the user's sessions everywhere: ``announce_logout`` sends a ``Logout`` over the hub's sessions
-channel (app/live/hub_messages.py), and every instance closes that user's sockets (close code 4401).
+Each ticket holds the credential its socket was opened with (app/live/credentials.py), so that what ends the
+credential ends the sockets it opened, on every instance, over the hub's sessions channel
+(app/live/hub_messages.py): ``announce_logout`` (the user's session cookies stop working) closes the sockets
+opened with a session cookie of that user, ``announce_token_revoked`` those opened with that token, close code
+4401 either way (a revoked token's socket reads an ``invalid_token`` error first). ``end`` closes one socket for
+a reason (an ``Ending``): the ticket is marked at once, so the socket's messages are refused from then on, its
+last words are said through the socket's own writer (``Ticket.say``, in order with what it was sending) and
+then it is closed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Hashable, Iterator
+from dataclasses import dataclass, field
 
-from app.live.hub import Hub
-from app.live.hub_messages import SESSIONS, Logout
+from app.live.credentials import ANONYMOUS, CLOSE_CREDENTIAL_ENDED, Credential, Ending
+from app.live.hub import Hub, ResetCallback
+from app.live.hub_messages import SESSIONS, Logout, TokenRevoked
 from app.live.socket_slots import SharedSlots
+from app.protocol import ErrorMessage, encode
 
 log = logging.getLogger(__name__)
 
-CLOSE_LOGGED_OUT = 4401
+CLOSE_LOGGED_OUT = CLOSE_CREDENTIAL_ENDED
 CLOSE_TOO_MANY_SOCKETS = 4429
 
 Closer = Callable[[int, str], Awaitable[None]]
+Sayer = Callable[[str], Awaitable[None]]
+
+LOGGED_OUT = Ending(CLOSE_LOGGED_OUT, "logged out", "not_authenticated", "You logged out: sign in again.")
+REVOKED_MESSAGE = "The API token is unknown or revoked."
+TOKEN_REVOKED = Ending(
+    CLOSE_CREDENTIAL_ENDED,
+    "token revoked",
+    "invalid_token",
+    REVOKED_MESSAGE,
+    encode(ErrorMessage(code="invalid_token", message=REVOKED_MESSAGE)).decode(),
+)
 
 
 @dataclass(eq=False)
@@ -42,6 +61,12 @@ class Ticket:
     counts_address: bool = True
     counts_user: bool = True
     slot: str | None = None  # its member in the shared slots (None: not shared)
+    credential: Credential = field(default=ANONYMOUS)
+    # The user's sanction when the socket opened (None: none), as app/moderation/notices.py keys it: a sanction
+    # already in force when a socket opened does not end it again.
+    sanction: Hashable | None = None
+    say: Sayer | None = None  # the socket's own writer, for its last words (None: close without them)
+    ended: Ending | None = None  # set once the socket is being ended: its messages are refused from then on
 
 
 class SocketRegistry:
@@ -65,6 +90,8 @@ class SocketRegistry:
         user_cap: int | None = None,
         count_address: bool = True,
         count_user: bool = True,
+        credential: Credential | None = None,
+        sanction: Hashable | None = None,
     ) -> Ticket | None:
         """A ticket for one more socket, or None when the user or the address holds its cap already.
         ``user_cap`` replaces ``per_user`` for this user; ``count_address=False`` leaves the address out;
@@ -88,7 +115,9 @@ class SocketRegistry:
                 slot = ""
             if slot is None:
                 return None
-        ticket = Ticket(user_id, address, close, count_address, count_user, slot or None)
+        if credential is None:
+            credential = ANONYMOUS if user_id is None else Credential(user_id)
+        ticket = Ticket(user_id, address, close, count_address, count_user, slot or None, credential, sanction)
         if count_address:
             self._by_address[address] = self._by_address.get(address, 0) + 1
         if user_id is not None:
@@ -119,24 +148,55 @@ class SocketRegistry:
             return sum(1 for ticket in self._by_user.get(user_id, ()) if ticket.counts_user)
         return self._by_address.get(address or "", 0)
 
-    async def close_user(self, user_id: int, code: int = CLOSE_LOGGED_OUT, reason: str = "logged out") -> int:
-        """Close every socket of ``user_id`` on this instance; how many."""
-        tickets = list(self._by_user.get(user_id, ()))
-        for ticket in tickets:
-            with contextlib.suppress(Exception):
-                await ticket.close(code, reason)
-        return len(tickets)
+    def tickets(self) -> Iterator[Ticket]:
+        """Every signed-in socket's ticket on this instance (a visitor's holds no credential to lose)."""
+        for tickets in list(self._by_user.values()):
+            yield from list(tickets)
+
+    def of_user(self, user_id: int) -> list[Ticket]:
+        return list(self._by_user.get(user_id, ()))
+
+    async def end(self, ticket: Ticket, ending: Ending) -> bool:
+        """End one socket for ``ending``: marked at once (its messages are refused from now on), its last words
+        said, then closed. False when it was being ended already."""
+        if ticket.ended is not None:
+            return False
+        ticket.ended = ending
+        if ending.last is not None and ticket.say is not None:
+            with contextlib.suppress(Exception):  # gone already: the close below is all there is to do
+                await ticket.say(ending.last)
+        with contextlib.suppress(Exception):
+            await ticket.close(ending.close_code, ending.close_reason)
+        return True
+
+    async def end_user(self, user_id: int, ending: Ending, which: Callable[[Ticket], bool] = lambda _ticket: True) -> int:
+        """End the sockets of ``user_id`` on this instance that ``which`` picks; how many."""
+        ended = 0
+        for ticket in self.of_user(user_id):
+            if which(ticket) and await self.end(ticket, ending):
+                ended += 1
+        return ended
 
     # ---- across instances
 
-    async def listen(self, hub: Hub) -> Callable[[], Awaitable[None]]:
-        """Close the sockets of users who log out on any instance; returns the unsubscribe function."""
+    async def listen(self, hub: Hub, on_reset: ResetCallback | None = None) -> Callable[[], Awaitable[None]]:
+        """End, on this instance, the sockets of a session that logged out or of a token revoked on any instance;
+        ``on_reset``: called when this instance may have missed some of that news. Returns the unsubscribe
+        function."""
 
-        async def on_logout(message: Logout) -> None:
-            await self.close_user(message.user_id)
+        async def on_news(message: Logout | TokenRevoked) -> None:
+            if isinstance(message, Logout):
+                await self.end_user(message.user_id, LOGGED_OUT, lambda ticket: not ticket.credential.is_token)
+            else:
+                token_id = message.token_id
+                await self.end_user(message.user_id, TOKEN_REVOKED, lambda ticket: ticket.credential.token_id == token_id)
 
-        return await SESSIONS.subscribe(hub, on_logout)
+        return await SESSIONS.subscribe(hub, on_news, on_reset)
 
 
 async def announce_logout(hub: Hub, user_id: int) -> None:
     await SESSIONS.publish(hub, Logout(user_id=user_id))
+
+
+async def announce_token_revoked(hub: Hub, user_id: int, token_id: int) -> None:
+    await SESSIONS.publish(hub, TokenRevoked(user_id=user_id, token_id=token_id))

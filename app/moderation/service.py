@@ -4,9 +4,9 @@ why), then takes effect everywhere:
 - ``warn``: the user's lobby sockets on every instance get ``moderator_warning``.
 - ``mute``: chat refused until a time (checked in the database at every chat line).
 - ``suspend`` / ``ban``: no play, chat or challenges (checked in the database where those are accepted); their
-  open challenges are cancelled, every instance drops their game sockets and seeks (``notices.py``), their
-  lobby sockets hear ``account_sanctioned`` and close, and each running game ends as an abandoned game does:
-  the opponent wins by abandonment.
+  open challenges are cancelled, every instance ends their seek and their sockets (``notices.py``: each socket
+  reads ``account_sanctioned``, then closes), and each running game ends as an abandoned game does: the
+  opponent wins by abandonment.
 - ``lift``: ends a mute, a suspension and a ban.
 - ``remove_chat``: the game commits a ``chat_removed`` event naming the lines; every client drops them, and
   snapshots and the chat pages leave them out from then on.
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -102,7 +102,7 @@ class Moderation:
         moderator: User,
         name: str,
         body: schemas.Action,
-        action: str,
+        action: Literal["suspend", "ban"],
         values: dict[str, Any],
         details: dict[str, Any] | None,
     ) -> dict[str, Any]:
@@ -112,10 +112,12 @@ class Moderation:
             entry = await self._audit(session, moderator, action, body, target=target, details=details)
             await withdraw_all(session, self.lobby, target.id)
             running = await repo.unfinished_games_of(session, target.id)
-        await announce_sanction(self.hub, target.id)
-        # Their lobby sockets on every instance hear why, then close (app/api/routers/lobby_ws.py).
-        sanctioned = AccountSanctioned(action=action, reason=body.reason, until=(details or {}).get("until"))
-        await self.lobby.publish(to_users(sanctioned, [target.id]))
+        # Their sockets on every instance hear why, then close (notices.py).
+        until: datetime | None = values.get("suspended_until")
+        notice = AccountSanctioned(
+            action=action, reason=body.reason, until=None if until is None else until.astimezone(UTC).isoformat()
+        )
+        await announce_sanction(self.hub, target.id, notice)
         for game in running:
             await self._end_abandoned(game.id, target.id, game.black_id, game.white_id)
         return audit_view(entry)

@@ -1,14 +1,19 @@
 """Sanctions, checked where actions are accepted (creating a challenge or a seek, starting a game, chatting),
-always against the database: a moderator's decision holds on every instance the moment it is committed."""
+always against the database: a moderator's decision holds on every instance the moment it is committed.
+
+And what a sanctioned user is told, wherever they ask (``sanction_notices``: the ``account_sanctioned`` message
+their sockets read before closing, ``sanction`` in ``GET /api/me`` and in the lobby's snapshot): the kind of
+sanction, until when, and the moderator's reason, from which the client says it in the user's language."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from typing import Protocol
+from datetime import UTC, datetime, timedelta
+from typing import Literal, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import Forbidden
+from app.protocol import AccountSanctioned
 from app.store.models import User
 from app.store.repositories import moderation as repo
 from app.store.repositories.moderation import Standing
@@ -33,6 +38,46 @@ def restriction(standing: Sanctioned, now: datetime) -> Forbidden | None:
         until = standing.suspended_until.strftime("%Y-%m-%d %H:%M UTC")
         return Forbidden("account_suspended", f"This account is suspended until {until}.")
     return None
+
+
+# What identifies a sanction in force: its kind and its end ("ban", None) or ("suspend", until).
+SanctionKey = tuple[Literal["suspend", "ban"], datetime | None]
+
+
+def sanction_key(standing: Sanctioned, now: datetime) -> SanctionKey | None:
+    """The sanction in force now (None: none)."""
+    if standing.banned:
+        return ("ban", None)
+    if standing.suspended_until is not None and standing.suspended_until > now:
+        return ("suspend", standing.suspended_until)
+    return None
+
+
+def notice_key(notice: AccountSanctioned) -> SanctionKey:
+    return (notice.action, None if notice.until is None else datetime.fromisoformat(notice.until))
+
+
+async def sanction_notices(
+    session: AsyncSession, standings: dict[int, Sanctioned], now: datetime
+) -> dict[int, AccountSanctioned]:
+    """What each of these users, if sanctioned now, is told: the kind, the end (a suspension's) and the reason
+    of the moderator's latest suspension or ban (empty when none was recorded)."""
+    keys = {user_id: key for user_id, standing in standings.items() if (key := sanction_key(standing, now)) is not None}
+    reasons = await repo.sanction_reasons(session, set(keys))
+    return {
+        user_id: AccountSanctioned(action=action, reason=reasons.get(user_id, ""), until=_iso(until))
+        for user_id, (action, until) in keys.items()
+    }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(UTC).isoformat()
+
+
+async def sanction_view(session: AsyncSession, user: User) -> dict[str, object] | None:
+    """``{"action", "reason", "until"}`` of the user's sanction in force now, or None."""
+    notice = (await sanction_notices(session, {user.id: user}, utcnow())).get(user.id)
+    return None if notice is None else notice.model_dump(exclude={"t"})
 
 
 async def check_may_play(session: AsyncSession, user_ids: set[int]) -> None:

@@ -19,6 +19,7 @@ from app.api.login_limits import check_password_limits
 from app.bots.declaration import accepts_of
 from app.live.sockets import announce_logout
 from app.lobby.views import user_view
+from app.moderation.standing import sanction_view
 from app.ratings.lookup import display_ranks
 from app.store.models import User
 
@@ -39,10 +40,14 @@ class Registration(Credentials):
 
 # Who a visitor without a session is: nobody stored, so no id and no name (a guest is stored only once it
 # does something that needs one: docs/operations.md, "Limits").
-ANONYMOUS = {"id": None, "name": None, "guest": True, "bot": False, "rank": None}
+ANONYMOUS = {"id": None, "name": None, "guest": True, "bot": False, "rank": None, "sanction": None}
 
 
-@router.get("/me", summary="The current user; without a session, an anonymous visitor (id null), stored nowhere")
+@router.get(
+    "/me",
+    summary="The current user (with the suspension or ban in force, if any); without a session, an anonymous visitor "
+    "(id null), stored nowhere",
+)
 async def me(user: OptionalUser, db: DB) -> dict:
     if user is None:
         return dict(ANONYMOUS)
@@ -56,6 +61,9 @@ async def guest(visitor: EntryVisiting, db: EntryDB) -> dict:
 
 async def _me_view(db: DB, user: User) -> dict:
     view = user_view(user, await display_ranks(db, [user.id]))
+    # A suspension or ban in force, for a player whose sockets' account_sanctioned they never read
+    # (docs/moderation.md): the client tells them again, in their language.
+    view["sanction"] = await sanction_view(db, user)
     if user.is_bot:  # a bot reads what it accepts from here
         view["accepts"] = accepts_of(user.bot_accepts).model_dump()
         view["owner_id"] = user.owner_id

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import tokens
 from app.api.deps import DB, RequiredUser, SessionUser
 from app.bots import service
 from app.bots.declaration import BotAccepts
+from app.live.sockets import announce_token_revoked
 
 router = APIRouter(prefix="/api", tags=["bots"])
 
@@ -55,7 +56,8 @@ async def create_token(body: TokenCreate, db: DB, user: SessionUser) -> dict:
     return {**tokens.view(row), "token": token}
 
 
-@router.delete("/tokens/{token_id}", summary="Revoke an API token")
-async def revoke_token(token_id: int, db: DB, user: SessionUser) -> dict:
-    await tokens.revoke(db, user, token_id)
+@router.delete("/tokens/{token_id}", summary="Revoke an API token (the sockets it opened close, on every instance)")
+async def revoke_token(token_id: int, request: Request, db: DB, user: SessionUser) -> dict:
+    owner_id = await tokens.revoke(db, user, token_id)
+    await announce_token_revoked(request.app.state.hub, owner_id, token_id)
     return {"ok": True}

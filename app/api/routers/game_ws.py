@@ -8,16 +8,16 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
-from app.api.deps import may_play, socket_limits
-from app.api.room_socket import chat_refused, serve_frames
-from app.api.socket_admission import serve_admitted, since_version
+from app.api.deps import socket_limits
+from app.api.room_socket import chat_refused, close_through, say_through, serve_frames
+from app.api.socket_admission import Acting, serve_admitted, since_version
 from app.live.connection import Connection
 from app.live.outcome import Outcome
 from app.live.room import Room
 from app.moderation.chat_filter import ChatFilter
 from app.moderation.standing import is_new_account, restriction
 from app.store.types import utcnow
-from app.live.sockets import Closer, Ticket
+from app.live.sockets import Ticket
 from app.store.models import User
 from app.logs import bind_game
 from app.ws_protocol import text_sender, text_sender_now
@@ -75,8 +75,10 @@ async def _serve(
         return
     user_id = None if user is None else user.id
     now = utcnow()
-    # A suspended or banned user may watch, never sit (nor offer a rematch, which would start a game).
-    sits = may_play(websocket) and (user is None or restriction(user, now) is None)
+    acting = Acting.of(websocket, ticket)
+    # A suspended or banned user may watch, never sit (nor offer a rematch, which would start a game); nor a
+    # token that may only watch.
+    sits = acting.scoped and (user is None or restriction(user, now) is None)
     new_account = user is not None and is_new_account(user, now, websocket.app.state.settings.new_account_hours)
     send, send_now = _senders(websocket, chat_filter)
     conn = Connection(
@@ -87,11 +89,12 @@ async def _serve(
         seat=room.seat_of(user_id) if sits else None,
         send_now=send_now,
     )
-    ticket.close = _closer(conn, websocket)
+    ticket.close = close_through(conn, websocket)
+    ticket.say = say_through(conn)
 
     async def handle(raw: str | bytes) -> tuple[str | None, bool]:
         received = time.perf_counter()
-        reply, kind = await _handle(room, conn, raw, websocket.app.state, new_account)
+        reply, kind = await _handle(room, conn, acting, raw, websocket.app.state, new_account)
         if isinstance(reply, Outcome):
             _observe(metrics, kind, reply, time.perf_counter() - received)
             conn.refused_for(reply.code)  # a socket that keeps being refused is read more slowly
@@ -123,14 +126,6 @@ def _senders(
     return chat_filter.wrap(send), send_now
 
 
-def _closer(conn: Connection, websocket: WebSocket) -> Closer:
-    async def close(code: int, reason: str) -> None:
-        conn.closed = True  # nothing more is acted on for this socket
-        await websocket.close(code, reason)
-
-    return close
-
-
 def _observe(metrics: Metrics, kind: str | None, outcome: Outcome, seconds: float) -> None:
     """Count a refusal by its code; time an acknowledged move (receive -> ack)."""
     if outcome.code is not None:
@@ -140,7 +135,7 @@ def _observe(metrics: Metrics, kind: str | None, outcome: Outcome, seconds: floa
 
 
 async def _handle(
-    room: Room, conn: Connection, raw: str | bytes, state: Any, new_account: bool = False
+    room: Room, conn: Connection, acting: Acting, raw: str | bytes, state: Any, new_account: bool = False
 ) -> tuple[Outcome | bytes | None, str | None]:
     """The reply to one client message (an outcome, another message, or None: no reply) and the message's
     type (None: not understood)."""
@@ -150,8 +145,8 @@ async def _handle(
             Outcome.refused(client_id_of(raw), "rate_limited", RATE_LIMITED_MESSAGE),
             _FLOODED if closing else None,
         )
-    if conn.seat is None or conn.chat_held_until:
-        early = _refused_unparsed(conn, raw)
+    if conn.seat is None or conn.chat_held_until or not acting.scoped:
+        early = _refused_unparsed(conn, acting, raw)
         if early is not None:
             return early, None
     try:
@@ -163,6 +158,9 @@ async def _handle(
     if isinstance(message, Pong):
         conn.pong_received(message.id, time.monotonic())
         return None, message.t
+    refused = await acting.refusal(message.t)
+    if refused is not None:
+        return Outcome.refused(message.id, refused.code, refused.message), message.t
     if isinstance(message, Chat):
         refusal = await _chat_refusal(state, conn, room.game_id, message, new_account)
         if refusal is not None:
@@ -174,11 +172,15 @@ async def _handle(
     return await room.act(conn, message.id, action, facts), message.t
 
 
-def _refused_unparsed(conn: Connection, raw: str | bytes) -> Outcome | None:
+def _refused_unparsed(conn: Connection, acting: Acting, raw: str | bytes) -> Outcome | None:
     """The refusals the socket alone decides, whatever the message's other fields say, made before the full
-    parse and validation: a spectator's game action (``not_a_player``), and a chat line within
-    ``CHAT_HOLD_SECONDS`` of one refused over the chat limit. None: parse the message and go on."""
+    parse and validation: any action of a token that may only watch (``insufficient_scope``), a spectator's
+    game action (``not_a_player``), and a chat line within ``CHAT_HOLD_SECONDS`` of one refused over the chat
+    limit. None: parse the message and go on."""
     kind, client_id = peek(raw)
+    scope = acting.scope_refusal(kind)
+    if scope is not None:
+        return Outcome.refused(client_id, scope.code, scope.message)
     if kind in PLAYER_ACTION_TYPES and conn.seat is None:
         return Outcome.refused(client_id, "not_a_player", NOT_A_PLAYER_MESSAGE)
     if kind == "chat" and conn.chat_held_until:

@@ -2,7 +2,7 @@
 automatch ("play now") for the signed-in user behind the socket.
 
 Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [...], "seek": ...,
-"my_games": [...]}``, then
+"my_games": [...], "sanction": ...}`` (``sanction``: the user's suspension or ban in force, or null), then
 ``challenge_created`` (``challenge``), ``challenge_removed`` (``id``, ``reason``), ``game_started``
 (``challenge_id`` or ``automatch``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``,
 ``result``), and ``resync`` when the socket fell too far behind (reload the lists). Open challenges of players
@@ -13,7 +13,8 @@ snapshot's ``incoming`` lists those still open. With ``?feed=mine`` the socket g
 this user (the snapshot's ``challenges`` and ``games`` are empty): a page that shows only the user's own games
 asks for no more. The user is the session cookie's
 or the ``Authorization: Bearer`` token's. Clients may send ``{"t": "ping"}`` to get a pong, and ``seek`` /
-``seek_cancel`` (answered with ``ack`` or ``error``). See docs/protocol.md §7 and docs/lobby.md.
+``seek_cancel`` (answered with ``ack`` or ``error``; a token without the ``play`` scope gets
+``insufficient_scope``, app/api/socket_admission.py ``Acting``). See docs/protocol.md §7 and docs/lobby.md.
 
 Every client message counts against ``TENGEN_LOBBY_MESSAGES_PER_SECOND`` (burst 10); beyond it
 ``{"t": "error", "id", "code": "rate_limited"}``, and the ``FLOOD_LIMIT``-th refusal within ``FLOOD_WINDOW``
@@ -34,7 +35,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import sessionmaker_of, socket_limits
-from app.api.socket_admission import serve_admitted
+from app.api.socket_admission import Acting, serve_admitted
 from app.live.sockets import Ticket
 from app.automatch.messages import seek_view
 from app.automatch.preferences import SeekPreferences
@@ -44,7 +45,7 @@ from app.games import visibility
 from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
 from app.lobby import my_games
 from app.moderation.chat_filter import ChatFilter
-from app.moderation.notices import CLOSE_SANCTIONED
+from app.moderation.standing import sanction_view
 from app.lobby.challenge_views import people_of
 from app.lobby.views import challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
@@ -77,19 +78,20 @@ async def lobby_socket(websocket: WebSocket) -> None:
     # Lobby sockets count towards the address (a bot's, with its token, towards its own cap instead); every
     # signed-in one is held under its user too, so that logging out closes it. Open challenges of those this
     # user blocked or was blocked by are left out, now and as they come.
-    async def serve(user: User | None, _ticket: Ticket, blocks: ChatFilter | None) -> None:
-        await _feed(websocket, user, blocks)
+    async def serve(user: User | None, ticket: Ticket, blocks: ChatFilter | None) -> None:
+        await _feed(websocket, user, ticket, blocks)
 
     await serve_admitted(websocket, serve, lambda user: socket_limits(websocket, user) or {"count_user": False})
 
 
-async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | None) -> None:
+async def _feed(websocket: WebSocket, user: User | None, ticket: Ticket, blocks: ChatFilter | None) -> None:
     await websocket.accept()
     broadcaster = websocket.app.state.lobby
     spectators = websocket.app.state.spectator_count
     automatch: Automatch = websocket.app.state.automatch
     conn_id = uuid.uuid4().hex
     sender = _Sender(websocket)
+    ticket.say = sender.send_text  # a sanction's or a revoked token's last words, between the feed's messages
     public = websocket.query_params.get("feed") != "mine"  # else only what is this user's own
     async with broadcaster.subscribe(user.id if user else None, public) as subscription:
         async with sessionmaker_of(websocket)() as session:
@@ -101,6 +103,7 @@ async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | No
             mine = [] if user is None else await games.list_for_user(session, user.id, finished=False, limit=MY_GAMES)
             mine = [row for row in mine if row.black.id != row.white.id]  # practice boards aside
             ranks = await display_ranks(session, player_ids(live) | player_ids(mine))
+            sanction = None if user is None else await sanction_view(session, user)
         seeker = automatch.seeking(user.id) if user else None
         await sender.send(
             LobbySnapshot(
@@ -109,11 +112,12 @@ async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | No
                 games=[game_summary(row, spectators, ranks) for row in live],
                 seek=seek_view(seeker) if seeker else None,
                 my_games=sorted((my_games.from_row(row, ranks) for row in mine), key=my_games.sort_key(user.id if user else 0)),
+                sanction=sanction,
             ).wire()
         )
         if user is not None:
             automatch.socket_opened(user.id, conn_id, bot=user.is_bot and user.owner_id is None)
-        reader = asyncio.create_task(_read(websocket, sender, automatch, user))
+        reader = asyncio.create_task(_read(websocket, sender, automatch, user, Acting.of(websocket, ticket)))
         try:
             while True:
                 getter = asyncio.create_task(subscription.get())
@@ -127,9 +131,6 @@ async def _feed(websocket: WebSocket, user: User | None, blocks: ChatFilter | No
                 if blocks is not None and visibility.hides_challenge(message, blocks.hidden):
                     continue
                 await sender.send(message)
-                if message.get("t") == "account_sanctioned":  # suspended or banned: docs/moderation.md
-                    await websocket.close(CLOSE_SANCTIONED, "account suspended")
-                    return
         except WebSocketDisconnect:
             return
         finally:
@@ -151,8 +152,12 @@ class _Sender:
         async with self.lock:
             await self.websocket.send_json(message)
 
+    async def send_text(self, text: str) -> None:
+        async with self.lock:
+            await self.websocket.send_text(text)
 
-async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, user: User | None) -> None:
+
+async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, user: User | None, acting: Acting) -> None:
     """Answer the client's messages until it goes away."""
     recent: deque[float] = deque()
     bucket = TokenBucket(rate=websocket.app.state.settings.lobby_messages_per_second, burst=10.0)
@@ -173,6 +178,10 @@ async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, use
                 continue
             if isinstance(message, LobbyPing):
                 await sender.send(LobbyPong(id=message.id).wire())
+                continue
+            denied = await acting.refusal(message.t)  # the credential's scope and validity, at every action
+            if denied is not None:
+                await sender.send(LobbyError(id=message.id, code=denied.code, message=denied.message).wire())
                 continue
             try:
                 if user is None:

@@ -9,10 +9,10 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket
 
-from app.api.socket_admission import serve_admitted, since_version
+from app.api.socket_admission import Acting, serve_admitted, since_version
 from app.live.sockets import Ticket
 from app.errors import ServiceError
-from app.api.room_socket import chat_refused, serve_frames
+from app.api.room_socket import chat_refused, close_through, say_through, serve_frames
 from app.moderation.chat_filter import ChatFilter
 from app.live.connection import Connection
 from app.live.review_room import ReviewRoom
@@ -42,8 +42,8 @@ CLOSE_TRY_AGAIN = 1013  # the review cannot be opened right now (its tree waits 
 async def review_socket(websocket: WebSocket, review_id: str) -> None:
     metrics: Metrics = websocket.app.state.metrics
 
-    async def serve(user: User | None, _ticket: Ticket, chat_filter: ChatFilter | None) -> None:
-        await _serve(websocket, review_id, user, metrics, chat_filter)
+    async def serve(user: User | None, ticket: Ticket, chat_filter: ChatFilter | None) -> None:
+        await _serve(websocket, review_id, user, ticket, metrics, chat_filter)
 
     await serve_admitted(websocket, serve)
 
@@ -55,7 +55,7 @@ async def _refuse(websocket: WebSocket, metrics: Metrics, close: int, *, code: s
 
 
 async def _serve(
-    websocket: WebSocket, review_id: str, user: User | None, metrics: Metrics, chat_filter: ChatFilter | None
+    websocket: WebSocket, review_id: str, user: User | None, ticket: Ticket, metrics: Metrics, chat_filter: ChatFilter | None
 ) -> None:
     room: ReviewRoom | None = None
     try:
@@ -81,10 +81,12 @@ async def _serve(
         return
     send = websocket.send_text if chat_filter is None else chat_filter.wrap(websocket.send_text)
     conn = Connection(send, websocket.close, user_id=user_id, user_name=None if user is None else user.name, seat=None)
+    ticket.close, ticket.say = close_through(conn, websocket), say_through(conn)
+    acting = Acting.of(websocket, ticket)
 
     async def handle(raw: str | bytes) -> tuple[str | None, bool]:
         assert room is not None
-        reply, flooded = await _handle(room, conn, raw, websocket.app.state)
+        reply, flooded = await _handle(room, conn, acting, raw, websocket.app.state)
         if reply is not None and reply.startswith(b'{"t":"error"'):
             code = _code_of(reply)
             metrics.error(code)
@@ -102,7 +104,7 @@ def _code_of(reply: bytes) -> str:
     return str(orjson.loads(reply).get("code"))
 
 
-async def _handle(room: ReviewRoom, conn: Connection, raw: str | bytes, state: Any) -> tuple[bytes | None, bool]:
+async def _handle(room: ReviewRoom, conn: Connection, acting: Acting, raw: str | bytes, state: Any) -> tuple[bytes | None, bool]:
     """The reply to one client message (None: no reply), and whether the socket flooded and must close."""
     if not conn.messages.take():
         closing = conn.refuse()
@@ -115,6 +117,9 @@ async def _handle(room: ReviewRoom, conn: Connection, raw: str | bytes, state: A
         return encode(PongReply(id=message.id, server_time=time.time())), False
     if isinstance(message, Pong):
         return None, False
+    refused = await acting.refusal(message.t)
+    if refused is not None:
+        return encode(ErrorMessage(id=message.id, code=refused.code, message=refused.message)), False
     if isinstance(message, ReviewChat) and conn.user_id is not None:
         refusal = await chat_refused(state, conn.user_id, room.channel, message.text)
         if refusal is not None:

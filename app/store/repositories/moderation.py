@@ -65,6 +65,22 @@ async def audit_entries(
     return list((await session.execute(query.order_by(AuditEntry.id.desc()).limit(limit))).scalars())
 
 
+async def sanction_reasons(session: AsyncSession, user_ids: set[int]) -> dict[int, str]:
+    """The reason of each user's latest suspension or ban in the audit log (users without one left out)."""
+    if not user_ids:
+        return {}
+    query = (
+        select(AuditEntry.target_user_id, AuditEntry.reason)
+        .where(AuditEntry.target_user_id.in_(user_ids), AuditEntry.action.in_(("suspend", "ban")))
+        .order_by(AuditEntry.id.desc())
+    )
+    reasons: dict[int, str] = {}
+    for target, reason in await session.execute(query):
+        if target is not None:
+            reasons.setdefault(target, reason)
+    return reasons
+
+
 # ---- blocks
 
 

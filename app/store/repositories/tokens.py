@@ -40,6 +40,14 @@ async def list_for_users(session: AsyncSession, user_ids: list[int]) -> list[Api
     return list((await session.execute(query)).scalars())
 
 
+async def active_ids(session: AsyncSession, token_ids: set[int]) -> set[int]:
+    """Those of ``token_ids`` that are not revoked."""
+    if not token_ids:
+        return set()
+    query = select(ApiToken.id).where(ApiToken.id.in_(token_ids), ApiToken.revoked_at.is_(None))
+    return set((await session.execute(query)).scalars())
+
+
 async def get(session: AsyncSession, token_id: int) -> ApiToken | None:
     return await session.get(ApiToken, token_id)
 

@@ -66,6 +66,14 @@ async def bump_session_version(session: AsyncSession, user_id: int) -> None:
     await session.execute(update(User).where(User.id == user_id).values(session_version=User.session_version + 1))
 
 
+async def session_versions(session: AsyncSession, user_ids: set[int]) -> dict[int, int]:
+    """Each user's session version (users that no longer exist left out)."""
+    if not user_ids:
+        return {}
+    rows = await session.execute(select(User.id, User.session_version).where(User.id.in_(user_ids)))
+    return {row.id: row.session_version for row in rows}
+
+
 async def names(session: AsyncSession, user_ids: set[int]) -> dict[int, str]:
     if not user_ids:
         return {}

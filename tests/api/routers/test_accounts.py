@@ -17,7 +17,7 @@ PASSWORD = "s3cret-Tengen-pw"
 
 async def test_a_visitor_is_anonymous_until_it_starts_a_guest_session(client: httpx.AsyncClient) -> None:
     anonymous = await client.get("/api/me")
-    assert anonymous.json() == {"id": None, "name": None, "guest": True, "bot": False, "rank": None}
+    assert anonymous.json() == {"id": None, "name": None, "guest": True, "bot": False, "rank": None, "sanction": None}
     assert "set-cookie" not in anonymous.headers
     response = await client.post("/api/guest")
     assert response.status_code == 200
