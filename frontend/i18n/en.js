@@ -9,6 +9,7 @@ export default {
   "nav.dark_mode": "Dark mode",
 
   "common.cancel": "Cancel",
+  "common.dismiss": "Dismiss",
   "common.confirm": "Confirm",
   "common.accept": "Accept",
   "common.decline": "Decline",
@@ -681,4 +682,7 @@ export default {
   "moderation.warned": "A moderator warns you: {reason}",
   "moderation.banned_notice": "Your account is banned: {reason}",
   "moderation.suspended_notice": "Your account is suspended until {until}: {reason}",
+  "moderation.banned_plain": "Your account is banned.",
+  "moderation.suspended_plain": "Your account is suspended until {until}.",
+  "moderation.sanction_watch": "You may still watch games.",
 };

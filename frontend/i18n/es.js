@@ -9,6 +9,7 @@ export default {
   "nav.dark_mode": "Modo oscuro",
 
   "common.cancel": "Cancelar",
+  "common.dismiss": "Cerrar",
   "common.confirm": "Confirmar",
   "common.accept": "Aceptar",
   "common.decline": "Rechazar",
@@ -681,4 +682,7 @@ export default {
   "moderation.warned": "Un moderador te advierte: {reason}",
   "moderation.banned_notice": "Tu cuenta está expulsada: {reason}",
   "moderation.suspended_notice": "Tu cuenta está suspendida hasta {until}: {reason}",
+  "moderation.banned_plain": "Tu cuenta está expulsada.",
+  "moderation.suspended_plain": "Tu cuenta está suspendida hasta {until}.",
+  "moderation.sanction_watch": "Aún puedes ver partidas.",
 };

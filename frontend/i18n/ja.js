@@ -9,6 +9,7 @@ export default {
   "nav.dark_mode": "ダークモード",
 
   "common.cancel": "キャンセル",
+  "common.dismiss": "閉じる",
   "common.confirm": "確認",
   "common.accept": "承諾",
   "common.decline": "断る",
@@ -681,4 +682,7 @@ export default {
   "moderation.warned": "モデレーターからの警告：{reason}",
   "moderation.banned_notice": "アカウントは永久停止されました：{reason}",
   "moderation.suspended_notice": "アカウントは {until} まで停止されました：{reason}",
+  "moderation.banned_plain": "アカウントは永久停止されました。",
+  "moderation.suspended_plain": "アカウントは {until} まで停止されました。",
+  "moderation.sanction_watch": "対局の観戦は引き続きできます。",
 };

@@ -9,6 +9,7 @@ export default {
   "nav.dark_mode": "다크 모드",
 
   "common.cancel": "취소",
+  "common.dismiss": "닫기",
   "common.confirm": "확인",
   "common.accept": "수락",
   "common.decline": "거절",
@@ -681,4 +682,7 @@ export default {
   "moderation.warned": "운영자의 경고: {reason}",
   "moderation.banned_notice": "계정이 영구 정지되었습니다: {reason}",
   "moderation.suspended_notice": "계정이 {until}까지 정지되었습니다: {reason}",
+  "moderation.banned_plain": "계정이 영구 정지되었습니다.",
+  "moderation.suspended_plain": "계정이 {until}까지 정지되었습니다.",
+  "moderation.sanction_watch": "대국 관전은 계속할 수 있습니다.",
 };

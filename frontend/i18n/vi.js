@@ -9,6 +9,7 @@ export default {
   "nav.dark_mode": "Chế độ tối",
 
   "common.cancel": "Hủy",
+  "common.dismiss": "Đóng",
   "common.confirm": "Xác nhận",
   "common.accept": "Đồng ý",
   "common.decline": "Từ chối",
@@ -681,4 +682,7 @@ export default {
   "moderation.warned": "Điều hành viên cảnh cáo bạn: {reason}",
   "moderation.banned_notice": "Tài khoản của bạn đã bị cấm: {reason}",
   "moderation.suspended_notice": "Tài khoản của bạn bị tạm khóa đến {until}: {reason}",
+  "moderation.banned_plain": "Tài khoản của bạn đã bị cấm.",
+  "moderation.suspended_plain": "Tài khoản của bạn bị tạm khóa đến {until}.",
+  "moderation.sanction_watch": "Bạn vẫn có thể xem các ván đấu.",
 };

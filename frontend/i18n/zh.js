@@ -9,6 +9,7 @@ export default {
   "nav.dark_mode": "深色模式",
 
   "common.cancel": "取消",
+  "common.dismiss": "关闭",
   "common.confirm": "确定",
   "common.accept": "同意",
   "common.decline": "拒绝",
@@ -681,4 +682,7 @@ export default {
   "moderation.warned": "管理员警告你：{reason}",
   "moderation.banned_notice": "你的账号已被封禁：{reason}",
   "moderation.suspended_notice": "你的账号停用至 {until}：{reason}",
+  "moderation.banned_plain": "你的账号已被封禁。",
+  "moderation.suspended_plain": "你的账号停用至 {until}。",
+  "moderation.sanction_watch": "你仍可观看对局。",
 };

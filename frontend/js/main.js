@@ -4,6 +4,8 @@ import { h, replace, translateTree } from "./dom.js";
 import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js";
 import { mountAccount } from "./account.js";
 import { loadMe } from "./session.js";
+import { onAccountSanctioned } from "./protocol.js";
+import { showSanction, watchSanction } from "./sanction.js";
 import { unlockAudio } from "./sound.js";
 import { clearToasts } from "./ui.js";
 import { applyTheme, themeSwitch } from "./theme.js";
@@ -142,8 +144,12 @@ export function start() {
   window.addEventListener("hashchange", route);
   // Who we are (a visitor without a session is anonymous: a guest is started only by an action that needs
   // one, see session.js ensureUser) is known before the first page mounts.
+  // A suspension or ban is told on every page, in the player's language (sanction.js): as a socket hears it,
+  // and from /api/me when a socket closed without saying why.
+  onAccountSanctioned((msg) => (msg ? showSanction(msg) : loadMe()));
   loadMe().finally(() => {
     route();
     watchTurns();
+    watchSanction();
   });
 }

@@ -4,8 +4,20 @@
 const BACKOFF_START_MS = 500;
 const BACKOFF_MAX_MS = 15000;
 const PING_EVERY_MS = 10000;
-/** Close codes after which reconnecting cannot help (no such game, not allowed). */
-const FATAL_CLOSE_CODES = new Set([4400, 4401, 4403, 4404, 4409, 1008]);
+/** Close codes after which reconnecting cannot help (no such game, not allowed). 4403 (suspended or banned) is
+ * not one: reconnected, the player may still watch (docs/protocol.md §4.2). */
+const FATAL_CLOSE_CODES = new Set([4400, 4401, 4404, 4409, 1008]);
+const CLOSE_SANCTIONED = 4403;
+
+let sanctionListener = null;
+
+/**
+ * fn(msg) with every `account_sanctioned` a socket reads (the player was suspended or banned; the socket closes
+ * with 4403 next), and fn(null) when a socket closed with 4403 before its client read why: ask the server.
+ */
+export function onAccountSanctioned(fn) {
+  sanctionListener = fn;
+}
 const FATAL_ERROR_CODES = new Set(["not_found", "game_not_found", "no_such_game", "forbidden", "no_such_review", "review_full"]);
 
 export function wsUrl(path) {
@@ -122,12 +134,18 @@ class ReconnectingSocket {
       } catch {
         return;
       }
-      if (msg && typeof msg === "object") this.onMessage(msg);
+      if (!msg || typeof msg !== "object") return;
+      if (msg.t === "account_sanctioned") {
+        ws.heardSanction = true;
+        if (sanctionListener) sanctionListener(msg);
+      }
+      this.onMessage(msg);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.onClosed();
+      if (ev.code === CLOSE_SANCTIONED && !ws.heardSanction && sanctionListener) sanctionListener(null);
       if (this.stopped) return;
       if (FATAL_CLOSE_CODES.has(ev.code)) {
         this.stopped = true;

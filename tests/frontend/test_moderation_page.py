@@ -1,7 +1,8 @@
 """The moderator page against the real server, in Chromium: a player reports a chat line from the game page;
 a moderator (granted with ``tengen admin grant``) finds it in the queue with the chat in context, removes the
-line (it disappears from the players' pages at once), suspends the player (their game ends), closes the
-report, and reads it all in the audit log; a player without the role is refused the page and its link."""
+line (it disappears from the players' pages at once), suspends the player (their game ends, and their page
+tells them why, in their language, before and after a reload), closes the report, and reads it all in the
+audit log; a player without the role is refused the page and its link."""
 
 from __future__ import annotations
 
@@ -77,6 +78,13 @@ def test_a_moderator_acts_on_a_reported_chat_line(browser: Browser, server: Live
         record = mod.api("GET", f"/api/moderation/users/{bao_name}")
         assert record["suspended_until"] is not None
         assert (ana.api("GET", f"/api/games/{ana.page.url.rsplit('/', 1)[1]}"))["result"] == "B+F"
+        # Bao is told why, on the page he is on, in his language; and again after a reload (from /api/me).
+        bao.page.wait_for_selector(".sanction-notice >> text=repeated insults")
+        bao.language("es")
+        bao.page.wait_for_selector(".sanction-notice >> text=Tu cuenta está suspendida hasta")
+        bao.page.reload()
+        bao.page.wait_for_selector(".sanction-notice >> text=Tu cuenta está suspendida hasta")
+        assert "repeated insults" in bao.shown_text(".sanction-notice")
 
         # Close the report; the queue empties and the audit log holds every action with its reason.
         card = mod.page.locator(".mod-report").first

@@ -388,9 +388,7 @@ export function mount(container) {
         toast("moderation.warned", { reason: msg.reason || "" }, "error", 15000);
         return;
       } else if (msg.t === "account_sanctioned") {
-        const until = msg.until ? new Date(msg.until).toLocaleString() : "";
-        toast(msg.action === "ban" ? "moderation.banned_notice" : "moderation.suspended_notice", { reason: msg.reason || "", until }, "error", 20000);
-        return;
+        return; // told on every page (sanction.js)
       } else if (msg.t === "spectators" || msg.t === "game_updated") {
         const id = msg.game_id ?? (msg.game && msg.game.id);
         model.live = model.live.map((x) => (x.id === id ? { ...x, ...(msg.game || {}), spectators: msg.spectators ?? x.spectators } : x));
