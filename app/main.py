@@ -60,7 +60,7 @@ from app.moderation.chat_filter import ChatFilters
 from app.moderation.fair_play import FairPlay
 from app.moderation.service import Moderation
 from app.lobby.service import announce_game_finished
-from app.lobby.starting import announce_rematch
+from app.lobby.starting import rematch_started
 from app.store.repositories import games as games_repo
 from app.live.lobby import MemoryLobbyBroadcaster
 from app.lobby.views import no_spectators
@@ -117,6 +117,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             make_seek_pool(hub),
             lobby,
             app.state.sessionmaker,
+            hub=hub,
             metrics=app.state.metrics,
             bot_offer_after=settings.automatch_bot_after,
             avoid=moderation_blocks.avoided,
@@ -137,7 +138,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             await announce_game_finished(lobby, game_id, result.get("text"))
 
         async def rematch(game_id: str, rematch_of: str) -> None:
-            await announce_rematch(app.state.sessionmaker, lobby, game_id, rematch_of)
+            await rematch_started(app.state.sessionmaker, hub, lobby, game_id, rematch_of)
 
         turns = TurnFeed(lobby)
         rooms = RoomManager(

@@ -43,9 +43,10 @@ from app.automatch.messages import paired_message, seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.strength import Avoid, Strength, avoid_nobody, player_rating
 from app.errors import Conflict, Forbidden, ServiceError
+from app.live.hub import Hub
 from app.live.lobby import LobbyBroadcaster
 from app.live.seek_pool import SeekPool
-from app.lobby.starting import announce_game_started, create_game
+from app.lobby.starting import create_game, game_started
 from app.metrics import Metrics
 from app.moderation.fair_play import DEFAULT_FAIR_PLAY, FairPlay, check_may_play_rated
 from app.moderation.standing import check_may_play
@@ -91,6 +92,7 @@ class Automatch:
         lobby: LobbyBroadcaster,
         sessionmaker: async_sessionmaker[AsyncSession],
         *,
+        hub: Hub,
         strength: Strength = player_rating,
         avoid: Avoid = avoid_nobody,
         clock: Callable[[], float] = time.time,
@@ -102,6 +104,7 @@ class Automatch:
         self.pool = pool
         self.fair_play = fair_play
         self.lobby = lobby
+        self.hub = hub  # where a new game's first deadline is registered (app/lobby/starting.py)
         self.sessionmaker = sessionmaker
         self.strength = strength
         self.avoid = avoid
@@ -307,7 +310,7 @@ class Automatch:
         async with self.sessionmaker() as session:
             shown = await display_ranks(session, player_ids([row]))
         await self._tell_many([a.user_id, b.user_id], paired_message(row, agreed, [a.seek_id, b.seek_id], shown))
-        await announce_game_started(self.lobby, row, ranks=shown, automatch=True)
+        await game_started(self.hub, self.lobby, row, ranks=shown, automatch=True)
         return True
 
     async def _start_game(self, agreed: PairTerms) -> games.GameWithPlayers | None:

@@ -28,6 +28,7 @@ from app.games.authority import SYSTEM, GameAuthority
 from app.games.errors import GameError, ProposalNeeded
 from app.games.events import build
 from app.games.visibility import chat_visible, public
+from app.lobby.starting import create_rematch
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
 from app.live.audience import Audience
@@ -476,7 +477,7 @@ class Room:
         if rematch is not None:
             # The new game (colours swapped, this game's stored settings) and the event naming it: one commit.
             async with self.sessionmaker() as session:
-                await games_repo.add_rematch(session, self.game_id, rematch)
+                await create_rematch(session, self.game_id, rematch)
                 await games_repo.append(session, self.game_id, self.v, new)
             return
         try:

@@ -12,10 +12,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, Forbidden, NotFound, ServiceError
+from app.live.hub import Hub
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.caps import DEFAULT_CAPS, Caps, check_open_challenges, check_untimed_games, untimed
 from app.lobby.schemas import ChallengeCreate
-from app.lobby.starting import announce_game_started, create_game
+from app.lobby.starting import create_game, game_started
 from app.accounts.service import name_key
 from app.bots.declaration import accepts_of, refusal
 from app.lobby.challenge_views import one_challenge_view
@@ -189,6 +190,7 @@ async def _close(
 
 async def accept_challenge(
     session: AsyncSession,
+    hub: Hub,
     lobby: LobbyBroadcaster,
     user: User,
     challenge_id: str,
@@ -248,7 +250,7 @@ async def accept_challenge(
     await session.refresh(challenge)
     await _announce_removed(lobby, challenge, "accepted")
     shown = await display_ranks(session, player_ids([row]))
-    await announce_game_started(lobby, row, ranks=shown, challenge_id=challenge.id)
+    await game_started(hub, lobby, row, ranks=shown, challenge_id=challenge.id)
     return row
 
 

@@ -1,19 +1,27 @@
-"""Starting a game: the one path shared by accepted challenges, automatch pairs and practice boards.
+"""Starting a game: the one path shared by accepted challenges (bots' included), automatch pairs, practice boards,
+rematches and any later way a game starts.
 
-``create_game`` builds the game's whole configuration with the game's own rules (``game_settings.py``: what
-the game cannot play is refused with 422 before anything is written) and adds the game inside the caller's
-transaction (the caller commits, together with whatever closes the challenge or the seeks);
-``announce_game_started`` tells the lobby after the commit.
+Two steps, one on each side of the caller's commit:
+
+- ``create_game`` (or ``create_rematch``) adds the game inside the caller's transaction (the caller commits,
+  together with whatever closes the challenge or the seeks, or with the event that names the rematch). The
+  row holds the game's first deadline (``turn_deadline``, as its room will start the clock), so the deadline
+  is durable from the moment the row is. ``create_game`` builds the whole configuration with the game's own
+  rules (``game_settings.py``: what the game cannot play is refused with 422 before anything is written).
+- ``game_started``, after the commit, registers that deadline with the hub, so the deadline loop of whichever
+  instance claims it ends the game on time even if nobody ever opens it, and tells the lobby.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import GameAuthority
 from app.games.config import GameConfig, parse_config
+from app.live.hub import Hub
 from app.live.lobby import LobbyBroadcaster
 from app.lobby import my_games
 from app.lobby.game_settings import build_config, game_columns
@@ -24,6 +32,8 @@ from app.store.models import Game
 from app.store.repositories import correspondence, games
 from app.store.repositories.games import GameWithPlayers
 from app.protocol import GameStarted
+
+log = logging.getLogger(__name__)
 
 
 async def create_game(
@@ -54,8 +64,20 @@ async def create_game(
         black_id=black_id,
         white_id=white_id,
     )
-    # Whose turn and the first deadline, as the game's room will start it (for the lobby's "your turn" list).
-    turn = my_games.turn_columns(GameAuthority(config, game.started_at.timestamp()))
+    return _first_turn(game)
+
+
+async def create_rematch(session: AsyncSession, source_id: str, game_id: str) -> Game:
+    """The rematch ``game_id`` of ``source_id`` (its stored settings, colours swapped), added in ``session``: the
+    room commits it together with the ``rematch`` event that names it."""
+    return _first_turn(await games.add_rematch(session, source_id, game_id))
+
+
+def _first_turn(game: Game) -> Game:
+    """Whose turn and the first deadline, stored with the new row exactly as the game's room will start it (from
+    the stored configuration and ``started_at``): the lobby's "your turn" list reads them, and ``game_started``
+    hands the deadline to the hub."""
+    turn = my_games.turn_columns(GameAuthority(GameConfig.from_dict(game.config), game.started_at.timestamp()))
     game.to_move, game.turn_deadline = turn["to_move"], turn["turn_deadline"]
     return game
 
@@ -74,21 +96,38 @@ async def with_players_choices(session: AsyncSession, config: GameConfig, black_
     return parse_config({**config.to_dict(), "weekends": weekends, "away": away})
 
 
-async def announce_rematch(
-    sessionmaker: async_sessionmaker[AsyncSession], lobby: LobbyBroadcaster, game_id: str, rematch_of: str
+async def rematch_started(
+    sessionmaker: async_sessionmaker[AsyncSession], hub: Hub, lobby: LobbyBroadcaster, game_id: str, rematch_of: str
 ) -> None:
     """``game_started`` for a rematch, once the room has committed the new game with its ``rematch`` event."""
     async with sessionmaker() as session:
         row = await games.get_with_players(session, game_id)
         shown = await display_ranks(session, player_ids([row])) if row is not None else {}
     if row is not None:
-        await announce_game_started(lobby, row, ranks=shown, rematch_of=rematch_of)
+        await game_started(hub, lobby, row, ranks=shown, rematch_of=rematch_of)
 
 
-async def announce_game_started(lobby: LobbyBroadcaster, row: GameWithPlayers, ranks: Ranks = NO_RANKS, **fields: Any) -> None:
-    """``game_started`` for every lobby socket (``ranks``: shown beside the names; ``fields`` adds e.g.
-    ``challenge_id``)."""
+async def game_started(hub: Hub, lobby: LobbyBroadcaster, row: GameWithPlayers, ranks: Ranks = NO_RANKS, **fields: Any) -> None:
+    """After the commit that added the game, whichever way it started: its first deadline to the hub, then
+    ``game_started`` for every lobby socket (``ranks``: shown beside the names; ``fields`` adds e.g.
+    ``challenge_id``). A practice game (one user on both sides) is never announced."""
+    await arm_first_deadline(hub, row.game)
+    if row.black.id != row.white.id:
+        await _announce(lobby, row, ranks, **fields)
+
+
+async def arm_first_deadline(hub: Hub, game: Game) -> None:
+    """Register the deadline the new row holds, at the row's version (the hub never lets it replace a deadline a
+    room computed at a later one)."""
+    if game.turn_deadline is None:  # no clock runs (untimed, or the player to move is on vacation)
+        return
+    try:
+        await hub.set_deadline(game.id, game.turn_deadline, game.version)
+    except Exception:
+        log.warning("game %s: its first deadline did not reach the hub", game.id, exc_info=True)
+
+
+async def _announce(lobby: LobbyBroadcaster, row: GameWithPlayers, ranks: Ranks, **fields: Any) -> None:
     game_id = row.game.id
     await lobby.publish(GameStarted(**fields, game_id=game_id, url=game_url(game_id), game=game_summary(row, ranks=ranks)).wire())
-    if row.black.id != row.white.id:
-        await lobby.publish(my_games.message(my_games.from_row(row, ranks)))
+    await lobby.publish(my_games.message(my_games.from_row(row, ranks)))

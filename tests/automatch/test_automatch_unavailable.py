@@ -13,6 +13,7 @@ from app.automatch.preferences import SeekPreferences
 from app.automatch.service import UNAVAILABLE_GRACE, Automatch
 from app.errors import ServiceError
 from app.live.lobby import MemoryLobbyBroadcaster
+from app.live.memory_hub import MemoryHub
 from app.live.seek_pool import MemorySeekPool
 from app.store.models import User
 from app.store.repositories import users
@@ -52,7 +53,7 @@ async def setup(db_sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncItera
         ana = await users.add_guest(session, "Guest-ana1", "guest-ana1")
         await session.commit()
     pool, lobby, clock = FlakyPool(), MemoryLobbyBroadcaster(), FakeClock(1_000_000.0)
-    automatch = Automatch(pool, lobby, db_sessionmaker, clock=clock)
+    automatch = Automatch(pool, lobby, db_sessionmaker, hub=MemoryHub(), clock=clock)
     yield automatch, pool, lobby, clock, ana
     await automatch.close()
 

@@ -15,6 +15,7 @@ from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.bots.declaration import BotAccepts
 from app.live.lobby import LobbySubscription, MemoryLobbyBroadcaster
+from app.live.memory_hub import MemoryHub
 from app.live.seek_pool import MemorySeekPool
 from app.lobby.schemas import ChallengeCreate
 from app.store.models import User
@@ -41,7 +42,7 @@ async def world(db_sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncItera
         owned = await _add_bot(session, "OwnedBot", owner_id=ana.id)
         await session.commit()
     lobby, clock = MemoryLobbyBroadcaster(), FakeClock(1_000_000.0)
-    automatch = Automatch(MemorySeekPool(), lobby, db_sessionmaker, clock=clock)
+    automatch = Automatch(MemorySeekPool(), lobby, db_sessionmaker, hub=MemoryHub(), clock=clock)
     yield automatch, lobby, clock, ana, nine, big, owned
     await automatch.close()
 

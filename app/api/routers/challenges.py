@@ -60,7 +60,14 @@ async def accept(
 ) -> dict:
     user = await visitor.user(commit=False)  # stored with the game
     row = await service.accept_challenge(
-        db, lobby, user, challenge_id, body.token if body else None, request.app.state.caps, request.app.state.fair_play
+        db,
+        request.app.state.hub,
+        lobby,
+        user,
+        challenge_id,
+        body.token if body else None,
+        request.app.state.caps,
+        request.app.state.fair_play,
     )
     ranks = await display_ranks(db, player_ids([row]))
     return {"game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, spectators, ranks)}

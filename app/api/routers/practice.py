@@ -11,10 +11,11 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict
 
-from app.api.deps import DB, Visiting
+from app.api.deps import DB, Lobby, Visiting
 from app.lobby.caps import check_untimed_games
-from app.lobby.starting import create_game
+from app.lobby.starting import create_game, game_started
 from app.lobby.views import game_url
+from app.store.repositories import games
 
 router = APIRouter(prefix="/api/practice", tags=["practice"])
 
@@ -27,7 +28,7 @@ class PracticeCreate(BaseModel):
 
 
 @router.post("", status_code=201, summary="Start a practice game: you play both colours (not rated, not listed)")
-async def create(request: Request, db: DB, visitor: Visiting, body: PracticeCreate | None = None) -> dict:
+async def create(request: Request, db: DB, visitor: Visiting, lobby: Lobby, body: PracticeCreate | None = None) -> dict:
     size = (body or PracticeCreate()).size
     user = await visitor.user(commit=False)  # stored with the game
     await check_untimed_games(db, request.app.state.caps, user.id, practice=True)
@@ -44,4 +45,7 @@ async def create(request: Request, db: DB, visitor: Visiting, body: PracticeCrea
         white_id=user.id,
     )
     await db.commit()
+    row = await games.get_with_players(db, game.id)
+    assert row is not None
+    await game_started(request.app.state.hub, lobby, row)  # as every new game (a practice game is not announced)
     return {"game_id": game.id, "url": game_url(game.id)}
