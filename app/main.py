@@ -149,6 +149,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             metrics=app.state.metrics,
             on_rematch=rematch,
             on_committed=turns.committed,
+            deadline_sweep=settings.deadline_sweep_seconds,
         )
         app.state.rooms = rooms
         review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, app.state.study_workers, clock=clock)

@@ -129,6 +129,9 @@ class Settings(BaseSettings):
     guest_ttl_hours: float = 24.0  # a guest with no game, challenge or chat line is deleted after this
     housekeeping_seconds: float = 600.0  # how often unused guests and abandoned untimed games are looked for
     vacation_sweep_seconds: float = 60.0  # how often vacations that ran out are ended (docs/clocks.md)
+    # How often each instance looks in the database for games nobody has acted on whose first deadline passed
+    # that long ago unsettled (its registration with the hub was lost): docs/clocks.md, "A game nobody opens".
+    deadline_sweep_seconds: float = 30.0
 
     # ---- house bots (app/bots/house.py)
     # Start the server's own GNU Go bots with `tengen serve`. None: yes, unless TENGEN_ENV=test (tests start

@@ -17,6 +17,7 @@ from app.live.proposals import DeadStoneProposer
 from app.live.room import Clock, Room
 from app.metrics import Metrics
 from app.protocol import ServerPing, encode
+from app.store.repositories import games as games_repo
 from app.store.repositories import server_marks
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,9 @@ PING_EVERY_TICKS = 5
 # 140 sockets in one step took 4-6 ms of the loop on a quiet machine (docs/performance.md, "The eighth round").
 TICK_CHUNK = 50
 DEADLINE_POLL_SECONDS = 0.2
+# How often the database is read for new games whose first deadline passed that long ago and was never settled
+# (its registration with the hub was lost): TENGEN_DEADLINE_SWEEP_SECONDS.
+DEADLINE_SWEEP_SECONDS = 30.0
 IDLE_ROOM_SECONDS = 60.0
 HEARTBEAT_SECONDS = 2.0
 # On start, a heartbeat older than this means no instance was serving: the games' clocks restart (downtime
@@ -60,8 +64,10 @@ class RoomManager:
         on_rematch: Callable[[str, str], Any] | None = None,
         proposer: DeadStoneProposer | None = None,
         on_committed: Callable[[Room, list[dict[str, Any]]], Any] | None = None,
+        deadline_sweep: float = DEADLINE_SWEEP_SECONDS,
     ) -> None:
         self.hub = hub
+        self.deadline_sweep = deadline_sweep
         self.on_rematch = on_rematch
         self.on_committed = on_committed
         self.proposer = proposer or DeadStoneProposer()  # dead-stone proposals, off the event loop
@@ -82,6 +88,7 @@ class RoomManager:
         self._tasks = [
             asyncio.create_task(self._tick_loop(), name="tengen-clock-ticks"),
             asyncio.create_task(self._deadline_loop(), name="tengen-deadlines"),
+            asyncio.create_task(self._sweep_loop(), name="tengen-deadline-sweep"),
             asyncio.create_task(self._heartbeat_loop(), name="tengen-heartbeat"),
         ]
 
@@ -209,6 +216,30 @@ class RoomManager:
             await room.settle()
         except Exception:  # one game's failure must not hold the others; its lease retries it
             log.exception("settling the deadline of game %s failed", game_id)
+
+    async def _sweep_loop(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self.deadline_sweep)
+            try:
+                await self.rearm_overdue()
+            except Exception:  # the database or the hub is unreachable: the next sweep tries again
+                log.exception("sweeping for overdue new games failed")
+
+    async def rearm_overdue(self) -> list[str]:
+        """Register again the deadline of every game nobody has acted on whose first deadline passed more than a
+        sweep ago: its registration after the commit that added it was lost (the process died between the two,
+        or the hub failed then; app/lobby/starting.py). Each falls due now, at the version it was read at (0),
+        so it never replaces a deadline a room computed later; the deadline loop then settles it.
+
+        Only games at version 0 are looked for: a game that has had a commit has had a room, which sets its
+        deadline after every commit and again after any catch-up; a game nobody ever opened has no room to."""
+        now = self.clock()
+        async with self.sessionmaker() as session:
+            overdue = await games_repo.overdue_untouched(session, now - self.deadline_sweep)
+        for game_id in overdue:
+            log.warning("game %s: its first deadline passed unregistered; registering it now", game_id)
+            await self.hub.set_deadline(game_id, now, 0)
+        return overdue
 
     async def _heartbeat(self) -> None:
         try:

@@ -10,6 +10,10 @@ Two steps, one on each side of the caller's commit:
   rules (``game_settings.py``: what the game cannot play is refused with 422 before anything is written).
 - ``game_started``, after the commit, registers that deadline with the hub, so the deadline loop of whichever
   instance claims it ends the game on time even if nobody ever opens it, and tells the lobby.
+
+Should the registration be lost (the process dies between the two steps, or the hub cannot be reached then),
+the rooms' sweep finds the game in the database once its first deadline has passed
+(``RoomManager.rearm_overdue``): a new game ends on time however it started, at worst a sweep late.
 """
 
 from __future__ import annotations
@@ -75,8 +79,8 @@ async def create_rematch(session: AsyncSession, source_id: str, game_id: str) ->
 
 def _first_turn(game: Game) -> Game:
     """Whose turn and the first deadline, stored with the new row exactly as the game's room will start it (from
-    the stored configuration and ``started_at``): the lobby's "your turn" list reads them, and ``game_started``
-    hands the deadline to the hub."""
+    the stored configuration and ``started_at``): the lobby's "your turn" list reads them, ``game_started`` hands
+    the deadline to the hub, and the rooms' sweep finds it there should that have been lost."""
     turn = my_games.turn_columns(GameAuthority(GameConfig.from_dict(game.config), game.started_at.timestamp()))
     game.to_move, game.turn_deadline = turn["to_move"], turn["turn_deadline"]
     return game
@@ -118,13 +122,13 @@ async def game_started(hub: Hub, lobby: LobbyBroadcaster, row: GameWithPlayers, 
 
 async def arm_first_deadline(hub: Hub, game: Game) -> None:
     """Register the deadline the new row holds, at the row's version (the hub never lets it replace a deadline a
-    room computed at a later one)."""
+    room computed at a later one). Should the hub fail now, the rooms' sweep registers it from the row later."""
     if game.turn_deadline is None:  # no clock runs (untimed, or the player to move is on vacation)
         return
     try:
         await hub.set_deadline(game.id, game.turn_deadline, game.version)
     except Exception:
-        log.warning("game %s: its first deadline did not reach the hub", game.id, exc_info=True)
+        log.warning("game %s: its first deadline did not reach the hub; the rooms' sweep will find it", game.id, exc_info=True)
 
 
 async def _announce(lobby: LobbyBroadcaster, row: GameWithPlayers, ranks: Ranks, **fields: Any) -> None:

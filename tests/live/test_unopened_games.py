@@ -1,5 +1,6 @@
 """A game nobody opens still ends by itself: its first deadline exists from the moment its row does, however the
-game started (an accepted challenge, an automatch pair, a bot's acceptance, a rematch).
+game started (an accepted challenge, an automatch pair, a bot's acceptance, a rematch), and a registration lost
+between the commit and the hub is found again in the database.
 
 Nobody opens a game socket of the new game in these tests: its room is only ever opened by the deadline loop
 of whichever instance claims the deadline. The end is seen in the lobby (``game_finished``) and through
@@ -8,11 +9,18 @@ of whichever instance claims the deadline. The end is seen in the lobby (``game_
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+import redis.asyncio as aioredis
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.live.memory_hub import MemoryHub
+from app.live.rooms import RoomManager
 from app.settings import Settings
+from app.store.repositories import games as games_repo
+from app.store.repositories import users
 from tests.bots.accounts import bearer, make_bot, register
 from tests.conftest import LiveServer
 from tests.live.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
@@ -20,6 +28,8 @@ from tests.support.endings import Lobby, finished, stored
 from tests.support.fake_clock import ClockServers, FakeClock, clock  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game
+from tests.support.services import REDIS_URL
+from tests.support.stored_games import nine_by_nine
 
 DAY = 86400.0
 WEEK = 7 * DAY
@@ -27,11 +37,12 @@ A_WEEK_A_MOVE = {"kind": "simple", "per_move": WEEK, "correspondence": True}
 BYOYOMI = {"kind": "byoyomi", "main": 60, "periods": 3, "period_time": 10}
 BYOYOMI_ALL = 60 + 3 * 10  # the whole of Black's first turn (the lag quota, 0.5 s, comes on top)
 BLITZ_ALL = 180 + 3 * 10  # automatch's blitz: 3 min and 3 x 10 s (app/automatch/preferences.py)
+SWEEP = 0.2  # TENGEN_DEADLINE_SWEEP_SECONDS in these tests
 
 
 @pytest.fixture
 def servers(stack_settings: Settings, clock: FakeClock) -> Iterator[ClockServers]:
-    group = ClockServers(stack_settings, clock)
+    group = ClockServers(stack_settings.model_copy(update={"deadline_sweep_seconds": SWEEP}), clock)
     yield group
     group.stop_all()
 
@@ -190,3 +201,71 @@ async def test_a_rematch_nobody_opens_flags_and_its_deadline_is_listed_from_the_
     finally:
         for lobby in lobbies:
             await lobby.close()
+
+
+# ---- a registration lost between the commit and the hub ----
+
+
+async def forget_deadline(prefix: str, game_id: str) -> None:
+    """As if the instance had died between the game's commit and the hub call: the hub holds no deadline."""
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        await client.zrem(f"{prefix}deadlines", game_id)
+        await client.hdel(f"{prefix}deadline_versions", game_id)
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True, ids=["postgres+redis"])
+async def test_a_game_whose_deadline_never_reached_redis_still_flags(
+    servers: ClockServers, stack_settings: Settings, database_url: str, clock: FakeClock, people: list[Player]
+) -> None:
+    a, b = two_instances(servers, database_url)
+    black, white, watcher = await guest(people, a.url), await guest(people, a.url), await guest(people, b.url)
+    lobby = await Lobby.open(watcher)
+    try:
+        game_id = await start_game(black, white, time_control=BYOYOMI)
+        await forget_deadline(stack_settings.redis_prefix, game_id)
+        await to_the_start(clock, watcher, game_id)
+        clock.advance(BYOYOMI_ALL + 1)
+        game = await ends_by_itself(lobby, watcher, game_id)
+        assert (game["result"], game["ended_by"]) == ("W+T", "timeout")
+    finally:
+        await lobby.close()
+
+
+@STACKS
+async def test_the_rooms_find_a_new_games_passed_deadline_in_the_database(
+    db_sessionmaker: async_sessionmaker[AsyncSession],
+) -> None:
+    """A game added and committed without any registration (the hub is empty) ends once its first deadline is
+    found in the database by the instance's sweep; a game nobody acted on whose deadline is still ahead is
+    left alone."""
+    async with db_sessionmaker() as session:
+        black = await users.add_guest(session, "Guest-s1", "guest-s1")
+        white = await users.add_guest(session, "Guest-s2", "guest-s2")
+        due = await nine_by_nine(session, black.id, white.id, time_control={"kind": "absolute", "main": 60})
+        ahead = await nine_by_nine(session, black.id, white.id, time_control={"kind": "absolute", "main": 600})
+        await session.commit()
+        start = due.started_at.timestamp()
+    clock = FakeClock(start + 61)
+    hub = MemoryHub()
+    await hub.start()
+    rooms = RoomManager(hub, db_sessionmaker, clock=clock, deadline_sweep=SWEEP)
+    await rooms.start()
+    try:
+        for _ in range(200):
+            async with db_sessionmaker() as session:
+                row = await games_repo.get(session, due.id)
+            assert row is not None
+            if row.status == "finished":
+                break
+            await asyncio.sleep(0.05)
+        assert row is not None and (row.result, row.ended_by) == ("W+T", "timeout")
+        async with db_sessionmaker() as session:
+            other = await games_repo.get(session, ahead.id)
+        assert other is not None and other.status == "playing" and other.version == 0
+        assert ahead.id not in rooms.rooms
+    finally:
+        await rooms.close()
+        await hub.close()

@@ -570,6 +570,18 @@ async def unfinished_with_deadlines(session: AsyncSession) -> list[str]:
     return sorted(row.id for row in rows if row.status == "scoring" or not _untimed(row.time_control))
 
 
+async def overdue_untouched(session: AsyncSession, before: float, limit: int = 500) -> list[str]:
+    """Games nobody has acted on yet (version 0: no room has committed anything) whose first deadline, stored with
+    the row, is earlier than ``before``: due, and still not settled. Read through the status index."""
+    query = (
+        select(Game.id)
+        .where(Game.status == "playing", Game.version == 0, Game.turn_deadline.is_not(None), Game.turn_deadline < before)
+        .order_by(Game.turn_deadline)
+        .limit(limit)
+    )
+    return list((await session.execute(query)).scalars())
+
+
 async def count_unfinished_untimed(session: AsyncSession, user_id: int) -> tuple[int, int]:
     """(unfinished games without a clock, of which practice games) of ``user_id``."""
     rows = await session.execute(
