@@ -1,4 +1,5 @@
-"""The ``tengen`` command: ``serve``, ``migrate``, ``mailer``, ``score``, ``ratings rebuild``, ``admin`` and ``bot``."""
+"""The ``tengen`` command: ``serve``, ``migrate``, ``mailer``, ``score``, ``ratings rebuild``, ``admin``, ``bot`` and
+``engines``."""
 
 from __future__ import annotations
 
@@ -72,6 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     bot.add_argument("--log-level", default="info")
 
+    engines = sub.add_parser("engines", help="install KataGo for the server and see its state (docs/engines.md)")
+    engines_sub = engines.add_subparsers(dest="engines_command", required=True)
+    engines_sub.add_parser("install", help="download, check and set up KataGo into TENGEN_ENGINES_DIR (idempotent)")
+    engines_sub.add_parser("status", help="what is installed, where, on which device, at what speed")
+    engines_sub.add_parser("tune", help="write (or rewrite) KataGo's OpenCL tuning file for the device found")
+
     args = parser.parse_args(argv)
     if args.command == "bot":
         import logging
@@ -119,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.moderation.command import role_command
 
         return role_command(args.admin_command, args.name, args.role)
+    if args.command == "engines":
+        from app.engines.command import engines_command
+
+        return engines_command(args.engines_command)
     if args.command == "ratings":
         from app.ratings.command import rebuild_command
 

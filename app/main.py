@@ -37,6 +37,7 @@ from app.api.routers import (
     study,
 )
 from app.automatch.service import Automatch
+from app.engines.service import EngineService
 from app.live.hub_factory import make_hub
 from app.live.seek_pool import make_seek_pool
 from app.live.hub_lobby import HubLobbyBroadcaster
@@ -183,9 +184,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         await automatch.start()
         watch = LoopWatch(app.state.metrics.loop_lag.observe, observe_busy=app.state.metrics.loop_busy_lag.observe)
         watch.start()
+        app.state.engines.start()  # KataGo's processes, in the background (app/engines/service.py)
         try:
             yield
         finally:
+            await app.state.engines.close()
             await watch.close()
             await vacations.close()
             await housekeeping.close()
@@ -222,6 +225,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.state.caps = Caps.from_settings(settings)
     app.state.study_workers = StudyWorkers(settings.study_workers, settings.study_queue)
     app.state.hints = HintEngine(hint_command(settings), settings.hint_engines, settings.hint_seconds)
+    app.state.engines = EngineService.from_settings(settings)
     app.state.review_limits = ReviewLimits.from_settings(settings)
     app.state.fair_play = FairPlay.from_settings(settings)
     app.state.sockets = SocketRegistry(settings.sockets_per_user, settings.sockets_per_address)

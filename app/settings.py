@@ -139,6 +139,18 @@ class Settings(BaseSettings):
     house_bots: bool | None = None
     gnugo: str = ""  # the GNU Go program; empty: `gnugo` on the PATH, or /usr/games/gnugo
 
+    # ---- KataGo (app/engines; docs/engines.md)
+    engines_dir: Path | None = None  # where `tengen engines install` puts KataGo; None: <data dir>/engines
+    # Run the engine service when KataGo is installed. None: yes, unless TENGEN_ENV=test (tests start it themselves).
+    katago: bool | None = None
+    katago_buffers: list[int] = [9, 13, 19]  # a KataGo process for each of these neural-net buffer sizes
+    katago_parallel: Annotated[int, Field(ge=1)] = 1  # positions each process analyses at once (numAnalysisThreads)
+    katago_search_threads: Annotated[int, Field(ge=1)] = 1  # search threads on each position
+    katago_queue: Annotated[int, Field(ge=1)] = 32  # questions waiting at once on an instance; beyond, 503 engine_busy
+    katago_nice: Annotated[int, Field(ge=0, le=19)] = 19  # KataGo's niceness: below the web server, so games go first
+    katago_start_seconds: Annotated[float, Field(gt=0)] = 120.0  # a process that does not answer by then failed to start
+    katago_measure_visits: Annotated[int, Field(ge=0)] = 4  # evaluations timed at each start (0: not measured)
+
     # ---- email (app/mail; docs/operations.md, "Mail"). Sent by `tengen mailer` through this SMTP server.
     mail_smtp_host: str = ""  # empty: no mail (addresses and password reset are refused with 503 mail_disabled)
     mail_smtp_port: int = 587
@@ -160,6 +172,10 @@ class Settings(BaseSettings):
     @property
     def mail_enabled(self) -> bool:
         return bool(self.mail_smtp_host)
+
+    @property
+    def katago_enabled(self) -> bool:
+        return self.katago if self.katago is not None else self.env != "test"
 
     @property
     def house_bots_enabled(self) -> bool:

@@ -11,7 +11,8 @@ from app.settings import Settings
 
 
 async def test_healthz_and_docs(client: httpx.AsyncClient) -> None:
-    assert (await client.get("/healthz")).json() == {"status": "ok"}
+    health = (await client.get("/healthz")).json()
+    assert health["status"] == "ok" and health["engines"]["katago"]["state"] == "off"  # tests start KataGo themselves
     assert (await client.get("/docs")).status_code == 200
     paths = (await client.get("/openapi.json")).json()["paths"]
     assert {"/api/challenges", "/api/challenges/{challenge_id}/accept", "/api/games/live"} <= set(paths)

@@ -465,6 +465,9 @@ export default {
   "error.own_live_game": "Your own game can be analysed once it has ended.",
   "error.sgf_too_large": "That SGF file is too large.",
   "error.study_busy": "The analysis is busy. Please try again in a moment.",
+  "error.engine_unavailable": "KataGo is not available on this server right now.",
+  "error.engine_busy": "KataGo has too many positions waiting. Please try again in a moment.",
+  "error.engine_failed": "KataGo could not analyse this position. Please try again.",
   "error.tree_too_deep": "That variation is too long.",
   "error.tree_too_large": "The tree has too many moves.",
 

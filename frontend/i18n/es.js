@@ -465,6 +465,9 @@ export default {
   "error.own_live_game": "Tu propia partida se puede analizar cuando termine.",
   "error.sgf_too_large": "El archivo SGF es demasiado grande.",
   "error.study_busy": "El análisis está ocupado. Inténtalo en un momento.",
+  "error.engine_unavailable": "KataGo no está disponible en este servidor ahora.",
+  "error.engine_busy": "KataGo tiene demasiadas posiciones en espera. Inténtalo en un momento.",
+  "error.engine_failed": "KataGo no pudo analizar esta posición. Inténtalo de nuevo.",
   "error.tree_too_deep": "Esa variante es demasiado larga.",
   "error.tree_too_large": "El árbol tiene demasiadas jugadas.",
 

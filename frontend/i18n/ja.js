@@ -465,6 +465,9 @@ export default {
   "error.own_live_game": "自分の対局は終わってから検討できます。",
   "error.sgf_too_large": "SGF ファイルが大きすぎます。",
   "error.study_busy": "検討が混み合っています。少し後でお試しください。",
+  "error.engine_unavailable": "このサーバーでは今 KataGo を使えません。",
+  "error.engine_busy": "KataGo の解析待ちの局面が多すぎます。少し後でお試しください。",
+  "error.engine_failed": "KataGo がこの局面を解析できませんでした。もう一度お試しください。",
   "error.tree_too_deep": "その変化は長すぎます。",
   "error.tree_too_large": "変化図の手数が多すぎます。",
 

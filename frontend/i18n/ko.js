@@ -465,6 +465,9 @@ export default {
   "error.own_live_game": "자신의 대국은 끝난 뒤에 분석할 수 있습니다.",
   "error.sgf_too_large": "SGF 파일이 너무 큽니다.",
   "error.study_busy": "분석이 바쁩니다. 잠시 후 다시 시도하세요.",
+  "error.engine_unavailable": "이 서버에서는 지금 KataGo를 사용할 수 없습니다.",
+  "error.engine_busy": "KataGo에 분석을 기다리는 국면이 너무 많습니다. 잠시 후 다시 시도하세요.",
+  "error.engine_failed": "KataGo가 이 국면을 분석하지 못했습니다. 다시 시도하세요.",
   "error.tree_too_deep": "그 변화는 너무 깁니다.",
   "error.tree_too_large": "변화도의 수가 너무 많습니다.",
 

@@ -465,6 +465,9 @@ export default {
   "error.own_live_game": "Ván của bạn chỉ phân tích được sau khi kết thúc.",
   "error.sgf_too_large": "Tệp SGF quá lớn.",
   "error.study_busy": "Phân tích đang bận. Hãy thử lại sau giây lát.",
+  "error.engine_unavailable": "Máy chủ này hiện không dùng được KataGo.",
+  "error.engine_busy": "KataGo đang có quá nhiều thế cờ chờ phân tích. Hãy thử lại sau giây lát.",
+  "error.engine_failed": "KataGo không phân tích được thế cờ này. Hãy thử lại.",
   "error.tree_too_deep": "Biến thể này quá dài.",
   "error.tree_too_large": "Cây có quá nhiều nước.",
 

@@ -465,6 +465,9 @@ export default {
   "error.own_live_game": "你自己的对局结束后才能分析。",
   "error.sgf_too_large": "SGF 文件太大。",
   "error.study_busy": "分析繁忙，请稍后再试。",
+  "error.engine_unavailable": "本服务器目前无法使用 KataGo。",
+  "error.engine_busy": "KataGo 等待分析的局面太多，请稍后再试。",
+  "error.engine_failed": "KataGo 无法分析这个局面，请再试一次。",
   "error.tree_too_deep": "该变化太长。",
   "error.tree_too_large": "变化树的着数太多。",
 

@@ -11,6 +11,7 @@ import os
 import shutil
 import socket
 from functools import lru_cache
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -20,6 +21,9 @@ REDIS_URL = os.environ.get("TENGEN_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 GNUGO = os.environ.get("TENGEN_TEST_GNUGO", "/usr/games/gnugo")
 CHROMIUM = os.environ.get("TENGEN_TEST_CHROMIUM", "/usr/bin/chromium")
 NGINX = os.environ.get("TENGEN_TEST_NGINX", "/usr/sbin/nginx")
+# Where the tests install KataGo once (`tengen engines install`, about 280 MB), outside the repository and kept
+# between runs; the pinned version names a folder inside it (app/engines/layout.py), so a new pin installs anew.
+ENGINES_DIR = Path(os.environ.get("TENGEN_TEST_ENGINES_DIR", Path.home() / ".cache" / "tengen-tests" / "engines"))
 
 
 def pg_admin(*statements: str) -> None:
@@ -102,3 +106,15 @@ def need_chromium() -> None:
 
 def need_nginx() -> None:
     need(nginx_available(), f"nginx ({NGINX}; Debian package nginx)")
+
+
+def katago_installed() -> bool:
+    from app.engines.layout import Installed, Layout
+
+    return Installed.read(Layout.under(ENGINES_DIR)) is not None
+
+
+def need_katago(why: str = "") -> None:
+    """KataGo installed in ``ENGINES_DIR`` (the ``katago_dir`` fixture installs it; ``why``: what went wrong)."""
+    what = f"KataGo in {ENGINES_DIR} (`tengen engines install`: docs/engines.md)"
+    need(katago_installed(), f"{what}: {why}" if why else what)

@@ -1,8 +1,9 @@
-"""``/healthz`` (the process answers), ``/readyz`` (its database and Redis answer) and ``/metrics``."""
+"""``/healthz`` (the process answers; KataGo's state beside it), ``/readyz`` (its database and Redis answer) and ``/metrics``."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -16,9 +17,10 @@ router = APIRouter(tags=["health"])
 CHECK_TIMEOUT_SECONDS = 2.0
 
 
-@router.get("/healthz", summary="Liveness: the process is up and serving requests")
-async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+@router.get("/healthz", summary="Liveness: the process is up and serving requests; the engines beside it")
+async def healthz(request: Request) -> dict[str, Any]:
+    """Always ``ok`` while the process answers; ``engines`` says whether KataGo runs here, and at what speed."""
+    return {"status": "ok", "engines": {"katago": request.app.state.engines.status()}}
 
 
 async def _database(request: Request) -> None:

@@ -61,7 +61,7 @@ async def serving(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
 
 async def test_healthz_is_liveness_only(client: httpx.AsyncClient) -> None:
     response = await client.get("/healthz")
-    assert response.status_code == 200 and response.json() == {"status": "ok"}
+    assert response.status_code == 200 and response.json()["status"] == "ok"
 
 
 async def test_readyz_with_the_in_process_hub_checks_the_database(client: httpx.AsyncClient) -> None:
