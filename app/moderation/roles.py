@@ -46,5 +46,7 @@ async def change(session: AsyncSession, name: str, role: str, *, grant: bool) ->
     return changed
 
 
-async def is_moderator(session: AsyncSession, user_id: int) -> bool:
-    return bool(await repo.roles_of(session, user_id) & MODERATING)
+async def may_moderate(session: AsyncSession, user: User) -> bool:
+    """Whether ``user`` may use the moderator API: a registered account holding a moderating role. Checked on
+    every moderator request; ``/api/me`` says it too, so that the client shows the moderator page only then."""
+    return not user.is_guest and bool(await repo.roles_of(session, user.id) & MODERATING)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from tests.moderation.people import admin_command, registered
+from tests.support.players import guests
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -53,3 +55,27 @@ async def test_roles_go_only_to_existing_accounts(live_server: str, database_url
         assert wrong.returncode == 2  # argparse: not one of the roles
     finally:
         await guest.close()
+
+
+async def test_me_says_whether_the_user_may_moderate_so_that_the_client_asks_nothing_it_would_be_refused(
+    live_server: str, database_url: str
+) -> None:
+    person = await registered(live_server)
+    name = person.user["name"]
+    try:
+        assert person.user["moderator"] is False  # the registration's answer says it already
+        assert (await person.http.get("/api/me")).json()["moderator"] is False
+        assert admin_command(database_url, "grant", name, "moderator").returncode == 0
+        assert (await person.http.get("/api/me")).json()["moderator"] is True
+        assert admin_command(database_url, "revoke", name, "moderator").returncode == 0
+        assert admin_command(database_url, "grant", name, "admin").returncode == 0
+        assert (await person.http.get("/api/me")).json()["moderator"] is True  # an admin may do all a moderator does
+        assert admin_command(database_url, "revoke", name, "admin").returncode == 0
+        assert (await person.http.get("/api/me")).json()["moderator"] is False
+        assert (await person.http.get("/api/moderation/reports")).status_code == 403
+    finally:
+        await person.close()
+    async with guests(live_server, 1) as (guest,):
+        assert guest.user["moderator"] is False and (await guest.http.get("/api/me")).json()["moderator"] is False
+        async with httpx.AsyncClient(base_url=live_server) as anonymous:
+            assert (await anonymous.get("/api/me")).json()["moderator"] is False

@@ -19,6 +19,7 @@ from app.api.login_limits import check_password_limits
 from app.bots.declaration import accepts_of
 from app.live.sockets import announce_logout
 from app.lobby.views import user_view
+from app.moderation.roles import may_moderate
 from app.moderation.standing import sanction_view
 from app.ratings.lookup import display_ranks
 from app.store.models import User
@@ -40,7 +41,7 @@ class Registration(Credentials):
 
 # Who a visitor without a session is: nobody stored, so no id and no name (a guest is stored only once it
 # does something that needs one: docs/operations.md, "Limits").
-ANONYMOUS = {"id": None, "name": None, "guest": True, "bot": False, "rank": None, "sanction": None}
+ANONYMOUS = {"id": None, "name": None, "guest": True, "bot": False, "rank": None, "sanction": None, "moderator": False}
 
 
 @router.get(
@@ -60,10 +61,14 @@ async def guest(visitor: EntryVisiting, db: EntryDB) -> dict:
 
 
 async def _me_view(db: DB, user: User) -> dict:
+    """The user as they see themselves: with the sanction in force, and whether they may moderate (the client
+    shows the moderator page only then and asks the moderator API nothing otherwise, which checks the role on
+    every request)."""
     view = user_view(user, await display_ranks(db, [user.id]))
     # A suspension or ban in force, for a player whose sockets' account_sanctioned they never read
     # (docs/moderation.md): the client tells them again, in their language.
     view["sanction"] = await sanction_view(db, user)
+    view["moderator"] = await may_moderate(db, user)
     if user.is_bot:  # a bot reads what it accepts from here
         view["accepts"] = accepts_of(user.bot_accepts).model_dump()
         view["owner_id"] = user.owner_id
@@ -75,7 +80,7 @@ async def register(body: Registration, request: Request, response: Response, db:
     await check_password_limits(request, None)
     registered = await accounts.register(db, request.app.state.passwords, user, body.username, body.password, body.strength)
     set_session_cookie(request, response, registered)
-    return user_view(registered, await display_ranks(db, [registered.id]))
+    return await _me_view(db, registered)
 
 
 @router.post("/auth/login", summary="Log in")
@@ -84,7 +89,7 @@ async def login(body: Credentials, request: Request, response: Response, db: Ent
     found = await accounts.find_login(db, body.username)
     user = await accounts.login(db, request.app.state.passwords, found, body.password)
     set_session_cookie(request, response, user)
-    return user_view(user, await display_ranks(db, [user.id]))
+    return await _me_view(db, user)
 
 
 @router.post("/auth/logout", summary="Log out (ends every session of this account, its open sockets too)")

@@ -20,7 +20,7 @@ router = APIRouter(prefix="/api", tags=["moderation"])
 
 
 async def moderator(user: RequiredUser, db: DB) -> User:
-    if user.is_guest or not await roles.is_moderator(db, user.id):
+    if not await roles.may_moderate(db, user):
         raise Forbidden("not_a_moderator", "Only moderators can do this.")
     return user
 

@@ -17,7 +17,8 @@ PASSWORD = "s3cret-Tengen-pw"
 
 async def test_a_visitor_is_anonymous_until_it_starts_a_guest_session(client: httpx.AsyncClient) -> None:
     anonymous = await client.get("/api/me")
-    assert anonymous.json() == {"id": None, "name": None, "guest": True, "bot": False, "rank": None, "sanction": None}
+    nobody = {"id": None, "name": None, "guest": True, "bot": False, "rank": None, "sanction": None, "moderator": False}
+    assert anonymous.json() == nobody
     assert "set-cookie" not in anonymous.headers
     response = await client.post("/api/guest")
     assert response.status_code == 200
@@ -42,7 +43,8 @@ async def test_guest_registers_and_keeps_its_row(client: httpx.AsyncClient) -> N
     guest = (await client.post("/api/guest")).json()
     response = await client.post("/api/auth/register", json={"username": "Honinbo", "password": PASSWORD})
     assert response.status_code == 201, response.text
-    assert response.json() == {"id": guest["id"], "name": "Honinbo", "guest": False, "bot": False, "rank": "6k?"}
+    registered = {"id": guest["id"], "name": "Honinbo", "guest": False, "bot": False, "rank": "6k?"}
+    assert response.json() == {**registered, "sanction": None, "moderator": False}
     assert (await client.get("/api/me")).json()["name"] == "Honinbo"
 
 

@@ -111,7 +111,8 @@ async def test_requests_that_need_no_guest_store_none(live_server: str, database
     assert await count_users(database_url) == before
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as stranger:
         me = await stranger.get("/api/me")
-        assert me.json() == {"id": None, "name": None, "guest": True, "bot": False, "rank": None, "sanction": None}
+        nobody = {"id": None, "name": None, "guest": True, "bot": False, "rank": None, "sanction": None, "moderator": False}
+        assert me.json() == nobody
         assert COOKIE_NAME not in stranger.cookies
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as player:  # doing something that needs one does
         assert (await player.post("/api/challenges", json={"board_size": 9})).status_code == 201
