@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +20,22 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 375, "height": 740}
 LANGUAGES = ("en", "zh", "vi", "es", "ja", "ko")
+# Every page with the header, as routes to fill with a_game_and_a_review()'s ids and name. Joining a shared
+# review makes an anonymous visitor a guest (its people are listed by name): it comes last.
+PAGES = (
+    "#/",
+    "#/game/{game}",
+    "#/players/{player}",
+    "#/analysis",
+    "#/analysis/game/{game}",
+    "#/reviews",
+    "#/settings",
+    "#/leaderboard",
+    "#/games",
+    "#/rules",
+    "#/moderation",
+    "#/reviews/{review}",
+)
 # An init script: the page's notifications are recorded in window.__notes instead of shown, and whether the
 # tab is hidden is window.__hidden (false at first).
 RECORDED_NOTIFICATIONS = """
@@ -65,6 +82,21 @@ class Person:
     def open(self, route: str = "#/") -> None:
         self.page.goto(f"{self.base_url}/{route}")
         self.page.wait_for_selector(".user-name")
+
+    def load(self, route: str) -> None:
+        """A first load of ``route`` (a new document, not a hash change), once its requests have settled."""
+        self.page.goto("about:blank")
+        self.page.goto(f"{self.base_url}/{route}", wait_until="networkidle")
+        self.page.wait_for_selector("#main > *")
+
+    def register(self, prefix: str = "p") -> str:
+        """Registers an account in this browser (a new one, named ``prefix`` and random letters) and reloads the
+        page so that it knows; returns the name."""
+        name = prefix + uuid.uuid4().hex[: 20 - len(prefix)]
+        self.api("POST", "/api/auth/register", {"username": name, "password": "s3cret-Tengen-" + uuid.uuid4().hex})
+        self.page.reload()
+        self.page.wait_for_selector(".user-name")
+        return name
 
     def language(self, code: str) -> None:
         self.page.select_option("#lang", code)
@@ -140,6 +172,19 @@ def start_game(black: Person, white: Person, **spec: Any) -> str:
         person.page.goto(f"{person.base_url}/#/game/{game_id}")
         person.page.wait_for_selector(f"{person.board} .pt")
     return str(game_id)
+
+
+def a_game_and_a_review(black: Person, white: Person) -> dict[str, str]:
+    """A game in progress between ``black`` and ``white`` (guests once they act), and a review ``black`` made of
+    an SGF record: their ids and black's name, for PAGES."""
+    challenge = black.api("POST", "/api/challenges", {"board_size": 9, "color": "black", "time_control": {"kind": "none"}})
+    accepted = white.api("POST", f"/api/challenges/{challenge['id']}/accept", {})
+    review = black.api("POST", "/api/reviews", {"sgf": "(;GM[1]FF[4]SZ[9];B[ee];W[cc])", "title": "A short game"})
+    return {
+        "game": str(accepted.get("game_id") or accepted["game"]["id"]),
+        "review": str(review["id"]),
+        "player": black.api("GET", "/api/me")["name"],
+    }
 
 
 def game_id_of(person: Person) -> str:

@@ -28,15 +28,19 @@ export function computerCard(withSession = async () => {}) {
     sizeBox.append(input, h("label", { for: id }, `${n}×${n}`));
   }
   const strength = h("select", { name: "pc-strength", id: "pc-strength" });
-  const status = h("p", { class: "muted small", role: "status" });
+  const status = h("p", { class: "muted small computer-status", role: "status" });
   const start = h("button", { type: "button", class: "btn primary", id: "play-computer", i18n: "computer.start" });
   const card = h(
     "section",
     { class: "card computer", "aria-labelledby": "computer-title" },
     h("h2", { id: "computer-title", i18n: "computer.title" }),
-    h("div", { class: "field" }, h("span", { class: "field-label", i18n: "game.size" }), sizeBox),
-    h("label", { class: "field" }, h("span", { class: "field-label", i18n: "computer.strength" }), strength),
-    start,
+    h(
+      "div",
+      { class: "stack" }, // the stylesheet's gap between the fields and the button, as in the other cards
+      h("div", { class: "field" }, h("span", { class: "field-label", i18n: "game.size" }), sizeBox),
+      h("label", { class: "field" }, h("span", { class: "field-label", i18n: "computer.strength" }), strength),
+      start,
+    ),
     status,
   );
   card.hidden = true; // shown once the server lists its computer opponents

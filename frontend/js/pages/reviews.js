@@ -84,7 +84,7 @@ export function mount(container) {
     h("section", { class: "card" }, h("h1", { i18n: "review.my_reviews" }), list),
     h(
       "section",
-      { class: "card" },
+      { class: "card stack" },
       h("h2", { i18n: "review.new_from_sgf" }),
       h("label", { class: "field" }, h("span", { i18n: "review.title" }), title),
       h("label", { class: "field" }, h("span", { i18n: "review.upload_file" }), file),
