@@ -612,6 +612,7 @@ export default {
   "corr.vacation_started": "Vacation started: your correspondence clocks are stopped.",
   "corr.vacation_ended": "Welcome back: your correspondence clocks run again.",
   "corr.register_for_vacation": "Register to take vacations.",
+  "corr.no_session": "These choices are kept once you play a game or log in.",
   "corr.saved": "Saved.",
   "cond.title": "Conditional moves",
   "cond.help": "Leave answers to your opponent's possible moves: the server plays yours at once when they play a move you foresaw.",

@@ -612,6 +612,7 @@ export default {
   "corr.vacation_started": "Vacaciones iniciadas: tus relojes por correspondencia están detenidos.",
   "corr.vacation_ended": "Bienvenido de vuelta: tus relojes por correspondencia vuelven a correr.",
   "corr.register_for_vacation": "Regístrate para tomar vacaciones.",
+  "corr.no_session": "Estas opciones se guardan cuando juegues una partida o inicies sesión.",
   "corr.saved": "Guardado.",
   "cond.title": "Jugadas condicionales",
   "cond.help": "Deja respuestas a las posibles jugadas de tu rival: el servidor juega la tuya en cuanto juegue una que previste.",

@@ -612,6 +612,7 @@ export default {
   "corr.vacation_started": "休暇を開始しました。通信対局の時計は止まっています。",
   "corr.vacation_ended": "おかえりなさい。通信対局の時計が再び動きます。",
   "corr.register_for_vacation": "休暇を取るには登録してください。",
+  "corr.no_session": "対局するかログインすると、これらの設定を保存できます。",
   "corr.saved": "保存しました。",
   "cond.title": "条件付き着手",
   "cond.help": "相手の予想手への応手を残しておけます。相手が予想どおりに打つと、サーバーがすぐにあなたの手を打ちます。",

@@ -612,6 +612,7 @@ export default {
   "corr.vacation_started": "휴가가 시작되었습니다. 통신 대국 시계가 멈췄습니다.",
   "corr.vacation_ended": "돌아오신 것을 환영합니다. 통신 대국 시계가 다시 갑니다.",
   "corr.register_for_vacation": "휴가를 쓰려면 가입하세요.",
+  "corr.no_session": "대국을 두거나 로그인하면 이 설정을 저장할 수 있습니다.",
   "corr.saved": "저장했습니다.",
   "cond.title": "조건부 수",
   "cond.help": "상대의 예상 수에 대한 응수를 남겨 두세요. 상대가 예상한 수를 두면 서버가 즉시 당신의 수를 둡니다.",

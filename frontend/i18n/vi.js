@@ -612,6 +612,7 @@ export default {
   "corr.vacation_started": "Đã bắt đầu nghỉ: đồng hồ cờ thư của bạn đã dừng.",
   "corr.vacation_ended": "Chào mừng trở lại: đồng hồ cờ thư của bạn chạy lại.",
   "corr.register_for_vacation": "Hãy đăng ký để được nghỉ phép.",
+  "corr.no_session": "Các lựa chọn này được lưu khi bạn chơi một ván hoặc đăng nhập.",
   "corr.saved": "Đã lưu.",
   "cond.title": "Nước đi có điều kiện",
   "cond.help": "Để sẵn nước đáp cho các nước đối thủ có thể đi: khi họ đi đúng nước bạn đã đoán, máy chủ đi nước của bạn ngay.",

@@ -612,6 +612,7 @@ export default {
   "corr.vacation_started": "休假已开始：你的通信棋计时已停止。",
   "corr.vacation_ended": "欢迎回来：你的通信棋计时已恢复。",
   "corr.register_for_vacation": "注册后才能休假。",
+  "corr.no_session": "下一盘棋或登录后，这些选择才会保存。",
   "corr.saved": "已保存。",
   "cond.title": "条件着法",
   "cond.help": "预先设定对对手可能着法的应手：对手下出你预料的着法时，服务器立即替你落子。",

@@ -1,7 +1,7 @@
 // Header account area: the visible name, register, log in (and a forgotten password), settings, log out.
 import { h, replace } from "./dom.js";
 import { api } from "./api.js";
-import { currentUser, isGuest, loadMe, onUserChange, setUser } from "./session.js";
+import { currentUser, isAnonymous, isGuest, loadMe, onUserChange, setUser } from "./session.js";
 import { openDialog, errorToast, toast } from "./ui.js";
 import { t } from "./i18n.js";
 
@@ -118,24 +118,26 @@ export function displayName(u) {
   return (u && (u.name || u.username || u.display_name)) || "…";
 }
 
+/**
+ * The header's account: the name and the account's buttons, or "Log in" and "Register" for an anonymous visitor
+ * (no session yet), who is shown no name: it becomes a guest with its first action (session.js ensureUser).
+ * Nothing is shown until /api/me has said who is visiting.
+ */
 export function mountAccount(container) {
+  const loginButton = () => h("button", { type: "button", class: "btn small", i18n: "account.login", onclick: () => openDialog("account.login_title", credentialsForm("login")) });
+  const registerButton = () => h("button", { type: "button", class: "btn small primary", i18n: "account.register", onclick: () => openDialog("account.register_title", credentialsForm("register")) });
   const render = (u) => {
-    // A registered player's name leads to their own page (rank, rating graph, games).
-    const name = isGuest(u)
-      ? h("span", { class: "user-name", title: displayName(u) }, displayName(u))
-      : h("a", { class: "user-name", href: `#/players/${encodeURIComponent(displayName(u))}`, title: u.rank ? `${displayName(u)} [${u.rank}]` : displayName(u) }, displayName(u));
-    if (isGuest(u)) {
-      replace(
-        container,
-        h("span", { class: "guest-tag", i18n: "account.guest" }),
-        name,
-        h("button", { type: "button", class: "btn small", i18n: "account.login", onclick: () => openDialog("account.login_title", credentialsForm("login")) }),
-        h("button", { type: "button", class: "btn small primary", i18n: "account.register", onclick: () => openDialog("account.register_title", credentialsForm("register")) }),
-      );
+    if (u === null) {
+      replace(container);
+    } else if (isAnonymous(u)) {
+      replace(container, loginButton(), registerButton());
+    } else if (isGuest(u)) {
+      replace(container, h("span", { class: "guest-tag", i18n: "account.guest" }), h("span", { class: "user-name", title: displayName(u) }, displayName(u)), loginButton(), registerButton());
     } else {
+      // A registered player's name leads to their own page (rank, rating graph, games).
       replace(
         container,
-        name,
+        h("a", { class: "user-name", href: `#/players/${encodeURIComponent(displayName(u))}`, title: u.rank ? `${displayName(u)} [${u.rank}]` : displayName(u) }, displayName(u)),
         h("a", { class: "btn small", href: "#/settings", i18n: "nav.settings" }),
         h("button", {
           type: "button",

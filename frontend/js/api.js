@@ -120,7 +120,6 @@ export const api = {
   unblock: (name) => request("DELETE", `/api/blocks/${enc(name)}`),
   report: (body) => request("POST", "/api/reports", body),
   // moderators
-  modMe: () => request("GET", "/api/moderation/me"),
   modReports: (status = "received") => request("GET", `/api/moderation/reports?status=${enc(status)}`),
   modUser: (name) => request("GET", `/api/moderation/users/${enc(name)}`),
   modAct: (name, action, body) => request("POST", `/api/moderation/users/${enc(name)}/${enc(action)}`, body),

@@ -3,7 +3,7 @@
 import { h, replace, translateTree } from "./dom.js";
 import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js";
 import { mountAccount } from "./account.js";
-import { loadMe } from "./session.js";
+import { isModerator, loadMe, onUserChange } from "./session.js";
 import { onAccountSanctioned } from "./protocol.js";
 import { showSanction, watchSanction } from "./sanction.js";
 import { unlockAudio } from "./sound.js";
@@ -22,8 +22,6 @@ import * as analysis from "./pages/analysis.js";
 import * as review from "./pages/review.js";
 import * as reviews from "./pages/reviews.js";
 import * as moderation from "./pages/moderation.js";
-import { api } from "./api.js";
-import { onUserChange } from "./session.js";
 import { onTurns, waitingGames, watchTurns } from "./turns.js";
 
 const ROUTES = [
@@ -59,12 +57,11 @@ function languageSelect() {
   return select;
 }
 
-/** The moderator page's link, shown only to moderators (docs/moderation.md). */
+/** The moderator page's link, shown only to those /api/me says may moderate (docs/moderation.md). */
 function modLink() {
   const link = h("a", { href: "#/moderation", id: "nav-moderation", i18n: "nav.moderation", hidden: true });
   onUserChange((user) => {
-    link.hidden = true;
-    if (user && !user.guest) api.modMe().then(() => (link.hidden = false), () => {});
+    link.hidden = !isModerator(user);
   });
   return link;
 }
@@ -142,11 +139,11 @@ export function start() {
   document.addEventListener("pointerdown", unlockAudio, { once: true });
   document.addEventListener("keydown", unlockAudio, { once: true });
   window.addEventListener("hashchange", route);
-  // Who we are (a visitor without a session is anonymous: a guest is started only by an action that needs
-  // one, see session.js ensureUser) is known before the first page mounts.
   // A suspension or ban is told on every page, in the player's language (sanction.js): as a socket hears it,
   // and from /api/me when a socket closed without saying why.
   onAccountSanctioned((msg) => (msg ? showSanction(msg) : loadMe()));
+  // Who we are (a visitor without a session is anonymous: a guest is started only by an action that needs
+  // one, see session.js ensureUser) is known before the first page mounts.
   loadMe().finally(() => {
     route();
     watchTurns();

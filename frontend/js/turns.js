@@ -3,7 +3,7 @@
 // `snapshot` (`my_games`) and `my_game` messages: the lobby page's own socket while it is shown (it claims the
 // feed), else one the header keeps open for a signed-in player, subscribed to the player's own news only.
 import { LobbySocket } from "./protocol.js";
-import { currentUser, onUserChange } from "./session.js";
+import { currentUser, isAnonymous, onUserChange } from "./session.js";
 
 const games = new Map(); // id -> MYGAME
 const listeners = new Set();
@@ -12,6 +12,11 @@ let socket = null;
 
 export function isYourTurn(game, user = currentUser()) {
   return Boolean(user && game.to_move && game.players[game.to_move] && game.players[game.to_move].id === user.id);
+}
+
+/** How many unfinished games the player has (0 for an anonymous visitor: it has none). */
+export function unfinishedCount() {
+  return games.size;
 }
 
 /** The games waiting for the player's move, the nearest deadline first (a paused clock last). */
@@ -43,7 +48,7 @@ export function feedTurns(msg) {
 
 function syncSocket() {
   const user = currentUser();
-  const wanted = claims === 0 && Boolean(user && user.id !== null && user.id !== undefined);
+  const wanted = claims === 0 && !isAnonymous(user);
   if (socket && (!wanted || socket.userId !== user.id)) {
     socket.stop();
     socket = null;
@@ -53,7 +58,7 @@ function syncSocket() {
     socket.userId = user.id;
     socket.start();
   }
-  if (!user) {
+  if (isAnonymous(user)) {
     games.clear();
     for (const fn of listeners) fn(null, null);
   }

@@ -80,8 +80,9 @@ class Person:
         return element.inner_text()
 
     def open(self, route: str = "#/") -> None:
+        """Goes to ``route`` and waits for its page: the shell mounts a page once it knows who is visiting."""
         self.page.goto(f"{self.base_url}/{route}")
-        self.page.wait_for_selector(".user-name")
+        self.page.wait_for_selector("#main > *")
 
     def load(self, route: str) -> None:
         """A first load of ``route`` (a new document, not a hash change), once its requests have settled."""

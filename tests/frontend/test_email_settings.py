@@ -100,7 +100,7 @@ def test_address_confirmed_in_settings_then_password_reset_by_the_mailed_link(
         page.click("#mail-link button[type=submit]")
         page.wait_for_selector("#mail-link-done")
         assert "Shuei" in page.inner_text("#mail-link-done")
-        page.wait_for_function("() => document.querySelector('.user-name').textContent === 'Shuei'")
+        page.wait_for_function("() => document.querySelector('.user-name')?.textContent === 'Shuei'")
         assert person.api("GET", "/api/me")["name"] == "Shuei"
 
         # Logging in through the header's dialog: a wrong password is said in the form, the right one signs in.
@@ -113,7 +113,7 @@ def test_address_confirmed_in_settings_then_password_reset_by_the_mailed_link(
         page.wait_for_function("() => document.querySelector('dialog .form-error').textContent !== ''")
         page.fill("dialog input[name=password]", NEW_PASSWORD)
         page.click("dialog button[type=submit]")
-        page.wait_for_function("() => document.querySelector('.user-name').textContent === 'Shuei'")
+        page.wait_for_function("() => document.querySelector('.user-name')?.textContent === 'Shuei'")
         assert not page.is_visible("dialog")
         assert person.errors == []
     finally:

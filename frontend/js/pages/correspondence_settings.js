@@ -2,7 +2,7 @@
 // and vacation (registered players: their correspondence clocks stop until they come back or the days run out).
 import { h, replace } from "../dom.js";
 import { api } from "../api.js";
-import { currentUser, isGuest } from "../session.js";
+import { currentUser, isAnonymous, isGuest } from "../session.js";
 import { toast } from "../ui.js";
 import { settingsCard } from "./settings_card.js";
 
@@ -65,6 +65,11 @@ export function correspondenceSection() {
 
   function load(user) {
     if (!user) return;
+    if (isAnonymous(user)) {
+      // Nothing is stored for a visitor without a session: the choices belong to a guest or an account.
+      replace(state, h("p", { class: "muted", i18n: "corr.intro" }), h("p", { i18n: "corr.no_session" }));
+      return;
+    }
     api.correspondence().then(
       (view) => {
         // A first visit: the browser's own time zone is offered (saved only when the player changes something).

@@ -5,7 +5,7 @@
 import { h, replace, setText } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../api.js";
-import { currentUser, ensureUser } from "../session.js";
+import { currentUser, ensureUser, isAnonymous } from "../session.js";
 import { Board } from "../board.js";
 import { gtp } from "../coords.js";
 import { GameSocket, normalizeClocks } from "../protocol.js";
@@ -114,8 +114,9 @@ export class GameView {
           throw err;
         }
       },
-      // Another person's line can be reported to the moderators (docs/moderation.md).
-      mayReport: (msg) => Boolean(currentUser() && msg.from && msg.from.id !== currentUser().id),
+      // Another person's line can be reported to the moderators (docs/moderation.md), by a guest or an account:
+      // an anonymous visitor has no session to report with.
+      mayReport: (msg) => Boolean(!isAnonymous() && msg.from && msg.from.id !== currentUser().id),
       onReport: (msg) => reportDialog({ kind: "chat", gameId: this.gameId, chatV: msg.v, name: msg.from.name }),
     });
   }

@@ -6,6 +6,7 @@ import { t } from "../i18n.js";
 import { api } from "../api.js";
 import { errorToast, toast } from "../ui.js";
 import { gameSummary, playerLink, playersOf } from "./common.js";
+import { isModerator } from "../session.js";
 
 const STATUSES = ["received", "closed", "all"];
 
@@ -167,7 +168,7 @@ export function mount(container) {
   const audit = h("ol", { class: "list mod-audit" });
   const lookupName = h("input", { type: "text", id: "mod-lookup", maxlength: 40, i18nPlaceholder: "moderation.player_name", i18nAria: "moderation.player_name" });
   const panel = h("div", { class: "mod-player-host" });
-  const page = h("div", { class: "moderation-page stack" }, h("h1", { i18n: "moderation.title" }), h("p", { class: "muted", i18n: "common.loading" }));
+  const page = h("div", { class: "moderation-page stack" });
   container.append(page);
 
   async function load() {
@@ -201,22 +202,19 @@ export function mount(container) {
   status.addEventListener("change", load);
   const form = h("form", { class: "row wrap", onsubmit: (ev) => { ev.preventDefault(); lookup(lookupName.value.trim()); } }, lookupName, h("button", { type: "submit", class: "btn small", i18n: "moderation.look_up" }));
 
-  api
-    .modMe()
-    .then(() => {
-      if (!alive) return;
-      replace(
-        page,
-        h("h1", { i18n: "moderation.title" }),
-        h("section", { class: "card stack", "aria-labelledby": "mod-queue-title" }, h("div", { class: "row spread" }, h("h2", { id: "mod-queue-title", i18n: "moderation.queue" }), status), queue),
-        h("section", { class: "card stack", "aria-labelledby": "mod-player-title" }, h("h2", { id: "mod-player-title", i18n: "moderation.player_title" }), form, panel),
-        h("section", { class: "card stack", "aria-labelledby": "mod-audit-title" }, h("h2", { id: "mod-audit-title", i18n: "moderation.audit" }), audit),
-      );
-      load();
-    })
-    .catch(() => {
-      if (alive) replace(page, h("h1", { i18n: "moderation.title" }), h("p", { class: "card", i18n: "error.not_a_moderator" }));
-    });
+  // Only those /api/me says may moderate are shown the page (and its requests, which check the role again).
+  if (isModerator()) {
+    replace(
+      page,
+      h("h1", { i18n: "moderation.title" }),
+      h("section", { class: "card stack", "aria-labelledby": "mod-queue-title" }, h("div", { class: "row spread" }, h("h2", { id: "mod-queue-title", i18n: "moderation.queue" }), status), queue),
+      h("section", { class: "card stack", "aria-labelledby": "mod-player-title" }, h("h2", { id: "mod-player-title", i18n: "moderation.player_title" }), form, panel),
+      h("section", { class: "card stack", "aria-labelledby": "mod-audit-title" }, h("h2", { id: "mod-audit-title", i18n: "moderation.audit" }), audit),
+    );
+    load();
+  } else {
+    replace(page, h("h1", { i18n: "moderation.title" }), h("p", { class: "card", i18n: "error.not_a_moderator" }));
+  }
   return () => {
     alive = false;
   };

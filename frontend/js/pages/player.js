@@ -5,7 +5,7 @@ import { t } from "../i18n.js";
 import { api } from "../api.js";
 import { errorToast } from "../ui.js";
 import { gameSummary, playerLink, shortResult } from "./common.js";
-import { currentUser } from "../session.js";
+import { currentUser, isAnonymous } from "../session.js";
 import { blockButton, reportDialog } from "../report.js";
 
 const CATEGORIES = ["overall", "9", "13", "19"];
@@ -144,14 +144,15 @@ export function mount(container, encodedName) {
   }
 
   let blocked = new Set();
-  const mine = currentUser() ? api.blocks().catch(() => ({ blocked: [] })) : Promise.resolve({ blocked: [] });
+  // Blocks and reports are a guest's or an account's: an anonymous visitor has none and is offered neither.
+  const mine = isAnonymous() ? Promise.resolve({ blocked: [] }) : api.blocks().catch(() => ({ blocked: [] }));
   Promise.all([api.player(name), mine])
     .then(([data, myBlocks]) => {
       blocked = new Set((myBlocks.blocked || []).map((b) => b.id));
       if (!alive) return;
       const p = data.player;
       const me = currentUser();
-      const other = me && me.id !== p.id;
+      const other = !isAnonymous(me) && me.id !== p.id;
       const sections = [
         h(
           "header",

@@ -1,5 +1,6 @@
 // The lobby's "your turn" card: the player's games waiting for them, the nearest deadline first, and a badge
-// with their count. Drawn from the store of ../turns.js, which the lobby socket's snapshot (all the player's
+// with their count (shown only above zero). The card is shown only to a player with unfinished games: an
+// anonymous visitor or a player without games has nothing to wait for. Drawn from the store of ../turns.js, which the lobby socket's snapshot (all the player's
 // games in one message) fills and its my_game messages keep live; a game that becomes the player's turn while
 // the tab is hidden is announced with a browser notification when the player asked for them (the game page's
 // setting).
@@ -9,15 +10,15 @@ import { formatSeconds, describeTimeControl } from "../clock.js";
 import { notifyTurn } from "../notify.js";
 import { getSettings } from "../settings.js";
 import { currentUser } from "../session.js";
-import { isYourTurn, onTurns, waitingGames } from "../turns.js";
+import { isYourTurn, onTurns, unfinishedCount, waitingGames } from "../turns.js";
 import { playerLink } from "./common.js";
 
 export function yourTurnCard() {
   const list = h("ul", { class: "list", id: "your-turn" });
-  const badge = h("span", { class: "badge", id: "your-turn-badge", "aria-live": "polite" }, "0");
+  const badge = h("span", { class: "badge", id: "your-turn-badge", "aria-live": "polite", hidden: true }, "0");
   const element = h(
     "section",
-    { class: "card your-turn", "aria-labelledby": "your-turn-title" },
+    { class: "card your-turn", "aria-labelledby": "your-turn-title", hidden: true },
     h("h2", { id: "your-turn-title" }, h("span", { i18n: "lobby.your_turn" }), " ", badge),
     list,
   );
@@ -42,7 +43,8 @@ export function yourTurnCard() {
     const user = currentUser();
     const waiting = waitingGames();
     badge.textContent = String(waiting.length);
-    badge.classList.toggle("zero", waiting.length === 0);
+    badge.hidden = waiting.length === 0;
+    element.hidden = unfinishedCount() === 0;
     replace(list, waiting.length ? waiting.map((g) => item(g, user)) : h("li", { class: "empty muted", i18n: "lobby.no_your_turn" }));
   }
 
