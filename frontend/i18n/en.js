@@ -7,6 +7,8 @@ export default {
   "nav.rules": "Rules",
   "nav.language": "Language",
   "nav.dark_mode": "Dark mode",
+  "nav.menu": "Menu",
+  "nav.more": "More",
 
   "common.cancel": "Cancel",
   "common.dismiss": "Dismiss",

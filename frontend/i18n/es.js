@@ -7,6 +7,8 @@ export default {
   "nav.rules": "Reglas",
   "nav.language": "Idioma",
   "nav.dark_mode": "Modo oscuro",
+  "nav.menu": "Menú",
+  "nav.more": "Más",
 
   "common.cancel": "Cancelar",
   "common.dismiss": "Cerrar",

@@ -7,6 +7,8 @@ export default {
   "nav.rules": "ルール",
   "nav.language": "言語",
   "nav.dark_mode": "ダークモード",
+  "nav.menu": "メニュー",
+  "nav.more": "その他",
 
   "common.cancel": "キャンセル",
   "common.dismiss": "閉じる",

@@ -7,6 +7,8 @@ export default {
   "nav.rules": "규칙",
   "nav.language": "언어",
   "nav.dark_mode": "다크 모드",
+  "nav.menu": "메뉴",
+  "nav.more": "더 보기",
 
   "common.cancel": "취소",
   "common.dismiss": "닫기",

@@ -7,6 +7,8 @@ export default {
   "nav.rules": "Luật chơi",
   "nav.language": "Ngôn ngữ",
   "nav.dark_mode": "Chế độ tối",
+  "nav.menu": "Menu",
+  "nav.more": "Thêm",
 
   "common.cancel": "Hủy",
   "common.dismiss": "Đóng",

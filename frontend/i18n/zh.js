@@ -7,6 +7,8 @@ export default {
   "nav.rules": "规则",
   "nav.language": "语言",
   "nav.dark_mode": "深色模式",
+  "nav.menu": "菜单",
+  "nav.more": "更多",
 
   "common.cancel": "取消",
   "common.dismiss": "关闭",

@@ -119,25 +119,32 @@ export function displayName(u) {
 }
 
 /**
- * The header's account: the name and the account's buttons, or "Log in" and "Register" for an anonymous visitor
- * (no session yet), who is shown no name: it becomes a guest with its first action (session.js ensureUser).
- * Nothing is shown until /api/me has said who is visiting.
+ * The header's account: `container` (in the header's row) holds the name, or "Log in" for an anonymous visitor;
+ * `more` (in the header's menu on a narrow screen) the other buttons. An anonymous visitor (no session yet) is
+ * shown no name: it becomes a guest with its first action (session.js ensureUser). Nothing is shown until
+ * /api/me has said who is visiting.
  */
-export function mountAccount(container) {
+export function mountAccount(container, more) {
   const loginButton = () => h("button", { type: "button", class: "btn small", i18n: "account.login", onclick: () => openDialog("account.login_title", credentialsForm("login")) });
   const registerButton = () => h("button", { type: "button", class: "btn small primary", i18n: "account.register", onclick: () => openDialog("account.register_title", credentialsForm("register")) });
   const render = (u) => {
     if (u === null) {
       replace(container);
+      replace(more);
     } else if (isAnonymous(u)) {
-      replace(container, loginButton(), registerButton());
+      replace(container, loginButton());
+      replace(more, registerButton());
     } else if (isGuest(u)) {
-      replace(container, h("span", { class: "guest-tag", i18n: "account.guest" }), h("span", { class: "user-name", title: displayName(u) }, displayName(u)), loginButton(), registerButton());
+      replace(container, h("span", { class: "guest-tag", i18n: "account.guest" }), h("span", { class: "user-name", title: displayName(u) }, displayName(u)));
+      replace(more, loginButton(), registerButton());
     } else {
       // A registered player's name leads to their own page (rank, rating graph, games).
       replace(
         container,
         h("a", { class: "user-name", href: `#/players/${encodeURIComponent(displayName(u))}`, title: u.rank ? `${displayName(u)} [${u.rank}]` : displayName(u) }, displayName(u)),
+      );
+      replace(
+        more,
         h("a", { class: "btn small", href: "#/settings", i18n: "nav.settings" }),
         h("button", {
           type: "button",

@@ -84,17 +84,26 @@ function turnBadge() {
   return badge;
 }
 
+/**
+ * The header: one row. On a wide screen everything is in it; on a narrow one (css/app.css) the row keeps the
+ * brand, "Play" with the turn count, the account's name (or "Log in") and a menu button, and the menu holds the
+ * other links, dark mode, the language and the account's other buttons. The menu closes on a new page and on
+ * Escape.
+ */
 function header() {
-  const account = h("div", { class: "account" });
-  const el = h(
-    "header",
-    { class: "topbar" },
-    h("a", { href: "#/", class: "brand", i18nAria: "nav.home" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", {}, "Tengen")),
+  const account = h("div", { class: "account" }); // the name, or "Log in": always in the row
+  const accountMore = h("div", { class: "account-more" }); // the account's other buttons
+  const toggle = h(
+    "button",
+    { type: "button", class: "btn icon menu-toggle", "aria-expanded": "false", "aria-controls": "topbar-menu", i18nAria: "nav.menu", i18nTitle: "nav.menu" },
+    h("span", { class: "menu-icon", "aria-hidden": "true" }),
+  );
+  const menu = h(
+    "div",
+    { class: "topbar-menu", id: "topbar-menu" },
     h(
       "nav",
-      { class: "nav", i18nAria: "nav.main" },
-      h("a", { href: "#/", i18n: "nav.lobby" }),
-      turnBadge(),
+      { class: "nav nav-more", i18nAria: "nav.more" },
       h("a", { href: "#/leaderboard", i18n: "nav.leaderboard" }),
       h("a", { href: "#/games", i18n: "nav.archive" }),
       h("a", { href: "#/rules", i18n: "nav.rules" }),
@@ -103,9 +112,30 @@ function header() {
     h("div", { class: "spacer" }),
     themeSwitch(),
     languageSelect(),
-    account,
+    accountMore,
   );
-  mountAccount(account);
+  const el = h(
+    "header",
+    { class: "topbar" },
+    h("a", { href: "#/", class: "brand", i18nAria: "nav.home" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", { class: "brand-name" }, "Tengen")),
+    h("nav", { class: "nav", i18nAria: "nav.main" }, h("a", { href: "#/", i18n: "nav.lobby" }), turnBadge()),
+    menu,
+    account,
+    toggle,
+  );
+  const setOpen = (open) => {
+    el.classList.toggle("open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+  };
+  toggle.addEventListener("click", () => setOpen(!el.classList.contains("open")));
+  window.addEventListener("hashchange", () => setOpen(false));
+  el.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && el.classList.contains("open")) {
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+  mountAccount(account, accountMore);
   return el;
 }
 

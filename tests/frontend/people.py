@@ -100,7 +100,21 @@ class Person:
         return name
 
     def language(self, code: str) -> None:
+        """Chooses the language in the header (on a phone, in the header's menu, closed again after)."""
+        toggle = self.page.locator("header.topbar .menu-toggle")
+        through_menu = toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true"
+        if through_menu:
+            toggle.click()
         self.page.select_option("#lang", code)
+        if through_menu:
+            toggle.click()
+
+    def follow(self, href: str) -> None:
+        """Clicks the header's link to ``href`` (on a narrow screen, in the header's menu: opened first)."""
+        toggle = self.page.locator("header.topbar .menu-toggle")
+        if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+            toggle.click()
+        self.page.click(f"header.topbar nav a[href='{href}']")
 
     def api(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """A request from the page itself (same origin, same session cookie); raises on an error status."""

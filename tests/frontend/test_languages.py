@@ -98,7 +98,7 @@ def test_no_text_overflows_its_box_in_any_language_at_desktop_and_phone_width(br
         ana.page.wait_for_selector("#challenges .item")
         for route in ("lobby", "rules"):
             if route == "rules":
-                ana.page.click("nav.nav a[href='#/rules']")
+                ana.follow("#/rules")
                 ana.page.wait_for_selector(".guide h2")
             for lang in LANGUAGES:
                 ana.language(lang)
