@@ -1,6 +1,7 @@
 // Game chat with a players tab and a spectators tab. Messages are always inserted as text.
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
+import { clip, limitChars } from "./textlimit.js";
 
 const MAX_CHARS = 500;
 
@@ -39,7 +40,7 @@ export class Chat {
       spectators: h("button", { type: "button", role: "tab", class: "tab", i18n: "chat.spectators", onclick: () => this.select("spectators") }),
     };
     this.list = h("ol", { class: "chat-list", role: "log", "aria-live": "polite", i18nAria: "chat.log" });
-    this.input = h("input", { type: "text", maxlength: MAX_CHARS, class: "chat-input", i18nPlaceholder: "chat.placeholder", i18nAria: "chat.message" });
+    this.input = limitChars(h("input", { type: "text", class: "chat-input", i18nPlaceholder: "chat.placeholder", i18nAria: "chat.message" }), MAX_CHARS);
     this.sendBtn = h("button", { type: "submit", class: "btn", i18n: "chat.send" });
     this.form = h("form", { class: "chat-form", onsubmit: (ev) => this.submit(ev) }, this.input, this.sendBtn);
     this.note = h("p", { class: "chat-note muted", hidden: true });
@@ -93,7 +94,7 @@ export class Chat {
     if (!text) return;
     this.sendBtn.disabled = true;
     try {
-      await this.onSend(this.channel, text.slice(0, MAX_CHARS));
+      await this.onSend(this.channel, clip(text, MAX_CHARS));
       this.input.value = "";
     } catch {
       /* the page shows the error */

@@ -2,10 +2,11 @@
 import { h, setText } from "./dom.js";
 import { api } from "./api.js";
 import { errorToast, openDialog, toast } from "./ui.js";
+import { limitChars } from "./textlimit.js";
 
 /** Ask for a reason, then send the report; the receipt (its number, "received") is shown. */
 export function reportDialog(target) {
-  const reason = h("textarea", { name: "reason", required: true, maxlength: 500, rows: 3, class: "report-reason", i18nAria: "report.reason" });
+  const reason = limitChars(h("textarea", { name: "reason", required: true, rows: 3, class: "report-reason", i18nAria: "report.reason" }), 500);
   const form = h(
     "form",
     { class: "stack" },

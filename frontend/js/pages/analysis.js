@@ -10,6 +10,7 @@ import { Board } from "../board.js";
 import { gtp } from "../coords.js";
 import { errorToast, toast } from "../ui.js";
 import { StudyTree } from "../studytree.js";
+import { limitChars } from "../textlimit.js";
 
 export function mount(container, gameId, moveNumber) {
   const view = new AnalysisView(container, gameId || null, moveNumber === undefined ? null : Number(moveNumber));
@@ -63,7 +64,7 @@ export class AnalysisView {
     this.hintList = h("ol", { class: "hint-list", hidden: true });
     this.lineList = h("ol", { class: "move-list analysis-line", i18nAria: "analysis.line" });
     this.variations = h("div", { class: "variations" });
-    this.comment = h("textarea", { class: "comment", rows: 4, maxlength: 4000, i18nAria: "analysis.comment", i18nPlaceholder: "analysis.comment" });
+    this.comment = limitChars(h("textarea", { class: "comment", rows: 4, i18nAria: "analysis.comment", i18nPlaceholder: "analysis.comment" }), 4000);
     this.comment.addEventListener("input", () => {
       if (this.node) this.node.comment = this.comment.value;
     });

@@ -7,6 +7,7 @@ import { api } from "../api.js";
 import { errorToast, toast } from "../ui.js";
 import { gameSummary, playerLink, playersOf } from "./common.js";
 import { isModerator } from "../session.js";
+import { limitChars } from "../textlimit.js";
 
 const STATUSES = ["received", "closed", "all"];
 
@@ -16,7 +17,7 @@ function when(iso) {
 
 /** A reason field; every action sends its value (the server refuses an empty one). */
 function reasonField() {
-  return h("input", { type: "text", class: "mod-reason", maxlength: 500, i18nPlaceholder: "moderation.reason", i18nAria: "moderation.reason" });
+  return limitChars(h("input", { type: "text", class: "mod-reason", i18nPlaceholder: "moderation.reason", i18nAria: "moderation.reason" }), 500);
 }
 
 /** Run one action with the reason given; on success say so and reload what it changed. */

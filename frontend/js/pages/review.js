@@ -12,6 +12,7 @@ import { StudyTree } from "../studytree.js";
 import { errorToast } from "../ui.js";
 import { ensureUser } from "../session.js";
 import { hold, release, socketHandlers } from "./live_view.js";
+import { clip, limitChars } from "../textlimit.js";
 
 const TOOLS = ["play", "triangle", "square", "circle", "label"];
 const MAX_CHAT = 500;
@@ -68,11 +69,11 @@ export class ReviewView {
     this.tools = h("div", { class: "row wrap review-tools", role: "group", i18nAria: "review.tools" },
       TOOLS.map((tool) => h("button", { type: "button", class: "btn small", dataset: { tool }, i18n: `review.tool_${tool}`, onclick: () => this.setTool(tool) })));
     this.removeBtn = h("button", { type: "button", class: "btn small danger", dataset: { action: "remove-branch" }, i18n: "review.remove_branch", onclick: () => this.removeBranch() });
-    this.comment = h("textarea", { class: "review-comment", rows: 3, maxlength: MAX_COMMENT, i18nAria: "review.comment" });
+    this.comment = limitChars(h("textarea", { class: "review-comment", rows: 3, i18nAria: "review.comment" }), MAX_COMMENT);
     this.commentBtn = h("button", { type: "button", class: "btn small", dataset: { action: "save-comment" }, i18n: "review.save_comment", onclick: () => this.saveComment() });
     this.commentText = h("p", { class: "review-comment-text" });
     this.chatList = h("ol", { class: "chat-list", role: "log", "aria-live": "polite", i18nAria: "chat.log" });
-    this.chatInput = h("input", { type: "text", maxlength: MAX_CHAT, class: "chat-input", i18nPlaceholder: "chat.placeholder", i18nAria: "chat.message" });
+    this.chatInput = limitChars(h("input", { type: "text", class: "chat-input", i18nPlaceholder: "chat.placeholder", i18nAria: "chat.message" }), MAX_CHAT);
     this.chatForm = h("form", { class: "chat-form", onsubmit: (ev) => this.sendChat(ev) }, this.chatInput, h("button", { type: "submit", class: "btn", i18n: "chat.send" }));
     this.chatNote = h("p", { class: "chat-note muted", i18n: "review.chat_sign_in", hidden: true });
     this.sgf = h("a", { class: "btn small", href: api.reviewSgfUrl(this.reviewId), download: `tengen-review-${this.reviewId}.sgf`, i18n: "game.download_sgf" });
@@ -232,7 +233,7 @@ export class ReviewView {
   }
 
   saveComment() {
-    if (this.leading()) this.send("comment", { text: this.comment.value.slice(0, MAX_COMMENT) }).catch(() => {});
+    if (this.leading()) this.send("comment", { text: clip(this.comment.value, MAX_COMMENT) }).catch(() => {});
   }
 
   removeBranch() {
@@ -249,7 +250,7 @@ export class ReviewView {
     const text = this.chatInput.value.trim();
     if (!text) return;
     try {
-      await this.send("chat", { text: text.slice(0, MAX_CHAT) });
+      await this.send("chat", { text: clip(text, MAX_CHAT) });
       this.chatInput.value = "";
     } catch {
       /* shown by send */

@@ -4,6 +4,7 @@ import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../api.js";
 import { errorToast } from "../ui.js";
+import { limitChars } from "../textlimit.js";
 
 function reviewItem(review) {
   return h(
@@ -64,7 +65,7 @@ export function mount(container) {
   const list = h("ul", { class: "list review-list" });
   const file = h("input", { type: "file", accept: ".sgf,application/x-go-sgf,text/plain", class: "sgf-file", i18nAria: "review.upload_file" });
   const paste = h("textarea", { rows: 4, class: "sgf-paste", i18nAria: "review.paste" });
-  const title = h("input", { type: "text", maxlength: 100, class: "review-title-input", i18nAria: "review.title" });
+  const title = limitChars(h("input", { type: "text", class: "review-title-input", i18nAria: "review.title" }), 100);
   const create = async (sgf) => {
     if (!sgf.trim()) return;
     try {
