@@ -1,7 +1,12 @@
 """What the server imports is installed by the README's first command (``pip install -e .``, no extras): every
 third-party module that ``app/`` imports comes from a distribution named in ``pyproject.toml``'s
 ``dependencies`` or required by one of them, not only from the test extras (``tengen serve`` once failed on a
-fresh machine for want of httpx, which only the test extras installed)."""
+fresh machine for want of httpx, which only the test extras installed).
+
+And no import circle exists among the modules of ``app/``: every import counts, at module level, under
+``if TYPE_CHECKING:`` and inside a function alike, because each says that one module needs the other, and a
+circle only hidden from the interpreter (the game authority and its handlers, once) is still two modules that
+cannot be read, changed or moved apart."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import ast
 import importlib.metadata as metadata
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -76,3 +82,105 @@ def test_the_check_sees_a_module_that_only_an_extra_installs() -> None:
     installed = installed_by(project["dependencies"])
     assert "fastapi" in installed and "starlette" in installed  # named, and required by what is named
     assert "pytest" not in installed  # the test extras' own
+
+
+# ----------------------------------------------------------------------------------------- import circles
+def module_files(root: Path, package: str = "app") -> dict[str, Path]:
+    """Every module of ``package`` under ``root`` by its dotted name (a package by its ``__init__``)."""
+    files: dict[str, Path] = {}
+    for path in sorted((root / package).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        files[".".join(parts)] = path
+    return files
+
+
+def _imports(tree: ast.AST, package: str) -> Iterator[str]:
+    """The dotted names every import statement in ``tree`` reaches, wherever it stands (module level, under
+    ``if TYPE_CHECKING:``, inside a function); ``package`` resolves relative imports. ``from a import b``
+    yields ``a.b``, which is the submodule ``b`` when there is one and else a name in ``a``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            yield from (f"{module}.{alias.name}" for alias in node.names)
+
+
+def import_graph(root: Path, package: str = "app") -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports (each import named by the deepest module it reaches:
+    ``from app.games import offers`` is ``app.games.offers``, ``from app.games.offers import offer`` too)."""
+    files = module_files(root, package)
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        own_package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for reached in _imports(ast.parse(path.read_text(encoding="utf-8")), own_package):
+            while reached and reached not in files:
+                reached = reached.rpartition(".")[0]
+            if reached and reached != name:
+                targets.add(reached)
+        graph[name] = targets
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph.get(module, ())):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return circles
+
+
+def test_no_import_circle_among_the_modules_of_app() -> None:
+    circles = import_circles(import_graph(ROOT))
+    assert not circles, f"modules of app/ that import each other, directly or round a circle: {circles}"
+
+
+def test_the_check_sees_a_circle_however_it_is_imported(tmp_path: Path) -> None:
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    sources = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/a.py": "from pkg.sub import b\n",
+        # only for the type checker: still a circle
+        "pkg/sub/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import thing\n",
+        "pkg/c.py": "def f():\n    from . import d\n",  # inside a function, relative
+        "pkg/d.py": "import pkg.c\n",
+        "pkg/e.py": "from pkg import a\n",  # reaches into the circle a-b, is no part of it
+    }
+    for name, text in sources.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert import_circles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.sub.b"], ["pkg.c", "pkg.d"]]

@@ -8,18 +8,14 @@ the point is visible only to the sealer. After ``resume_offer`` / ``resume_accep
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from app.games.actions import Event, Point
+from app.games.authority_state import AuthorityState
 from app.games.errors import GameError
 from app.games.events import build
 from app.games.offers import decline, offer, take_offer
 
-if TYPE_CHECKING:
-    from app.games.authority import GameAuthority
 
-
-def adjourn_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def adjourn_accept(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     take_offer(auth, "adjourn", actor)
     auth.phase = "adjourned"
     auth.sealed = None
@@ -36,15 +32,15 @@ def adjourn_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     ]
 
 
-def adjourn_offer(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def adjourn_offer(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     return offer(auth, "adjourn", actor, now, adjourn_accept)
 
 
-def adjourn_decline(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def adjourn_decline(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     return decline(auth, "adjourn", actor, now)
 
 
-def seal(auth: GameAuthority, actor: str, p: Point | None, now: float, lag: float | None) -> list[Event]:
+def seal(auth: AuthorityState, actor: str, p: Point | None, now: float, lag: float | None) -> list[Event]:
     if auth.sealed is not None:
         raise GameError("already_sealed", "a move is already sealed")
     charge, flagged = auth.charge_turn(actor, p, now, lag)
@@ -66,7 +62,7 @@ def seal(auth: GameAuthority, actor: str, p: Point | None, now: float, lag: floa
     ]
 
 
-def resume_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def resume_accept(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     take_offer(auth, "resume", actor)
     sealed = auth.sealed
     assert sealed is not None  # the resume offer exists only while a move is sealed
@@ -86,11 +82,11 @@ def resume_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     return events
 
 
-def resume_offer(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def resume_offer(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     if auth.sealed is None:
         raise GameError("not_sealed", f"{auth.game.to_move} must seal a move before play can resume")
     return offer(auth, "resume", actor, now, resume_accept)
 
 
-def resume_decline(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def resume_decline(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     return decline(auth, "resume", actor, now)

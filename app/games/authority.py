@@ -18,8 +18,10 @@ by themselves, and a claim logs the absence it relied on.
 
 One module over 400 lines: the state and the all-or-nothing step of :meth:`GameAuthority.apply` are one unit,
 with the moves and endings; the parts that can stand apart already do: offers (:mod:`app.games.offers`), the
-scoring phase (:mod:`app.games.scoring_phase`) and adjournment (:mod:`app.games.adjournment`). Every action
-reaches its handler through one explicit table (``_HANDLERS``).
+scoring phase (:mod:`app.games.scoring_phase`), adjournment (:mod:`app.games.adjournment`) and correspondence
+(:mod:`app.games.correspondence`). Every action reaches its handler through one explicit table (``_HANDLERS``).
+The handlers take the narrow protocol :class:`~app.games.authority_state.AuthorityState`, never this class, so
+none of them imports this module back.
 
 Behaviour worth knowing (also in ``docs/clocks.md``):
 

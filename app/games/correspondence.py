@@ -9,37 +9,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.games.actions import Action, Event, Facts, Point
+from app.games.authority_state import AuthorityState
 from app.games.clock import other
 from app.games.conditional import Tree, follow, parse_tree, to_wire
 from app.games.errors import GameError
 from app.games.results import Result, void, win
 
-if TYPE_CHECKING:
-    from app.games.authority import GameAuthority
-
 __all__ = ["Tree", "answer", "do_conditional", "do_vacation", "timeout", "tree_for"]
 
 
-def timeout(auth: GameAuthority, loser: str) -> Result:
+def timeout(auth: AuthorityState, loser: str) -> Result:
     """Out of time: a loss, except in a correspondence game the loser never moved in (cancelled)."""
     if auth.config.time_control.correspondence and not any(m.color == loser for m in auth.game.moves):
         return void("cancelled")
     return win(other(loser), "timeout")
 
 
-def tree_for(auth: GameAuthority, viewer: str | None) -> list[Any] | None:
+def tree_for(auth: AuthorityState, viewer: str | None) -> list[Any] | None:
     """The viewer's own tree for the snapshot (None for a spectator)."""
     return to_wire(auth.conditional[viewer]) if viewer in ("B", "W") else None
 
 
-def _tree_event(auth: GameAuthority, owner: str, now: float) -> Event:
+def _tree_event(auth: AuthorityState, owner: str, now: float) -> Event:
     return auth.event("conditional", now, color=owner, tree=to_wire(auth.conditional[owner]), visibility=owner)
 
 
-def answer(auth: GameAuthority, mover: str, played: Point | None, now: float) -> list[Event]:
+def answer(auth: AuthorityState, mover: str, played: Point | None, now: float) -> list[Event]:
     """The opponent's conditional answer to ``mover``'s move (None: a pass), played at once; or their tree
     dropped. An answer may itself be answered by ``mover``'s own tree."""
     owner = other(mover)
@@ -58,13 +56,13 @@ def answer(auth: GameAuthority, mover: str, played: Point | None, now: float) ->
     return events + [_tree_event(auth, owner, now)] + answer(auth, owner, reply, now)
 
 
-def do_conditional(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
+def do_conditional(auth: AuthorityState, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
     tree = parse_tree(action.get("tree"), auth.game.size)
     auth.conditional[actor] = tree
     return {"t": "conditional", "tree": to_wire(tree)}, [_tree_event(auth, actor, now)]
 
 
-def do_vacation(auth: GameAuthority, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
+def do_vacation(auth: AuthorityState, actor: str, action: Action, now: float, facts: Facts) -> tuple[Action, list[Event]]:
     color, on = action.get("color"), action.get("on")
     if color not in ("B", "W") or not isinstance(on, bool):
         raise GameError("bad_request", "'vacation' takes a colour and on: true or false")

@@ -7,21 +7,18 @@ offer never crosses (each player can only take back their own move).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from app.games.actions import Event
+from app.games.authority_state import AuthorityState
 from app.games.clock import GameClock, other
 from app.games.errors import GameError
 from app.games.results import drawn
 
-if TYPE_CHECKING:
-    from app.games.authority import GameAuthority
-
 # (authority, actor, now) -> events: what accepting an offer does
-Accept = Callable[["GameAuthority", str, float], list[Event]]
+Accept = Callable[[AuthorityState, str, float], list[Event]]
 
 
-def offer(auth: GameAuthority, kind: str, actor: str, now: float, accept: Accept | None = None) -> list[Event]:
+def offer(auth: AuthorityState, kind: str, actor: str, now: float, accept: Accept | None = None) -> list[Event]:
     """Record ``actor``'s offer of ``kind``; with the opponent's own offer pending, ``accept`` it instead."""
     current = auth.offers[kind]
     if current == actor:
@@ -32,26 +29,26 @@ def offer(auth: GameAuthority, kind: str, actor: str, now: float, accept: Accept
     return [auth.event("offer", now, kind=kind, by=actor, offers=dict(auth.offers))]
 
 
-def take_offer(auth: GameAuthority, kind: str, actor: str) -> None:
+def take_offer(auth: AuthorityState, kind: str, actor: str) -> None:
     if auth.offers[kind] != other(actor):
         raise GameError("no_offer", f"there is no {kind} offer from your opponent to answer")
     auth.offers[kind] = None
 
 
-def decline(auth: GameAuthority, kind: str, actor: str, now: float) -> list[Event]:
+def decline(auth: AuthorityState, kind: str, actor: str, now: float) -> list[Event]:
     take_offer(auth, kind, actor)
     return [auth.event("offer_declined", now, kind=kind, by=actor, offers=dict(auth.offers))]
 
 
 # -- undo
-def undo_request(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def undo_request(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     moves = auth.game.moves
     if not moves or moves[-1].color != actor or len(auth.clock_history) < 1:
         raise GameError("cannot_undo", "you can only ask to take back your own last move")
     return offer(auth, "undo", actor, now)
 
 
-def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def undo_accept(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     take_offer(auth, "undo", actor)
     game = auth.game
     undone = game.undo()
@@ -79,26 +76,26 @@ def undo_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     ]
 
 
-def undo_decline(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def undo_decline(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     return decline(auth, "undo", actor, now)
 
 
 # -- draw
-def draw_accept(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def draw_accept(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     take_offer(auth, "draw", actor)
     return [auth.finish(drawn(), now, by=actor)]
 
 
-def draw_offer(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def draw_offer(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     return offer(auth, "draw", actor, now, draw_accept)
 
 
-def draw_decline(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def draw_decline(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     return decline(auth, "draw", actor, now)
 
 
 # -- rematch (after the game)
-def rematch(auth: GameAuthority, kind: str, actor: str, now: float, game_id: str | None) -> list[Event]:
+def rematch(auth: AuthorityState, kind: str, actor: str, now: float, game_id: str | None) -> list[Event]:
     """``rematch_offer`` or ``rematch_accept``: the room names the new game (the fact ``game_id``)."""
     if auth.rematch is not None:
         raise GameError("rematch_exists", "this game already has a rematch")
@@ -111,5 +108,5 @@ def rematch(auth: GameAuthority, kind: str, actor: str, now: float, game_id: str
     return [auth.event("rematch", now, game_id=game_id, by=actor, offers=dict(auth.offers))]
 
 
-def rematch_decline(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def rematch_decline(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     return decline(auth, "rematch", actor, now)

@@ -7,18 +7,16 @@ from then, two new consecutive passes are needed to score again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.games.actions import OFFER_KINDS, Event, Point, point
+from app.games.authority_state import AuthorityState
 from app.games.chains import expand_to_chains, propose_dead_chains
 from app.games.errors import GameError, ProposalNeeded
 from app.games.results import by_score
 
-if TYPE_CHECKING:
-    from app.games.authority import GameAuthority
 
-
-def score_fields(auth: GameAuthority) -> dict[str, Any]:
+def score_fields(auth: AuthorityState) -> dict[str, Any]:
     return {
         "dead": sorted([list(p) for p in auth.dead]),
         "accepted": dict(auth.accepted),
@@ -27,7 +25,7 @@ def score_fields(auth: GameAuthority) -> dict[str, Any]:
     }
 
 
-def enter_scoring(auth: GameAuthority, now: float) -> Event:
+def enter_scoring(auth: AuthorityState, now: float) -> Event:
     auth.dead = proposal(auth)
     auth.phase = "scoring"
     auth.clock.pause(now, "scoring")
@@ -37,7 +35,7 @@ def enter_scoring(auth: GameAuthority, now: float) -> Event:
     return auth.event("phase", now, phase="scoring", clocks=auth.clock.view(now), **score_fields(auth))
 
 
-def proposal(auth: GameAuthority) -> set[Point]:
+def proposal(auth: AuthorityState) -> set[Point]:
     """The dead stones proposed as scoring starts: the action's fact ``dead`` when it carries one (it is
     logged with the action, so a replay never computes it again), else the engine's proposal."""
     given = auth.facts.get("dead")
@@ -50,7 +48,7 @@ def proposal(auth: GameAuthority) -> set[Point]:
     return propose_dead_chains(auth.game)
 
 
-def toggle_dead(auth: GameAuthority, actor: str, p: Point, now: float) -> list[Event]:
+def toggle_dead(auth: AuthorityState, actor: str, p: Point, now: float) -> list[Event]:
     size = auth.game.size
     if not (0 <= p[0] < size and 0 <= p[1] < size):  # the same answer as a move off the board
         raise GameError("illegal_move", f"{list(p)} is off the board", reason="off_board")
@@ -78,7 +76,7 @@ def toggle_dead(auth: GameAuthority, actor: str, p: Point, now: float) -> list[E
     ]
 
 
-def accept_score(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def accept_score(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     if auth.accepted[actor]:
         raise GameError("already_accepted", "you have already accepted these marks")
     auth.accepted[actor] = True
@@ -89,7 +87,7 @@ def accept_score(auth: GameAuthority, actor: str, now: float) -> list[Event]:
     return events
 
 
-def resume_play(auth: GameAuthority, actor: str, now: float) -> list[Event]:
+def resume_play(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     auth.phase = "playing"
     auth.dead = set()
     auth.accepted = {"B": False, "W": False}
