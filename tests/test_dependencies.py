@@ -184,3 +184,37 @@ def test_the_check_sees_a_circle_however_it_is_imported(tmp_path: Path) -> None:
     for name, text in sources.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     assert import_circles(import_graph(tmp_path, "pkg")) == [["pkg.a", "pkg.sub.b"], ["pkg.c", "pkg.d"]]
+
+
+def reached_from(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen: set[str] = set()
+    queue = [start]
+    while queue:
+        for target in graph.get(queue.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                queue.append(target)
+    return seen
+
+
+def test_the_transport_imports_no_domain() -> None:
+    graph = import_graph(ROOT)
+    transport = [module for module in graph if module == "app.transport" or module.startswith("app.transport.")]
+    assert "app.transport.messages" in transport
+    outside = {
+        module: sorted(t for t in reached_from(graph, module) if not t.startswith("app.transport") and t != "app.field_limits")
+        for module in transport
+    }
+    assert not any(outside.values()), f"the transport reaches beyond itself: {outside}"
+
+
+def test_the_messages_declared_beside_a_domain_reach_neither_the_live_layer_nor_the_api() -> None:
+    graph = import_graph(ROOT)
+    domain_messages = sorted(m for m in graph if m.endswith(".messages") and m.count(".") == 2) + ["app.games.events"]
+    assert {"app.games.messages", "app.reviews.messages", "app.lobby.messages", "app.automatch.messages"} <= set(domain_messages)
+    upward = {
+        module: sorted(t for t in reached_from(graph, module) if t.split(".")[:2] in (["app", "live"], ["app", "api"]))
+        for module in domain_messages
+    }
+    assert not any(upward.values()), f"messages that import the live layer or the API: {upward}"

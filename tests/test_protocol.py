@@ -2,7 +2,7 @@ from typing import Any
 
 import orjson
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from app.protocol import (
     CLIENT_TYPES,
@@ -375,3 +375,61 @@ def test_the_schema_covers_the_lobby_and_the_review():
     events = schema["review_events"]["$defs"]
     assert {"ReviewGotoEvent", "ReviewPlayEvent", "ReviewMarkEvent", "ReviewControlEvent"} <= set(events)
     assert all("v" in event["required"] for event in events.values())
+
+
+def _declared_messages(package: str = "app") -> set[type[BaseModel]]:
+    """Every socket message the modules of ``package`` declare: a model whose ``t`` is one literal type, on a
+    base of the transport's or the game's events (every ``app.*.messages`` module is imported first)."""
+    import importlib
+    import importlib.util
+    import pkgutil
+    from typing import Literal, get_origin
+
+    import app
+    from app.games.events import GameEventBody
+    from app.transport.messages import ClientMessageBase, ServerMessage
+
+    for info in pkgutil.iter_modules(app.__path__):
+        if info.ispkg and importlib.util.find_spec(f"app.{info.name}.messages") is not None:
+            importlib.import_module(f"app.{info.name}.messages")
+    found: set[type[BaseModel]] = set()
+    bases: list[type[BaseModel]] = [ClientMessageBase, ServerMessage, GameEventBody]
+    while bases:
+        model = bases.pop()
+        bases.extend(model.__subclasses__())
+        t = model.model_fields.get("t")
+        if t is not None and get_origin(t.annotation) is Literal and model.__module__.startswith(package + "."):
+            found.add(model)
+    return found
+
+
+def test_every_message_a_domain_declares_is_carried_by_a_socket_of_the_registry():
+    from app.protocol import protocol_schema
+
+    titles: set[str] = set()
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("title"), str):
+                titles.add(node["title"])
+            for value in node.values():
+                collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+
+    collect(protocol_schema())
+    declared = _declared_messages()
+    assert len(declared) > 80  # the game's, the review's, the lobby's, automatch's, moderation's, the replies
+    assert not {model.__name__ for model in declared} - titles, "declared beside a domain, carried by no socket"
+
+
+def test_the_check_sees_a_message_no_socket_carries():
+    from typing import Literal
+
+    from app.transport.messages import ServerMessage
+
+    class Stray(ServerMessage):
+        t: Literal["stray"] = "stray"
+
+    assert Stray in _declared_messages("tests")

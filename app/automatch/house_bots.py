@@ -23,7 +23,7 @@ from app.bots.declaration import accepts_of, refusal
 from app.ratings.ranks import rank_label
 from app.store.models import User
 from app.store.repositories import games
-from app.protocol import BotOffer
+from app.automatch.messages import BotOffer
 
 BOT_OFFER_AFTER = 60.0  # seconds of searching before a house bot is offered (TENGEN_AUTOMATCH_BOT_AFTER)
 PREFERRED_RULES = "chinese"

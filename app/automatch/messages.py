@@ -1,13 +1,74 @@
-"""What automatch tells a player: the shapes of ``seeking`` and ``paired`` (docs/protocol.md §7.1)."""
+"""Automatch's messages on the lobby socket (docs/protocol.md §7.1): a seek and its cancelling, their answers,
+``seeking``, ``paired`` and the house bot's offer, declared beside automatch, and what ``seeking`` and
+``paired`` hold. :mod:`app.protocol` assembles the lobby socket from these, the lobby's own
+(:mod:`app.lobby.messages`) and moderation's."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from app.automatch.pairing import PairTerms, Seeker
+from app.automatch.preferences import SeekPreferences
 from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url
 from app.store.repositories.games import GameWithPlayers
-from app.protocol import Paired
+from app.transport.messages import ClientId, ClientMessageBase, Reply, ServerMessage
+
+# ---- lobby socket, client -> server ------------------------------------------------------------------
+
+
+class Seek(SeekPreferences):
+    """Play now: look for an opponent with these preferences (replaces the sender's earlier seek)."""
+
+    t: Literal["seek"]
+    id: ClientId
+
+
+class SeekCancel(ClientMessageBase):
+    t: Literal["seek_cancel"]
+
+
+# ---- lobby socket, server -> client ------------------------------------------------------------------
+
+
+class SeekAck(Reply):
+    t: Literal["ack"] = "ack"
+    seek_id: str
+
+
+class SeekCancelAck(Reply):
+    t: Literal["ack"] = "ack"
+    cancelled: bool
+
+
+class Seeking(ServerMessage):
+    t: Literal["seeking"] = "seeking"
+    seek: dict[str, Any]
+
+
+class SeekCancelled(ServerMessage):
+    t: Literal["seek_cancelled"] = "seek_cancelled"
+    reason: Literal["cancelled", "unavailable"]
+
+
+class Paired(ServerMessage):
+    _omitted_when_none = ("speed", "nigiri", "seeks")
+    t: Literal["paired"] = "paired"
+    game_id: str | None
+    url: str | None
+    game: dict[str, Any] | None
+    speed: str | None = None
+    nigiri: bool | None = None
+    seeks: list[str] | None = None
+
+
+class BotOffer(ServerMessage):
+    t: Literal["bot_offer"] = "bot_offer"
+    seeks: list[str]
+    bot: dict[str, Any]  # {id, name, rank}
+    challenge: dict[str, Any]
+
+
+# ---- what the messages hold ----------------------------------------------------------------------------
 
 
 def seek_view(seeker: Seeker) -> dict[str, Any]:

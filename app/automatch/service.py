@@ -39,7 +39,7 @@ from app.background import BackgroundTask
 from app.automatch import pairing
 from app.automatch.pairing import PairTerms, Seeker
 from app.automatch.house_bots import BOT_OFFER_AFTER, bot_offer
-from app.automatch.messages import paired_message, seek_view
+from app.automatch.messages import Paired, SeekCancelled, Seeking, paired_message, seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.strength import Avoid, Strength, avoid_nobody, player_rating
 from app.errors import Conflict, Forbidden, ServiceError
@@ -54,7 +54,6 @@ from app.lobby.views import player_ids
 from app.ratings.lookup import display_ranks
 from app.store.models import User
 from app.store.repositories import games, users
-from app.protocol import Paired, SeekCancelled, Seeking
 
 log = logging.getLogger(__name__)
 

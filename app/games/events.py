@@ -1,7 +1,8 @@
 """Every versioned event of a game, as the typed models the authority builds its events with.
 
-The game layer owns these models so that it builds its events with them without reaching upward; app/protocol.py
-re-exports them with the rest of the protocol, and the schema in docs/protocol.schema.json is made from them.
+The game layer owns these models so that it builds its events with them without reaching upward; app/protocol.py,
+the registry of every socket's messages, re-exports them, and the schema in docs/protocol.schema.json is made
+from them. The game socket's other messages are in app/games/messages.py.
 
 ``build`` checks an event's fields against its model (a field the model does not declare is an error, so every
 field the server sends is in the schema) and returns the event as the wire carries it: the fields given, in the
@@ -17,16 +18,10 @@ from typing import Annotated, Any, ClassVar, Literal, Union, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from app.games.shapes import ClocksView, Color, OffersView, ResultView, ScoreView, WirePoint
+from app.transport.messages import version_required
 
 Clocks = ClocksView | None  # docs/clocks.md, "CLOCKS"; null for an untimed game
 OfferKind = Literal["undo", "draw", "adjourn", "resume", "rematch"]
-
-
-def version_required(schema: dict[str, Any]) -> None:
-    """On the wire every event has its version, an integer (only the event not yet committed has none); the
-    review's events (app/protocol.py) say so the same way."""
-    schema["properties"]["v"] = {"title": "V", "type": "integer"}
-    schema.setdefault("required", []).append("v")
 
 
 class GameEventBody(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.errors import ServiceError
 from app.limits.rules import Limiter, Rule
-from app.protocol import CHAT_RATE_LIMITED_MESSAGE
+from app.transport.messages import CHAT_RATE_LIMITED_MESSAGE
 
 
 async def chat_refusal(limiter: Limiter, lines: int, window: int, user_id: int, room: str, text: str) -> ServiceError | None:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from app.lobby.views import NO_RANKS, Ranks, game_url, player_view
 from app.store.repositories.games import GameWithPlayers
-from app.protocol import MyGame, to_users
+from app.lobby.messages import MyGame
+from app.transport.messages import to_users
 
 if TYPE_CHECKING:
     from app.games.authority import GameAuthority

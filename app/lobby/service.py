@@ -30,7 +30,8 @@ from app.ratings.lookup import display_ranks, rank_numbers
 from app.store.models import Challenge, User
 from app.store.repositories import challenges, games, users
 from app.store.repositories.games import GameWithPlayers
-from app.protocol import ChallengeCreated, ChallengeRemoved, GameFinished, to_users
+from app.lobby.messages import ChallengeCreated, ChallengeRemoved, GameFinished
+from app.transport.messages import to_users
 
 
 async def create_challenge(

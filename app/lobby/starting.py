@@ -35,7 +35,7 @@ from app.ratings.lookup import display_ranks
 from app.store.models import Game
 from app.store.repositories import correspondence, games
 from app.store.repositories.games import GameWithPlayers
-from app.protocol import GameStarted
+from app.lobby.messages import GameStarted
 
 log = logging.getLogger(__name__)
 

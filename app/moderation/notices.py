@@ -27,7 +27,8 @@ from app.live.hub_messages import MODERATION, BlocksChanged, Sanction
 from app.live.sockets import SocketRegistry
 from app.moderation.chat_filter import ChatFilters
 from app.moderation.standing import notice_key
-from app.protocol import AccountSanctioned, encode
+from app.moderation.messages import AccountSanctioned
+from app.transport.messages import encode
 
 log = logging.getLogger(__name__)
 

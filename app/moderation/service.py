@@ -36,7 +36,8 @@ from app.store.models import AuditEntry, User
 from app.store.repositories import games
 from app.store.repositories import moderation as repo
 from app.store.types import utcnow
-from app.protocol import AccountSanctioned, ModeratorWarning, to_users
+from app.moderation.messages import AccountSanctioned, ModeratorWarning
+from app.transport.messages import to_users
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import Forbidden
-from app.protocol import AccountSanctioned
+from app.moderation.messages import AccountSanctioned
 from app.store.models import User
 from app.store.repositories import moderation as repo
 from app.store.repositories.moderation import Standing

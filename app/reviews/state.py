@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.protocol import (
+from app.reviews.messages import (
     ReviewChatEvent,
     ReviewCommentEvent,
     ReviewControlEvent,
@@ -21,8 +21,8 @@ from app.protocol import (
     ReviewMarkEvent,
     ReviewPlayEvent,
     ReviewRemoveBranchEvent,
-    Versioned,
 )
+from app.transport.messages import Versioned
 from app.reviews.limits import ReviewLimits
 from app.rules import REASONS
 from app.reviews.position import PositionCache
