@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 import uvicorn
@@ -14,7 +17,7 @@ from app.main import create_app
 from app.protocol import MAX_FRAME_BYTES
 from app.settings import Settings, get_settings
 from app.store.migrations import upgrade_to_head
-from app.ws_protocol import LeanWebSocketProtocol
+from app.ws_protocol import STOCK_PROTOCOL, TESTED_WITH, untested_versions
 
 log = logging.getLogger("tengen.server")
 
@@ -54,8 +57,9 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "proxy_headers": bool(settings.trusted_proxies),
         "forwarded_allow_ips": list(settings.trusted_proxies) or None,
         "timeout_keep_alive": settings.keep_alive,
-        # uvicorn's sans-I/O protocol, holding about 8 KB less per open socket (app/ws_protocol.py).
-        "ws": LeanWebSocketProtocol,
+        # uvicorn's sans-I/O protocol, holding about 8 KB less per open socket (app/lean_ws_protocol.py), at the
+        # versions of uvicorn and websockets it was tested with; uvicorn's own otherwise.
+        "ws": websocket_protocol(),
         # A larger WebSocket frame or message is refused (close 1009) before it is buffered; never below the
         # largest frame a socket's messages may need (app/protocol.py), which a lower setting would undercut.
         "ws_max_size": max(settings.ws_max_message_bytes, MAX_FRAME_BYTES),
@@ -63,6 +67,29 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         # KB each) and CPU per recipient for almost no saving.
         "ws_per_message_deflate": False,
     }
+
+
+_told_stock = False  # whether the log has said that the server serves with uvicorn's own protocol
+
+
+def websocket_protocol(installed: Callable[[str], str] = metadata.version) -> type[asyncio.Protocol] | str:
+    """The WebSocket protocol uvicorn serves with: ``LeanWebSocketProtocol`` when uvicorn and websockets are
+    installed at the versions it was tested with (``TESTED_WITH``; it reaches into their private internals, so
+    it is not even imported otherwise), else uvicorn's own (``STOCK_PROTOCOL``), said once in the log."""
+    global _told_stock
+    untested = untested_versions(installed)
+    if not untested:
+        from app.lean_ws_protocol import LeanWebSocketProtocol
+
+        return LeanWebSocketProtocol
+    if not _told_stock:
+        _told_stock = True
+        log.warning(
+            "serving WebSockets with uvicorn's own protocol: the lean one was tested with %s, installed are %s",
+            ", ".join(f"{name} {version}" for name, version in TESTED_WITH.items()),
+            ", ".join(f"{name} {version or 'none'}" for name, version in untested.items()),
+        )
+    return STOCK_PROTOCOL
 
 
 # Allocations (net of frees) between two youngest-generation collections; CPython's default is 700.

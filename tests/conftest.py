@@ -4,7 +4,9 @@
 Database fixtures: ``database_url`` is parametrised over SQLite and PostgreSQL and gives every test a fresh,
 migrated database of its own (a copy of a template migrated once per run; on PostgreSQL a uniquely named
 database created from that template and dropped afterwards). ``empty_database_url`` gives an unmigrated one.
-``app`` / ``client`` serve ``create_app`` through ASGI; ``live_server`` runs it in a real uvicorn on a free port.
+``app`` / ``client`` serve ``create_app`` through ASGI; ``live_server`` runs it in a real uvicorn on a free port,
+its sockets served by the lean WebSocket protocol (app/lean_ws_protocol.py), or with ``TENGEN_TEST_WS=stock`` by
+uvicorn's own, as a server with other versions of uvicorn or websockets serves them (app/ws_protocol.py).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 
 DATABASES = ["sqlite", "postgres"]
 START_TIMEOUT = 30.0  # seconds a test server may take to start (a loaded 2-core machine is slow)
+STOCK_WS = os.environ.get("TENGEN_TEST_WS") == "stock"  # in-process servers use uvicorn's own WebSocket protocol
 
 
 # ---- PostgreSQL administration (each test gets its own database) ----
@@ -217,8 +220,12 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         from app.server import uvicorn_options
+        from app.ws_protocol import STOCK_PROTOCOL
 
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", **uvicorn_options(settings))
+        options = uvicorn_options(settings)
+        if STOCK_WS:
+            options["ws"] = STOCK_PROTOCOL
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 

@@ -1,7 +1,9 @@
 """``LeanWebSocketProtocol``: uvicorn's WebSocket protocol without its per-socket queue, event and handshake.
 
-Every socket of every other test is served through it too (``uvicorn_options``); here, what an open socket
-holds, and the two small replacements' own behaviour.
+Every socket of every other test is served through it too (``uvicorn_options``; ``TENGEN_TEST_WS=stock`` serves
+them with uvicorn's own instead); here, what an open socket holds, the two small replacements' own behaviour,
+that it serves only at the versions of uvicorn and websockets it was tested with, and that the sockets work the
+same served either way.
 """
 
 from __future__ import annotations
@@ -9,15 +11,25 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import os
+import re
+from collections.abc import Callable, Iterator
+from importlib import metadata
+from pathlib import Path
 
 import pytest
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.asyncio.client import connect
 
 from websockets.frames import Frame, Opcode
 
-from app.ws_protocol import FRAME_EXTENSION, LeanWebSocketProtocol, _Flag, _frame, _Inbox, _text_frame, text_sender
-from tests.conftest import LiveServer
+from app import server
+from app.lean_ws_protocol import LeanWebSocketProtocol, _Flag, _frame, _Inbox, _text_frame
+from app.settings import Settings
+from app.ws_protocol import FRAME_EXTENSION, STOCK_PROTOCOL, TESTED_WITH, text_sender, untested_versions
+from tests.conftest import STOCK_WS, LiveServer
+from tests.support.players import guests, start_game
 
 
 async def test_inbox_hands_out_items_in_order_and_wakes_a_waiting_reader() -> None:
@@ -51,6 +63,7 @@ async def test_flag_holds_writers_back_while_cleared() -> None:
     assert await asyncio.gather(*waiters) == [True, True]
 
 
+@pytest.mark.skipif(STOCK_WS, reason="TENGEN_TEST_WS=stock: the servers use uvicorn's own protocol")
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_an_open_socket_holds_no_queue_event_or_handshake(live_server_handle: LiveServer) -> None:
     url = live_server_handle.ws_url + "/ws/lobby"
@@ -159,8 +172,80 @@ class _RawClient:
                 return message
 
 
+# ---- only at the versions it was tested with; uvicorn's own protocol otherwise ----------------------------
+
+
+def test_the_versions_it_was_tested_with_are_the_ones_constraints_pin() -> None:
+    pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (Path(__file__).parents[1] / "constraints.txt").read_text(), re.M))
+    assert {name: pins.get(name) for name in TESTED_WITH} == TESTED_WITH
+    assert untested_versions() == {}  # and installed here: every other test's sockets are served by the lean one
+
+
+def test_the_lean_protocol_serves_only_at_the_versions_it_was_tested_with(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(server, "_told_stock", False)
+    tested = dict(TESTED_WITH)
+
+    def installed_as(**versions: str | None) -> Callable[[str], str]:  # a stand-in for metadata.version
+        def version(name: str) -> str:
+            found = {**tested, **versions}[name]
+            if found is None:
+                raise metadata.PackageNotFoundError(name)
+            return found
+
+        return version
+
+    assert server.websocket_protocol(installed_as()) is LeanWebSocketProtocol
+    assert untested_versions(installed_as(uvicorn="0.55.0", websockets=None)) == {"uvicorn": "0.55.0", "websockets": None}
+    with caplog.at_level(logging.WARNING, logger="tengen.server"):
+        assert server.websocket_protocol(installed_as(uvicorn="0.55.0")) == STOCK_PROTOCOL
+        assert server.websocket_protocol(installed_as(websockets="18.0")) == STOCK_PROTOCOL
+    told = [record.getMessage() for record in caplog.records if record.name == "tengen.server"]
+    assert len(told) == 1 and "uvicorn 0.55.0" in told[0]  # said once, whatever else differs later
+    assert server.websocket_protocol(installed_as()) is LeanWebSocketProtocol  # and back when they are
+
+
+@pytest.fixture(params=[LeanWebSocketProtocol, WebSocketsSansIOProtocol], ids=["lean", "stock"])
+def served(
+    request: pytest.FixtureRequest, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[LiveServer, type[WebSocketsSansIOProtocol]]]:
+    """A real server whose sockets are served by the lean protocol, or (another uvicorn installed, as far as the
+    check can tell) by uvicorn's own; with the class that serves them."""
+    if STOCK_WS and request.param is LeanWebSocketProtocol:
+        pytest.skip("TENGEN_TEST_WS=stock: the servers use uvicorn's own protocol")
+    if request.param is WebSocketsSansIOProtocol:
+        monkeypatch.setitem(TESTED_WITH, "uvicorn", "0.0.1")
+        monkeypatch.setattr(server, "_told_stock", True)  # said once: by the test above
+    with LiveServer(settings) as live:
+        yield live, request.param
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-async def test_messages_are_read_whole_however_their_frames_arrive(live_server_handle: LiveServer) -> None:
+async def test_a_game_is_played_the_same_through_either_protocol(
+    served: tuple[LiveServer, type[WebSocketsSansIOProtocol]],
+) -> None:
+    live, protocol = served
+    async with guests(live.url, 2) as (black, white):
+        game_id = await start_game(black, white)
+        b, w = await black.socket(game_id), await white.socket(game_id)
+        await b.of_type("snapshot")
+        await w.of_type("snapshot")
+        connections = live.server.server_state.connections
+        assert {type(p) for p in connections if isinstance(p, WebSocketsSansIOProtocol)} == {protocol}
+        assert (await b.ok({"t": "play", "p": [2, 2]}))["v"] == 1
+        assert (await w.event(1))["p"] == [2, 2]
+        assert (await w.ok({"t": "play", "p": [6, 6]}))["v"] == 2
+        assert (await b.event(2))["p"] == [6, 6]
+        await b.close()
+        await w.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_messages_are_read_whole_however_their_frames_arrive(
+    served: tuple[LiveServer, type[WebSocketsSansIOProtocol]],
+) -> None:
+    live_server_handle = served[0]
     client = await _RawClient.open(live_server_handle.port, "/ws/lobby")
 
     def ping(client_id: str, pad: int = 0) -> bytes:
