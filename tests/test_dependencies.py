@@ -218,3 +218,12 @@ def test_the_messages_declared_beside_a_domain_reach_neither_the_live_layer_nor_
         for module in domain_messages
     }
     assert not any(upward.values()), f"messages that import the live layer or the API: {upward}"
+
+
+def test_a_domain_reads_its_messages_from_beside_it_not_from_the_registry() -> None:
+    """``app/protocol.py`` assembles every domain's messages, so a domain that imported it would import every
+    other domain's messages with it: the domains import their own ``messages.py`` and the transport's."""
+    graph = import_graph(ROOT)
+    domains = ("app.games", "app.reviews", "app.lobby", "app.automatch", "app.moderation")
+    through_registry = sorted(m for m, targets in graph.items() if m.startswith(domains) and "app.protocol" in targets)
+    assert not through_registry, f"domain modules importing the registry app.protocol: {through_registry}"
