@@ -177,7 +177,8 @@ class GameView(BaseModel):
     spectators: int
     chat: list[dict[str, Any]]
     chat_more: bool
-    rated: bool
+    rated: bool  # whether the game counts for the ratings (app/ratings/verdict.py): as asked until it ends
+    unrated_reason: str | None = None  # why it does not: casual, practice, guest, void, too_short, annulled
     practice: bool
     conditional: Any = None
 

@@ -31,6 +31,7 @@ from app.games.visibility import chat_visible, public
 from app.lobby.starting import create_rematch
 from app.lobby.views import player_view
 from app.ratings.lookup import display_ranks
+from app.ratings.verdict import Verdict, verdict
 from app.live.audience import Audience
 from app.live.catchup import SocketCatchUp
 from app.live.game_state import GameState, game_config
@@ -93,7 +94,8 @@ class Room:
         self.catchup = SocketCatchUp(hub, self.channel, sessionmaker, game_id, self.outbox)
         self._unsubscribe: Callable[[], Any] | None = None
         self.practice = False  # one user on both sides: see _actors
-        self.rated = False
+        # Whether the game counts for the ratings (app/ratings/verdict.py), as the last snapshot read it.
+        self.counts = Verdict(False, "casual")
         self._rereads = TokenBucket(rate=REFUSAL_REREADS_PER_SECOND, burst=REFUSAL_REREADS_BURST)
 
     # The game as this instance knows it (app/live/game_state.py).
@@ -135,7 +137,7 @@ class Room:
                 "W": player_view(row.white, shown),
             }
             self.user_seats = {row.black.id: "B", row.white.id: "W"}
-            self.rated = bool(row.game.rated)
+            self.counts = verdict(row)
             self.practice = row.black.id == row.white.id
             created = row.game.started_at.timestamp()
             authority = self.state.authority = GameAuthority(game_config(row), created)
@@ -219,6 +221,7 @@ class Room:
             else:
                 # A first connection, or a range the recent-event log cannot prove it holds whole (trimmed,
                 # lost, never logged here, or newer than the game): one snapshot replaces the client's state.
+                await self._read_counts()
                 conn.push_start(encode(self.snapshot_message(conn, resync=since_v is not None)).decode(), self.v)
         await self.audience.joined(conn)
 
@@ -236,6 +239,15 @@ class Room:
             else:
                 self.authority.player_left(color, now)
 
+    async def _read_counts(self) -> None:
+        """Whether a finished game counted, read when a snapshot is made: its rating update, or a moderator's
+        annulment on any instance, comes after the game's last event, so no event brings it to this room."""
+        if self.authority is not None and self.authority.phase == "finished":
+            async with self.sessionmaker() as session:
+                row = await games_repo.get_with_players(session, self.game_id)
+            if row is not None:
+                self.counts = verdict(row)
+
     def snapshot_message(self, conn: Connection, resync: bool = False) -> Snapshot:
         assert self.authority is not None
         seat = conn.seat
@@ -244,7 +256,8 @@ class Room:
         game.update(
             id=self.game_id,
             players=self.players,
-            rated=self.rated,
+            rated=self.counts.rated,
+            unrated_reason=self.counts.reason,
             presence=self.presence["players"],
             spectators=self.presence["spectators"],
         )

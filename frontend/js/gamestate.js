@@ -103,7 +103,8 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
     illegal: pointSet(g.illegal),
     ko: g.ko || null,
     sealed: g.sealed || null,
-    rated: Boolean(g.rated),
+    rated: Boolean(g.rated), // whether the game counts (docs/ratings.md): as asked until it ends, then as decided
+    unratedReason: g.unrated_reason || null,
     practice: Boolean(g.practice) || roleOf(snap) === "both" || roleOf(snap) === "practice",
   };
   return state;

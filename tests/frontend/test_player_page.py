@@ -139,6 +139,10 @@ def test_a_rated_game_resigned_at_once_says_it_was_not_rated_and_why(browser: Br
             person.page.wait_for_selector(".result-banner .unrated-reason[data-reason=too_short]")
             assert "Not rated: fewer than two stones by a side" in person.page.inner_text(".result-banner")
             assert "Not rated: fewer than two stones by a side" in person.page.inner_text(".game-info")
+        # Opened afresh, the finished game's snapshot says it did not count, and why.
+        ana.page.reload()
+        ana.page.wait_for_selector(".result-banner .unrated-reason[data-reason=too_short]")
+        assert "Not rated: fewer than two stones by a side" in ana.page.inner_text(".game-info")
         # The address of a player nobody has is not found, and the client's page says so.
         missing = ana.page.goto(f"{server.url}/players/nobody-{uuid.uuid4().hex[:8]}")
         assert missing is not None and missing.status == 404

@@ -380,8 +380,9 @@ export class GameView {
     this.renderAnalyseLink(index);
     this.reviews.update(s.phase === "finished");
     replace(this.spectators, t("game.spectators_n", { n: s.spectators }));
-    // Once the game is over the server says whether it counted (GET /api/games/{id}); until then, what was asked.
-    const counted = this.unratedReason ? { rated: false, unrated_reason: this.unratedReason } : { rated: s.rated };
+    // Until the game is over, what was asked; then whether it counted (the snapshot, or GET /api/games/{id}).
+    const notCounted = this.notCounted();
+    const counted = notCounted ? { rated: false, unrated_reason: notCounted } : { rated: s.rated, unrated_reason: s.unratedReason };
     this.info.textContent = gameSummary({ size: s.size, rules: s.rules, komi: s.rules.komi, handicap: s.handicap, time_control: s.timeControl, ...counted });
     this.renderClocks();
   }
@@ -416,6 +417,14 @@ export class GameView {
         h("div", { class: "clock", role: "timer", "aria-label": t("game.clock_of", { color: colorName(color) }), dataset: { color } }, "—"),
       );
     }
+  }
+
+  /** Why a finished game that was to be rated did not count (too_short, annulled...): from the snapshot, or from
+   * GET /api/games/{id} when the page saw the game end; null for a game that counted or was never to be rated. */
+  notCounted() {
+    const s = this.state;
+    const reason = this.unratedReason || (s && s.phase === "finished" ? s.unratedReason : null);
+    return reason && reason !== "casual" ? reason : null;
   }
 
   /** "· 1541 +12" on a player's card once a rated game's rating update is made (asked for over HTTP). */
@@ -631,7 +640,7 @@ export class GameView {
       this.resultBanner,
       h("strong", {}, resultText(s.result)),
       s.result.text ? h("span", { class: "muted" }, ` (${s.result.text})`) : null,
-      this.unratedReason ? h("span", { class: "unrated-reason muted", dataset: { reason: this.unratedReason } }, ` · ${unratedText(this.unratedReason)}`) : null,
+      this.notCounted() ? h("span", { class: "unrated-reason muted", dataset: { reason: this.notCounted() } }, ` · ${unratedText(this.notCounted())}`) : null,
     );
     this.resultBanner.hidden = false;
   }
