@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from app.lobby.my_games import TURN_EVENTS, turn_columns
+from app.lobby.my_games import turn_columns
 from app.store.repositories.games import NewChat, NewEvent, NewMove
 
 if TYPE_CHECKING:
@@ -44,10 +44,10 @@ def rows_for(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def with_turn(new: list[NewEvent], auth: GameAuthority) -> list[NewEvent]:
-    """After an event that changes whose turn it is or the game's deadline, the last row also stores them
-    (``games.to_move``, ``games.turn_deadline``: the lobby's "your turn" list reads them)."""
-    if not any(event.type in TURN_EVENTS for event in new):
-        return new
+    """Every commit's last row also stores whose turn it is and the game's next deadline (``games.to_move``,
+    ``games.turn_deadline``, from ``turn_columns``: the lobby's "your turn" list reads them), as the authority
+    stands after the events. Every commit, not those of some kinds: a period used up, a dead stone marked, a
+    score accepted move the deadline without a move, and a list of kinds would go stale with the next kind."""
     last = new[-1]
     updates = {**(last.updates or {}), **turn_columns(auth)}
     # (not ``dataclasses.replace``: it reads the class's fields on every call, and every move comes here)

@@ -19,9 +19,6 @@ from app.transport.messages import to_users
 if TYPE_CHECKING:
     from app.games.authority import GameAuthority
 
-# The events after which a player's list changes: whose turn, the deadline, the status.
-TURN_EVENTS = frozenset({"move", "pass", "undo", "phase", "game_over", "vacation", "clock_restart", "sealed"})
-
 
 def entry(
     *,
@@ -71,7 +68,8 @@ def from_row(row: GameWithPlayers, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
 
 
 def turn_columns(auth: GameAuthority) -> dict[str, Any]:
-    """The ``games`` columns ``to_move`` and ``turn_deadline`` as the authority stands."""
+    """The ``games`` columns ``to_move`` and ``turn_deadline`` as the authority stands: the one place they are
+    computed, for a new game's row (app/lobby/starting.py) and after every commit (app/live/game_rows.py)."""
     playing = auth.phase in ("playing", "adjourned")
     return {"to_move": auth.game.to_move if playing else None, "turn_deadline": auth.deadline()}
 
