@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from app.field_limits import AtMost
 from app.games.config import GameConfig
 from app.lobby.game_settings import DEFAULT_TIME_CONTROL, InvalidGameSettings, build_config
 from app.ratings import ranks
+
+DECLINE_REASON_CHARS = 200  # why a challenge was declined (docs/bots.md; the column's size too)
+DECLINE_REASON_REFUSAL = f"a decline reason holds at most {DECLINE_REASON_CHARS} characters"
 
 
 class ChallengeCreate(BaseModel):
@@ -72,4 +76,4 @@ class ChallengeAccept(BaseModel):
 class ChallengeDecline(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    reason: str | None = Field(default=None, max_length=200)
+    reason: Annotated[str, AtMost(DECLINE_REASON_CHARS, "reason_too_long", DECLINE_REASON_REFUSAL)] | None = None

@@ -15,7 +15,7 @@ from app.errors import Conflict, Forbidden, NotFound, ServiceError
 from app.live.hub import Hub
 from app.live.lobby import LobbyBroadcaster
 from app.lobby.caps import DEFAULT_CAPS, Caps, check_open_challenges, check_untimed_games, untimed
-from app.lobby.schemas import ChallengeCreate
+from app.lobby.schemas import DECLINE_REASON_CHARS, ChallengeCreate
 from app.lobby.starting import create_game, game_started
 from app.accounts.service import name_key
 from app.bots.declaration import accepts_of, refusal
@@ -172,7 +172,8 @@ async def decline_challenge(
         raise NotFound("challenge_not_found", "No such challenge.")
     if challenge.opponent_id != user.id:
         raise Forbidden("not_your_challenge", "Only the player a challenge is addressed to can decline it.")
-    return await _close(session, lobby, challenge, "declined", reason=(reason or "declined")[:200])
+    # (a longer reason was refused by the request's model, reason_too_long: the column holds no more)
+    return await _close(session, lobby, challenge, "declined", reason=(reason or "declined")[:DECLINE_REASON_CHARS])
 
 
 async def _close(

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-Reason = Field(min_length=1, max_length=500)
+from app.field_limits import AtMost
+
+REASON_CHARS = 500  # a report's reason, an action's reason, a report's resolution (the columns' size too)
+# 1 to 500 characters: an empty one is malformed (invalid_request), a longer one past the limit (reason_too_long).
+Reason = Annotated[
+    str, Field(min_length=1), AtMost(REASON_CHARS, "reason_too_long", f"a reason holds at most {REASON_CHARS} characters")
+]
 
 
 class _Body(BaseModel):
@@ -25,7 +31,7 @@ class ReportCreate(_Body):
     user: str | None = Field(default=None, max_length=40)
     game_id: str | None = Field(default=None, max_length=16)
     chat_v: int | None = Field(default=None, ge=1)
-    reason: str = Reason
+    reason: Reason
 
     @model_validator(mode="after")
     def _target(self) -> "ReportCreate":
@@ -39,7 +45,7 @@ class ReportCreate(_Body):
 
 
 class Action(_Body):
-    reason: str = Reason
+    reason: Reason
     report_id: int | None = Field(default=None, ge=1)
 
 
@@ -67,4 +73,4 @@ class RemoveChat(Action):
 
 
 class CloseReport(_Body):
-    resolution: str = Reason
+    resolution: Reason

@@ -461,6 +461,7 @@ export default {
   "error.cannot_remove_root": "The starting position cannot be removed.",
   "error.comment_too_long": "That comment is too long.",
   "error.title_too_long": "That title is too long (at most 100 characters).",
+  "error.reason_too_long": "That reason is too long.",
   "error.hints_during_game": "Engine hints are not given while you have a game in progress.",
   "error.hints_unavailable": "The engine cannot give hints right now.",
   "error.node_not_found": "That position is no longer in the tree.",

@@ -461,6 +461,7 @@ export default {
   "error.cannot_remove_root": "La posición inicial no se puede borrar.",
   "error.comment_too_long": "El comentario es demasiado largo.",
   "error.title_too_long": "Ese título es demasiado largo (100 caracteres como máximo).",
+  "error.reason_too_long": "El motivo es demasiado largo.",
   "error.hints_during_game": "No hay pistas del motor mientras tengas una partida en curso.",
   "error.hints_unavailable": "El motor no puede dar pistas ahora.",
   "error.node_not_found": "Esa posición ya no está en el árbol.",

@@ -461,6 +461,7 @@ export default {
   "error.cannot_remove_root": "開始局面は削除できません。",
   "error.comment_too_long": "コメントが長すぎます。",
   "error.title_too_long": "タイトルが長すぎます（100文字まで）。",
+  "error.reason_too_long": "理由が長すぎます。",
   "error.hints_during_game": "対局中は AI のヒントを使えません。",
   "error.hints_unavailable": "AI は今ヒントを出せません。",
   "error.node_not_found": "その局面はもう変化図にありません。",

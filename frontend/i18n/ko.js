@@ -461,6 +461,7 @@ export default {
   "error.cannot_remove_root": "시작 국면은 지울 수 없습니다.",
   "error.comment_too_long": "코멘트가 너무 깁니다.",
   "error.title_too_long": "제목이 너무 깁니다 (최대 100자).",
+  "error.reason_too_long": "사유가 너무 깁니다.",
   "error.hints_during_game": "대국 중에는 엔진 힌트를 쓸 수 없습니다.",
   "error.hints_unavailable": "엔진이 지금은 힌트를 줄 수 없습니다.",
   "error.node_not_found": "그 국면은 더 이상 변화도에 없습니다.",

@@ -461,6 +461,7 @@ export default {
   "error.cannot_remove_root": "Không thể xóa thế cờ ban đầu.",
   "error.comment_too_long": "Bình luận quá dài.",
   "error.title_too_long": "Tiêu đề quá dài (tối đa 100 ký tự).",
+  "error.reason_too_long": "Lý do quá dài.",
   "error.hints_during_game": "Không có gợi ý máy khi bạn đang có ván cờ chưa xong.",
   "error.hints_unavailable": "Máy hiện không thể gợi ý.",
   "error.node_not_found": "Thế cờ này không còn trong cây.",

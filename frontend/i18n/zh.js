@@ -461,6 +461,7 @@ export default {
   "error.cannot_remove_root": "起始局面不能删除。",
   "error.comment_too_long": "评论太长。",
   "error.title_too_long": "标题太长（最多 100 个字符）。",
+  "error.reason_too_long": "理由太长。",
   "error.hints_during_game": "你有对局进行中时不提供引擎提示。",
   "error.hints_unavailable": "引擎暂时无法给出提示。",
   "error.node_not_found": "该局面已不在变化树中。",

@@ -93,6 +93,23 @@ async def test_a_bot_declines_with_a_reason(make_client: MakeClient) -> None:
     assert seen["status"] == "declined" and seen["decline_reason"] == "engine unavailable"
 
 
+async def test_a_decline_reason_is_at_most_200_characters_in_any_script(make_client: MakeClient) -> None:
+    """The documented limit (docs/bots.md) is reachable, kept whole, and one character more is refused with
+    its own code, not as a malformed body."""
+    owner = make_client()
+    await register(owner)
+    bot, token = await make_bot(owner)
+    guest = make_client()
+    for reason in ("囲" * 200, "x" * 200):
+        challenge = (await guest.post("/api/challenges", json={"board_size": 9, "opponent": bot["name"]})).json()
+        url = f"/api/challenges/{challenge['id']}/decline"
+        over = await make_client().post(url, headers=bearer(token), json={"reason": reason + "x"})
+        assert over.status_code == 422 and over.json()["error"]["code"] == "reason_too_long", over.text
+        declined = await make_client().post(url, headers=bearer(token), json={"reason": reason})
+        assert declined.status_code == 200, declined.text
+        assert (await guest.get(f"/api/challenges/{challenge['id']}")).json()["decline_reason"] == reason
+
+
 async def test_only_accounts_own_bots_and_names_stay_unique(make_client: MakeClient) -> None:
     guest = make_client()
     await guest.post("/api/guest")

@@ -121,3 +121,28 @@ async def test_bad_reports_get_clear_errors(server: LiveServer) -> None:
         assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), body
     for person in (ana, bao):
         await person.close()
+
+
+async def test_reasons_are_at_most_500_characters_in_any_script(server: LiveServer, database_url: str) -> None:
+    """A report's reason, a moderator's action's reason and a report's resolution: 500 characters are kept whole
+    (in any script), one more is refused with ``reason_too_long`` (docs/moderation.md), not as malformed."""
+    ana, bao = await registered(server.url), await registered(server.url)
+    mod = await moderator(server.url, database_url)
+    longest = "報" * 500
+    over = await ana.http.post("/api/reports", json={"kind": "user", "user": bao.user["name"], "reason": longest + "x"})
+    assert (over.status_code, over.json()["error"]["code"]) == (422, "reason_too_long"), over.text
+    made = await ana.http.post("/api/reports", json={"kind": "user", "user": bao.user["name"], "reason": longest})
+    assert made.status_code == 201, made.text
+    report_id = made.json()["id"]
+    assert (await mod.http.get(f"/api/moderation/reports/{report_id}")).json()["reason"] == longest
+    warn = f"/api/moderation/users/{bao.user['name']}/warn"
+    over = await mod.http.post(warn, json={"reason": "w" * 501, "report_id": report_id})
+    assert (over.status_code, over.json()["error"]["code"]) == (422, "reason_too_long"), over.text
+    warned = await mod.http.post(warn, json={"reason": "w" * 500, "report_id": report_id})
+    assert warned.status_code == 200 and warned.json()["reason"] == "w" * 500
+    close = f"/api/moderation/reports/{report_id}/close"
+    over = await mod.http.post(close, json={"resolution": "r" * 501})
+    assert (over.status_code, over.json()["error"]["code"]) == (422, "reason_too_long"), over.text
+    assert (await mod.http.post(close, json={"resolution": "r" * 500})).status_code == 200
+    for person in (ana, bao, mod):
+        await person.close()
