@@ -28,7 +28,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -181,7 +181,7 @@ class Automatch:
             if playing is not None:
                 raise Conflict("already_playing", f"Finish your game {playing} before looking for another.")
             rating = await self.strength(session, user)
-            avoid = await self.avoid(session, user)
+            avoid = (await self.avoid(session, [user.id])).get(user.id, frozenset())
         seeker = Seeker(
             seek_id=uuid.uuid4().hex,
             user_id=user.id,
@@ -211,10 +211,11 @@ class Automatch:
         return seeker
 
     async def cancel(self, user_id: int) -> bool:
-        """End ``user_id``'s seek; False when it is already being made into a game (the game follows)."""
+        """End ``user_id``'s seek, wherever it was placed; False when it is already being made into a game (the
+        game follows)."""
         seek = self._local.pop(user_id, None)
         if seek is None:
-            return True
+            return await self._cancel_elsewhere(user_id)
         try:
             withdrawn = await self.pool.withdraw(user_id, seek.data)
             if not withdrawn:
@@ -227,9 +228,41 @@ class Automatch:
         await self._tell(user_id, SeekCancelled(reason="cancelled").wire())
         return True
 
+    async def _cancel_elsewhere(self, user_id: int) -> bool:
+        """End a seek another instance holds: out of the pool, then ``seek_cancelled`` to the user's sockets on
+        every instance; the owner forgets it on hearing that (``_heard``, by its seek id) rather than placing it
+        again."""
+        try:
+            status = (await self.pool.status([user_id]))[user_id]
+            if status.waiting is None:
+                return status.claimed is None
+            withdrawn = await self.pool.withdraw(user_id, status.waiting)
+        except Exception as exc:
+            raise Unavailable() from exc
+        if not withdrawn:  # claimed or replaced meanwhile: what happens to it is told by its owner
+            return False
+        seeker = _seeker_of(status.waiting)
+        await self._tell(user_id, {**SeekCancelled(reason="cancelled").wire(), "_seek": seeker.seek_id if seeker else None})
+        return True
+
     def seeking(self, user_id: int) -> Seeker | None:
+        """The seek this instance holds for ``user_id`` (placed through one of its sockets)."""
         seek = self._local.get(user_id)
         return seek.seeker if seek else None
+
+    async def live_seek(self, user_id: int) -> Seeker | None:
+        """``user_id``'s live seek, wherever it was placed: this instance's own, else the one the pool holds for
+        them (placed through another instance's socket). None when there is none, or the pool cannot be read."""
+        seek = self._local.get(user_id)
+        if seek is not None:
+            return seek.seeker
+        try:
+            status = (await self.pool.status([user_id]))[user_id]
+        except Exception:
+            log.warning("the seek pool cannot be read for a lobby snapshot", exc_info=True)
+            return None
+        raw = status.waiting or status.claimed
+        return None if raw is None else _seeker_of(raw)
 
     # -- pairing -------------------------------------------------------------------------------------------
 
@@ -270,12 +303,22 @@ class Automatch:
             return 0
         now = self.clock()
         entries = await self._waiting()
+        if len(entries) < 2:
+            return 0
         raw_of = {s.seek_id: raw for s, raw in entries}
+        seekers = await self._with_current_blocks([s for s, _ in entries])
         made = 0
-        for a, b in pairing.choose_pairs([s for s, _ in entries], now, eligible=lambda s: s.instance == self.instance):
+        for a, b in pairing.choose_pairs(seekers, now, eligible=lambda s: s.instance == self.instance):
             if await self._pair((a, raw_of[a.seek_id]), (b, raw_of[b.seek_id])):
                 made += 1
         return made
+
+    async def _with_current_blocks(self, seekers: list[Seeker]) -> list[Seeker]:
+        """The seekers with whom each avoids as the blocks stand now: a seek's ``avoid`` is only what its owner
+        read when it was placed, and a block made since (on any instance) must keep the two apart."""
+        async with self.sessionmaker() as session:
+            avoid = await self.avoid(session, [s.user_id for s in seekers])
+        return [replace(s, avoid=avoid.get(s.user_id, frozenset())) for s in seekers]
 
     async def _pair(self, first: tuple[Seeker, bytes], second: tuple[Seeker, bytes]) -> bool:
         (a, a_data), (b, b_data) = first, second
@@ -284,6 +327,9 @@ class Automatch:
         try:
             agreed = pairing.terms(a, b)
             row = await self._start_game(agreed)
+        except ServiceError as exc:  # refused as the game was added (a block or a sanction made meanwhile)
+            log.info("an automatch game was refused as it started (%s); both seeks are placed again", exc.code)
+            row = None
         except Exception:
             log.exception("starting an automatch game failed; both seeks are placed again by their owners")
             row = None
@@ -337,7 +383,8 @@ class Automatch:
     # -- news from other instances -------------------------------------------------------------------------
 
     def _heard(self, message: dict[str, Any]) -> None:
-        """A pairing (from any instance) ends its seeks here; any other game started ends its players' seeks."""
+        """A pairing (from any instance) ends its seeks here, as does a cancel made through another instance; any
+        other game started ends its players' seeks."""
         kind = message.get("t")
         if kind == "paired":
             seeks = set(message.get("seeks") or ())
@@ -346,6 +393,11 @@ class Automatch:
                 if local is not None and local.seeker.seek_id not in seeks:
                     # A newer seek placed while the older one was being paired: the player has their game now.
                     self._spawn(self._withdraw_quietly(user_id, local.data))
+        elif kind == "seek_cancelled" and message.get("_seek"):
+            for user_id in message.get("_to") or ():  # cancelled through another instance: not placed again
+                local = self._local.get(user_id)
+                if local is not None and local.seeker.seek_id == message["_seek"]:
+                    del self._local[user_id]
         elif kind == "game_started" and not message.get("automatch"):
             players = (message.get("game") or {}).get("players") or {}
             for side in players.values():
@@ -495,6 +547,13 @@ class Automatch:
             deliver = getattr(self.lobby, "deliver", None)
             if deliver is not None:
                 deliver({**message, "_to": user_ids})
+
+
+def _seeker_of(raw: bytes) -> Seeker | None:
+    try:
+        return Seeker.from_json(orjson.loads(raw))
+    except Exception:  # not a seek this version understands
+        return None
 
 
 def _datetime(epoch: float) -> datetime:

@@ -1,10 +1,11 @@
 """What pairing needs to know about a player: their strength, and whom they never meet.
 
 Pairing is written against these two small functions so that the rating system and blocking can plug in
-without changing it: ``Strength`` gives a player's rating (Glicko-2 scale points), ``Avoid`` the ids of the
-users they have blocked or who have blocked them. ``player_rating`` (the default) reads the player's overall
-rating, or the starting rating of the strength they declared (1500 when they said nothing); ``avoid_nobody``
-is for tests of pairing alone; the server passes ``app.moderation.blocks.avoided``.
+without changing it: ``Strength`` gives a player's rating (Glicko-2 scale points), ``Avoid`` for each of some
+users the ids of the users they have blocked or who have blocked them, as the blocks stand when it is asked
+(the service asks at every pairing, never keeps the answer with a seek). ``player_rating`` (the default) reads
+the player's overall rating, or the starting rating of the strength they declared (1500 when they said
+nothing); ``avoid_nobody`` is for tests of pairing alone; the server passes ``app.moderation.blocks.avoided``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from app.store.repositories import ratings
 DEFAULT_RATING = 1500.0
 
 Strength = Callable[[AsyncSession, User], Awaitable[float]]
-Avoid = Callable[[AsyncSession, User], Awaitable[frozenset[int]]]
+Avoid = Callable[[AsyncSession, list[int]], Awaitable[dict[int, frozenset[int]]]]
 
 
 async def player_rating(session: AsyncSession, user: User) -> float:
@@ -36,5 +37,5 @@ async def default_strength(_session: AsyncSession, _user: User) -> float:
     return DEFAULT_RATING
 
 
-async def avoid_nobody(_session: AsyncSession, _user: User) -> frozenset[int]:
-    return frozenset()
+async def avoid_nobody(_session: AsyncSession, user_ids: list[int]) -> dict[int, frozenset[int]]:
+    return {user_id: frozenset() for user_id in user_ids}

@@ -8,11 +8,12 @@ receives into its local subscriptions (``deliver`` below does that for the memor
 can wrap it).
 
 A message with ``"_to": [user ids]`` is private: it reaches only the subscriptions of those users (with
-``_to`` taken off). Everything else reaches every subscription that asked for public messages (a socket that
-shows only its user's own games, such as the header's on every page, does not). Listeners added with ``listen`` hear every
-message this instance delivers, private ones included (automatch uses them to hear of games started on
-other instances); over the hub, an instance receives a private message only for the users with a lobby socket
-on it, and delivers it once per such user with ``_to`` naming that user alone.
+``_to`` and any other field starting with ``_``, meant for the instances' listeners only, taken off).
+Everything else reaches every subscription that asked for public messages (a socket that shows only its user's
+own games, such as the header's on every page, does not). Listeners added with ``listen`` hear every message
+this instance delivers, private ones included (automatch uses them to hear of games started on other
+instances); over the hub, an instance receives a private message only for the users with a lobby socket on it,
+and delivers it once per such user with ``_to`` naming that user alone.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class MemoryLobbyBroadcaster:
                     subscription.put(message)
             return
         recipients = set(to)
-        personal = {key: value for key, value in message.items() if key != "_to"}
+        personal = {key: value for key, value in message.items() if not key.startswith("_")}  # "_to", "_seek"...
         for subscription in list(self._subscriptions):
             if subscription.user_id is not None and subscription.user_id in recipients:
                 subscription.put(personal)

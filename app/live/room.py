@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.errors import ServiceError
 from app.games.authority import SYSTEM, GameAuthority
 from app.games.errors import GameError, ProposalNeeded
 from app.games.events import build
@@ -360,6 +361,10 @@ class Room:
                     with contextlib.suppress(Exception):
                         await self.state.rebuild()  # a lost race: re-read and decide again
                     continue
+                except ServiceError as exc:  # refused where it takes effect (a rematch between blocked players)
+                    with contextlib.suppress(Exception):
+                        await self.state.rebuild()
+                    return Outcome.refused(client_id, exc.code, exc.message)
                 except Exception:  # not saved, or not known to be saved: never acknowledged
                     log.warning("game %s: commit failed", self.game_id, exc_info=True)
                     with contextlib.suppress(Exception):

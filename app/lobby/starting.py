@@ -30,10 +30,11 @@ from app.live.lobby import LobbyBroadcaster
 from app.lobby import my_games
 from app.lobby.game_settings import build_config, game_columns
 from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url, player_ids
+from app.moderation.blocks import check_not_blocked
 from app.moderation.standing import check_may_play
 from app.ratings.lookup import display_ranks
 from app.store.models import Game
-from app.store.repositories import correspondence, games
+from app.store.repositories import correspondence, games, users
 from app.store.repositories.games import GameWithPlayers
 from app.lobby.messages import GameStarted
 
@@ -53,9 +54,9 @@ async def create_game(
     white_id: int,
     practice: bool = False,
 ) -> Game:
-    """``komi`` None is the preset's; a practice game has one user on both sides. A banned or suspended player
-    gets no game, however it would start (403)."""
-    await check_may_play(session, {black_id, white_id})
+    """``komi`` None is the preset's; a practice game has one user on both sides. A banned or suspended player,
+    or two players one of whom blocked the other, get no game, however it would start (403)."""
+    await check_may_start(session, black_id, white_id)
     config = build_config(board_size=board_size, rules=rules, komi=komi, handicap=handicap, time_control=time_control)
     if config.time_control.correspondence:
         config = await with_players_choices(session, config, black_id, white_id)
@@ -73,8 +74,23 @@ async def create_game(
 
 async def create_rematch(session: AsyncSession, source_id: str, game_id: str) -> Game:
     """The rematch ``game_id`` of ``source_id`` (its stored settings, colours swapped), added in ``session``: the
-    room commits it together with the ``rematch`` event that names it."""
+    room commits it together with the ``rematch`` event that names it. Refused (403) as ``create_game`` refuses:
+    a sanction or a block made since the rematch was offered holds when it is accepted."""
+    source = await session.get(Game, source_id)
+    if source is not None:
+        await check_may_start(session, source.black_id, source.white_id)
     return _first_turn(await games.add_rematch(session, source_id, game_id))
+
+
+async def check_may_start(session: AsyncSession, black_id: int, white_id: int) -> None:
+    """What every new game checks at the moment it is added, in the transaction that adds it: neither player is
+    banned or suspended, and neither blocked the other. Both players' rows are locked first, as blocking locks
+    them (app/moderation/blocks.py), so a block committed meanwhile is seen here and one made later comes after
+    the game; whichever instance starts the game, it reads the database as it is now."""
+    await users.lock(session, [black_id, white_id])
+    await check_may_play(session, {black_id, white_id})
+    if black_id != white_id:
+        await check_not_blocked(session, black_id, white_id)
 
 
 def _first_turn(game: Game) -> Game:

@@ -104,7 +104,7 @@ async def _feed(websocket: WebSocket, user: User | None, ticket: Ticket, blocks:
             mine = [row for row in mine if row.black.id != row.white.id]  # practice boards aside
             ranks = await display_ranks(session, player_ids(live) | player_ids(mine))
             sanction = None if user is None else await sanction_view(session, user)
-        seeker = automatch.seeking(user.id) if user else None
+        seeker = await automatch.live_seek(user.id) if user else None  # placed here or on another instance
         await sender.send(
             LobbySnapshot(
                 challenges=[challenge_view(row, people) for row in open_challenges],

@@ -118,6 +118,23 @@ async def avoided(session: AsyncSession, user_id: int) -> frozenset[int]:
     return frozenset(row.blocked_id if row.blocker_id == user_id else row.blocker_id for row in rows)
 
 
+async def avoided_by_each(session: AsyncSession, user_ids: list[int]) -> dict[int, frozenset[int]]:
+    """``avoided`` for each of ``user_ids`` in one query (an empty set for those who block nobody)."""
+    ids = sorted(set(user_ids))
+    found: dict[int, set[int]] = {user_id: set() for user_id in ids}
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(Block.blocker_id, Block.blocked_id).where(or_(Block.blocker_id.in_(ids), Block.blocked_id.in_(ids)))
+    )
+    for blocker, blocked in rows:
+        if blocker in found:
+            found[blocker].add(blocked)
+        if blocked in found:
+            found[blocked].add(blocker)
+    return {user_id: frozenset(others) for user_id, others in found.items()}
+
+
 async def blocked_between(session: AsyncSession, a: int, b: int) -> bool:
     query = select(Block.blocker_id).where(
         or_(and_(Block.blocker_id == a, Block.blocked_id == b), and_(Block.blocker_id == b, Block.blocked_id == a))
