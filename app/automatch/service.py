@@ -251,16 +251,15 @@ class Automatch:
         return seek.seeker if seek else None
 
     async def live_seek(self, user_id: int) -> Seeker | None:
-        """``user_id``'s live seek, wherever it was placed: this instance's own, else the one the pool holds for
-        them (placed through another instance's socket). None when there is none, or the pool cannot be read."""
-        seek = self._local.get(user_id)
-        if seek is not None:
-            return seek.seeker
+        """``user_id``'s live seek, wherever it was placed: the one the pool holds for them (waiting, or being
+        made into a game), which any instance reads; None when the pool holds none (it was paired, or ended,
+        though the instance that placed it may not know yet). Should the pool be unreachable, this instance's
+        own record."""
         try:
             status = (await self.pool.status([user_id]))[user_id]
         except Exception:
             log.warning("the seek pool cannot be read for a lobby snapshot", exc_info=True)
-            return None
+            return self.seeking(user_id)
         raw = status.waiting or status.claimed
         return None if raw is None else _seeker_of(raw)
 
@@ -539,14 +538,9 @@ class Automatch:
         await self._tell_many([user_id], message)
 
     async def _tell_many(self, user_ids: list[int], message: dict[str, Any]) -> None:
-        try:
-            await self.lobby.publish({**message, "_to": user_ids})
-        except Exception:
-            # The hub cannot carry it now: this instance's own sockets still hear it.
-            log.warning("a private lobby message could not be published; delivered locally only", exc_info=True)
-            deliver = getattr(self.lobby, "deliver", None)
-            if deliver is not None:
-                deliver({**message, "_to": user_ids})
+        # Should the hub not carry it now, this instance's sockets still hear it, and the others are told to
+        # resync (app/live/hub_lobby.py): their snapshot shows the seek, or the game it became (``playing``).
+        await self.lobby.publish({**message, "_to": user_ids})
 
 
 def _seeker_of(raw: bytes) -> Seeker | None:

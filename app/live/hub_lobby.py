@@ -7,11 +7,22 @@ socket of that user: the user's first socket here subscribes before it starts li
 unsubscribes. So an instance receives the private messages of its own sockets' users and nobody else's, and a
 move costs work only on the instances whose sockets show it, however many instances there are. A hub that
 reconnects (Redis) subscribes again to every channel still wanted, these included.
+
+Nothing announced is lost for good, though a message may be: the lobby's news is state kept in the database
+(challenges, games, sanctions) or in the seek pool, and a lobby snapshot carries all of it. So
+
+- when the hub's subscription to a channel is reset (its Redis connection was lost and is back, or this
+  instance fell behind), every socket that channel feeds here is told ``resync``: the client opens the socket
+  again and reads a new snapshot;
+- a publish that fails (Redis unreachable) is delivered to this instance's own sockets at once, and the
+  channel is owed a ``resync``: published as soon as the hub takes it again (every ``OWED_RETRY`` seconds),
+  so the sockets on the other instances reload too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -19,7 +30,13 @@ from typing import Any
 
 from app.live.codec import decode, encode
 from app.live.hub import LOBBY_CHANNEL, Hub, Unsubscribe, user_channel
+from app.background import BackgroundTask
 from app.live.lobby import LobbySubscription, MemoryLobbyBroadcaster
+from app.protocol import LobbyResync
+
+log = logging.getLogger(__name__)
+
+OWED_RETRY = 0.5  # seconds between tries to publish the resyncs owed for publishes that failed
 
 
 class _UserFeed:
@@ -39,11 +56,16 @@ class HubLobbyBroadcaster(MemoryLobbyBroadcaster):
         self._hub = hub
         self._unsubscribe: Unsubscribe | None = None
         self._users: dict[int, _UserFeed] = {}
+        self._owed: set[str] = set()  # channels a publish failed on: each is owed a resync
+        self._owing = asyncio.Event()
+        self._task = BackgroundTask("lobby-resyncs")
 
     async def start(self) -> None:
-        self._unsubscribe = await self._hub.subscribe(LOBBY_CHANNEL, self._received)
+        self._unsubscribe = await self._hub.subscribe(LOBBY_CHANNEL, self._received, self.resync)
+        self._task.start(self._pay_owed())
 
     async def close(self) -> None:
+        await self._task.close()
         if self._unsubscribe is not None:
             await self._unsubscribe()
             self._unsubscribe = None
@@ -53,13 +75,42 @@ class HubLobbyBroadcaster(MemoryLobbyBroadcaster):
                 await unsubscribe()
 
     async def publish(self, message: dict[str, Any]) -> None:
+        """Never raises for the hub: what could not be published reaches this instance's sockets, and the
+        others' are told to resync once the hub is back."""
         data = encode(message)
         to = message.get("_to")
         if to is None:
-            await self._hub.publish(LOBBY_CHANNEL, data)
+            if not await self._publish(LOBBY_CHANNEL, data):
+                self.deliver(message)
             return
-        for user_id in dict.fromkeys(to):
-            await self._hub.publish(user_channel(user_id), data)
+        missed = [user_id for user_id in dict.fromkeys(to) if not await self._publish(user_channel(user_id), data)]
+        if missed:
+            self.deliver({**message, "_to": missed})
+
+    async def _publish(self, channel: str, data: bytes) -> bool:
+        try:
+            await self._hub.publish(channel, data)
+            return True
+        except Exception as exc:
+            log.warning("a lobby message could not be published on %s (%s); a resync is owed", channel, exc)
+            self._owed.add(channel)
+            self._owing.set()
+            return False
+
+    async def _pay_owed(self) -> None:
+        """Publish the owed resyncs once the hub takes them (each channel's own ``resync`` message)."""
+        data = encode(LobbyResync().wire())
+        while True:
+            await self._owing.wait()
+            await asyncio.sleep(OWED_RETRY)
+            for channel in sorted(self._owed):
+                try:
+                    await self._hub.publish(channel, data)
+                except Exception:
+                    break  # not yet: try again later
+                self._owed.discard(channel)
+            if not self._owed:
+                self._owing.clear()
 
     @asynccontextmanager
     async def subscribe(self, user_id: int | None = None, public: bool = True) -> AsyncIterator[LobbySubscription]:
@@ -74,7 +125,9 @@ class HubLobbyBroadcaster(MemoryLobbyBroadcaster):
         try:
             async with feed.lock:
                 if feed.unsubscribe is None:
-                    feed.unsubscribe = await self._hub.subscribe(user_channel(user_id), partial(self._received_for, user_id))
+                    feed.unsubscribe = await self._hub.subscribe(
+                        user_channel(user_id), partial(self._received_for, user_id), partial(self.resync, {user_id})
+                    )
             async with super().subscribe(user_id, public) as subscription:
                 yield subscription
         finally:

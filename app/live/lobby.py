@@ -19,6 +19,7 @@ and delivers it once per such user with ``_to`` naming that user alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
@@ -31,7 +32,9 @@ Listener = Callable[[dict[str, Any]], None]
 
 
 class LobbySubscription:
-    """One socket's inbox. A socket that falls this far behind is told to reload instead of growing memory."""
+    """One socket's inbox. A socket that falls this far behind, or may have missed messages (``resync``), is told
+    to reload (``{"t": "resync"}``: the client opens the socket again, and its new snapshot holds all it missed)
+    instead of growing memory; what was queued before that is dropped, once."""
 
     def __init__(self, user_id: int | None = None, public: bool = True) -> None:
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_SIZE)
@@ -45,13 +48,23 @@ class LobbySubscription:
         except asyncio.QueueFull:
             self.overflowed = True
 
-    async def get(self) -> dict[str, Any]:
+    def resync(self) -> None:
+        """Messages for this socket may have been lost (the hub reconnected, a publish failed): reload."""
         if self.overflowed:
-            self.overflowed = False
-            while not self._queue.empty():
-                self._queue.get_nowait()
-            return LobbyResync().wire()
-        return await self._queue.get()
+            return
+        self.overflowed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(LobbyResync().wire())  # wakes a ``get`` waiting on an empty queue
+
+    async def get(self) -> dict[str, Any]:
+        if not self.overflowed:
+            message = await self._queue.get()
+            if not self.overflowed:
+                return message
+        self.overflowed = False
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        return LobbyResync().wire()
 
 
 class LobbyBroadcaster(Protocol):
@@ -83,6 +96,9 @@ class MemoryLobbyBroadcaster:
         for listener in list(self._listeners):
             listener(message)
         to = message.get("_to")
+        if message.get("t") == "resync":  # another instance could not publish some news: these sockets reload
+            self.resync(None if to is None else set(to))
+            return
         if to is None:
             for subscription in list(self._subscriptions):
                 if subscription.public:
@@ -93,6 +109,12 @@ class MemoryLobbyBroadcaster:
         for subscription in list(self._subscriptions):
             if subscription.user_id is not None and subscription.user_id in recipients:
                 subscription.put(personal)
+
+    def resync(self, user_ids: set[int] | None = None) -> None:
+        """Tell sockets to reload: every one that shows public news (``user_ids`` None), or those users' own."""
+        for subscription in list(self._subscriptions):
+            if subscription.public if user_ids is None else subscription.user_id in user_ids:
+                subscription.resync()
 
     @asynccontextmanager
     async def subscribe(self, user_id: int | None = None, public: bool = True) -> AsyncIterator[LobbySubscription]:

@@ -32,6 +32,9 @@ class LobbySnapshot(ServerMessage):
     seek: dict[str, Any] | None
     my_games: list[dict[str, Any]]
     sanction: dict[str, Any] | None = None  # the user's suspension or ban in force: account_sanctioned's fields
+    # The live game (not correspondence) this user is playing now, or None: where a search that ended while this
+    # socket was away (its ``paired`` lost) has led; the client goes there rather than seeking again.
+    playing: str | None = None
 
 
 class LobbyPong(ServerMessage):

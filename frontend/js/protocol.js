@@ -352,7 +352,9 @@ export class ReviewSocket extends GameSocket {
 }
 
 /** Lobby socket: {"t": "challenge_created" | "challenge_removed" | "game_started" | "game_finished", ...}.
- * handlers.feed "mine": only what is addressed to the user (docs/protocol.md §7), for a page that shows no more. */
+ * handlers.feed "mine": only what is addressed to the user (docs/protocol.md §7), for a page that shows no more.
+ * On `resync` (the server may have lost news for this socket) it opens again at once: the new snapshot holds
+ * everything missed (the seek, or the game it became, the challenges, the games, a sanction). */
 export class LobbySocket extends ReconnectingSocket {
   path() {
     return this.handlers.feed === "mine" ? "/ws/lobby?feed=mine" : "/ws/lobby";
@@ -368,5 +370,6 @@ export class LobbySocket extends ReconnectingSocket {
 
   onMessage(msg) {
     if (this.handlers.onMessage) this.handlers.onMessage(msg);
+    if (msg.t === "resync") this.reconnectNow();
   }
 }

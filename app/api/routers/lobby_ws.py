@@ -2,10 +2,12 @@
 automatch ("play now") for the signed-in user behind the socket.
 
 Messages (server to client): ``{"t": "snapshot", "challenges": [...], "games": [...], "seek": ...,
-"my_games": [...], "sanction": ...}`` (``sanction``: the user's suspension or ban in force, or null), then
+"my_games": [...], "sanction": ..., "playing": ...}`` (``sanction``: the user's suspension or ban in force, or
+null; ``playing``: the id of the live game the user is playing now, or null), then
 ``challenge_created`` (``challenge``), ``challenge_removed`` (``id``, ``reason``), ``game_started``
 (``challenge_id`` or ``automatch``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``,
-``result``), and ``resync`` when the socket fell too far behind (reload the lists). Open challenges of players
+``result``), and ``resync`` when the socket fell too far behind or may have missed news (Redis reconnected, a
+publish failed: app/live/hub_lobby.py); the client opens the socket again for a new snapshot. Open challenges of players
 this user blocked or was blocked by are left out (docs/moderation.md). To this user only:
 ``seeking``, ``seek_cancelled``, ``paired``, and the challenges addressed to this user (``challenge_created``,
 ``challenge_removed``), and ``my_game`` (one of this user's games changed: app/lobby/my_games.py); the
@@ -104,7 +106,10 @@ async def _feed(websocket: WebSocket, user: User | None, ticket: Ticket, blocks:
             mine = [row for row in mine if row.black.id != row.white.id]  # practice boards aside
             ranks = await display_ranks(session, player_ids(live) | player_ids(mine))
             sanction = None if user is None else await sanction_view(session, user)
-        seeker = await automatch.live_seek(user.id) if user else None  # placed here or on another instance
+            playing = None if user is None else await games.live_game_of(session, user.id)
+        # The user's seek, placed here or on another instance; none while they play a live game (a seek of theirs
+        # has become that game, or ends as it started: app/automatch/service.py).
+        seeker = await automatch.live_seek(user.id) if user is not None and playing is None else None
         await sender.send(
             LobbySnapshot(
                 challenges=[challenge_view(row, people) for row in open_challenges],
@@ -113,6 +118,7 @@ async def _feed(websocket: WebSocket, user: User | None, ticket: Ticket, blocks:
                 seek=seek_view(seeker) if seeker else None,
                 my_games=sorted((my_games.from_row(row, ranks) for row in mine), key=my_games.sort_key(user.id if user else 0)),
                 sanction=sanction,
+                playing=playing,
             ).wire()
         )
         if user is not None:

@@ -359,8 +359,7 @@ export function mount(container) {
         model.challenges = listOf(msg, "challenges");
         model.live = listOf(msg, "games");
       } else if (msg.t === "resync") {
-        refresh();
-        return;
+        return; // the socket opens again by itself (protocol.js): its snapshot and onReconnected reload all
       } else if (msg.t === "challenge_created" && msg.challenge) {
         if (!model.challenges.some((c) => c.id === msg.challenge.id)) model.challenges.unshift(msg.challenge);
       } else if (msg.t === "challenge_removed") {

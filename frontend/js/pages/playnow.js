@@ -183,6 +183,11 @@ export function playNowCard(send) {
         since = msg.seek.since;
         state = "seeking";
         render();
+      } else if ((state === "seeking" || state === "asking") && msg.playing) {
+        // The search became a game while this socket was away (its `paired` was lost): go there.
+        state = "idle";
+        render();
+        location.hash = `#/game/${msg.playing}`;
       } else if (state === "seeking" || state === "asking") {
         seek(prefs); // the socket was gone long enough for the server to drop the search: place it again
       }
