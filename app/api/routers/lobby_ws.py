@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 import uuid
 from collections import deque
@@ -51,6 +52,7 @@ from app.moderation.standing import sanction_view
 from app.lobby.challenge_views import people_of
 from app.lobby.views import challenge_view, game_summary, player_ids
 from app.ratings.lookup import display_ranks
+from app.store.db import is_unavailable
 from app.store.models import User
 from app.store.repositories import challenges, games
 from app.protocol import (
@@ -69,6 +71,9 @@ from app.protocol import (
 )
 
 router = APIRouter()
+log = logging.getLogger(__name__)
+
+UNAVAILABLE_MESSAGE = "The server cannot reach its database right now; try again in a moment."
 
 SEEK_BURST = 6  # seek actions (seek, seek_cancel) one socket may send ...
 SEEK_WINDOW = 10.0  # ... within this many seconds
@@ -207,5 +212,12 @@ async def _read(websocket: WebSocket, sender: _Sender, automatch: Automatch, use
                     await sender.send(SeekCancelAck(id=message.id, cancelled=cancelled).wire())
             except ServiceError as exc:
                 await sender.send(LobbyError(id=message.id, code=exc.code, message=exc.message).wire())
+            except Exception as exc:
+                if not is_unavailable(exc):
+                    raise
+                # The database could not be had (no pooled connection in time, none to be made): this client
+                # tries again; the socket and every other one go on.
+                log.warning("a lobby action found the database unavailable: %s", exc)
+                await sender.send(LobbyError(id=message.id, code="unavailable", message=UNAVAILABLE_MESSAGE).wire())
     except (WebSocketDisconnect, RuntimeError):
         return
