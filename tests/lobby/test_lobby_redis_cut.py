@@ -9,16 +9,11 @@ tells the other instances' sockets once Redis takes its messages again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from urllib.parse import urlparse
-
 import pytest
 
 from tests.ratings.rated_play import registered
-from tests.support.instances import POSTGRES_ONLY, Instances, redis_cluster_prefix  # noqa: F401 - pytest fixture, taken by name
+from tests.support.instances import POSTGRES_ONLY, Instances, redis_cluster_prefix, redis_cut_cluster  # noqa: F401 - pytest fixtures
 from tests.support.players import GameSocket, Player
-from tests.support.services import REDIS_URL
 from tests.support.tcp_proxy import TcpProxy
 
 pytestmark = [POSTGRES_ONLY, pytest.mark.timeout(240)]
@@ -27,22 +22,10 @@ CHALLENGE = {"board_size": 9, "rules": "chinese", "color": "black", "time_contro
 
 
 @pytest.fixture
-def cut(database_url: str, redis_cluster_prefix: str, tmp_path: Path) -> Iterator[tuple[str, str, TcpProxy]]:
+def cut(redis_cut_cluster: tuple[Instances, Instances, TcpProxy]) -> tuple[str, str, TcpProxy]:
     """Two started instances: A reaches Redis directly, B only through ``proxy``; their base URLs."""
-    target = urlparse(REDIS_URL)
-    proxy = TcpProxy(target.hostname or "127.0.0.1", target.port or 6379).start()
-    direct = Instances(database_url, REDIS_URL, redis_cluster_prefix, tmp_path / "direct")
-    proxied_url = REDIS_URL.replace(target.netloc, f"127.0.0.1:{proxy.port}")
-    proxied = Instances(database_url, proxied_url, redis_cluster_prefix, tmp_path / "proxied")
-    try:
-        for group in (direct, proxied):
-            group.workdir.mkdir()
-        a, b = direct.start(1)[0], proxied.start(1)[0]
-        yield a.url, b.url, proxy
-    finally:
-        proxied.stop_all()
-        direct.stop_all()
-        proxy.close()
+    direct, proxied, proxy = redis_cut_cluster
+    return direct.start(1)[0].url, proxied.start(1)[0].url, proxy
 
 
 async def _told(sock: GameSocket, kind: str, matches: object = None, timeout: float = 30) -> dict:

@@ -11,11 +11,15 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.support import server_process
 from tests.support.server_process import REPO_ROOT, free_port
+
+if TYPE_CHECKING:
+    from tests.support.tcp_proxy import TcpProxy
 
 START_TIMEOUT = 30.0
 
@@ -134,6 +138,33 @@ def cluster(database_url: str, redis_cluster_prefix: str, tmp_path: Path) -> Ite
     group = Instances(database_url, REDIS_URL, redis_cluster_prefix, tmp_path)
     yield group
     group.stop_all()
+
+
+@pytest.fixture
+def redis_cut_cluster(
+    database_url: str, redis_cluster_prefix: str, tmp_path: Path
+) -> Iterator[tuple[Instances, Instances, "TcpProxy"]]:
+    """Two groups of server processes on this test's database and Redis prefix: the first reaches Redis directly,
+    the second only through the returned proxy, which the test cuts (``down()``/``up()``). Not started: the test
+    may set their environment first."""
+    from urllib.parse import urlparse
+
+    from tests.support.services import REDIS_URL
+    from tests.support.tcp_proxy import TcpProxy
+
+    target = urlparse(REDIS_URL)
+    proxy = TcpProxy(target.hostname or "127.0.0.1", target.port or 6379).start()
+    proxied_url = REDIS_URL.replace(target.netloc, f"127.0.0.1:{proxy.port}")
+    direct = Instances(database_url, REDIS_URL, redis_cluster_prefix, tmp_path / "direct")
+    proxied = Instances(database_url, proxied_url, redis_cluster_prefix, tmp_path / "proxied")
+    for group in (direct, proxied):
+        group.workdir.mkdir()
+    try:
+        yield direct, proxied, proxy
+    finally:
+        proxied.stop_all()
+        direct.stop_all()
+        proxy.close()
 
 
 @contextmanager
