@@ -8,6 +8,8 @@ Redis alike; the messages are typed in app/live/hub_messages.py):
   sanction (it reached another instance first) is left alone: it was told in its lobby snapshot.
 - ``BlocksChanged`` (``{"t": "blocks", "user_ids": [A, B]}``): A blocked or unblocked B. Every instance re-reads
   the blocks of the two users' open game sockets, so chat between them is hidden (or shown) from the next line on.
+  Live seeks need no news: automatch reads the blocks at each pairing, and every new game checks them as it is
+  added (app/moderation/blocks.py).
 
 The decisions themselves are committed to the database before the news goes out, and are checked there where
 actions are accepted, so an instance that missed a message still refuses what it must; and it ends the
