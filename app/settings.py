@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MIN_SECRET_LENGTH = 32
+LOOPBACK_NETWORKS = ("127.0.0.0/8", "::1/128")
 
 
 def strong_secret(secret: str) -> bool:
@@ -59,8 +60,11 @@ class Settings(BaseSettings):
     # Proxies (addresses or networks, e.g. "10.0.0.0/8") whose X-Forwarded-For / X-Forwarded-Proto are believed.
     # Empty: the client address is the socket's peer, and forwarded headers are ignored.
     trusted_proxies: list[str] = []
-    # Networks whose clients may read /metrics (others get 404). Empty: /metrics is not served.
-    metrics_networks: list[str] = ["127.0.0.0/8", "::1/128"]
+    # Networks whose clients may read /metrics (others get 404). None: loopback, unless TENGEN_ENV=production,
+    # where nobody may until the operator names networks or a token. Empty: no network may.
+    metrics_networks: list[str] | None = None
+    # A bearer token that may read /metrics from any address (``Authorization: Bearer ...``). Empty: none.
+    metrics_token: str = ""
     # Serve the OpenAPI pages (/docs, /redoc, /openapi.json). None: yes unless TENGEN_ENV=production.
     api_docs: bool | None = None
 
@@ -191,7 +195,15 @@ class Settings(BaseSettings):
                     f"TENGEN_SECRET_KEY is too weak: use at least {MIN_SECRET_LENGTH} random characters "
                     "(e.g. python3 -c 'import secrets; print(secrets.token_urlsafe(48))')"
                 )
+        if self.metrics_token and not strong_secret(self.metrics_token):
+            raise ValueError(f"TENGEN_METRICS_TOKEN is too weak: use at least {MIN_SECRET_LENGTH} random characters")
         return self
+
+    @property
+    def effective_metrics_networks(self) -> list[str]:
+        if self.metrics_networks is not None:
+            return self.metrics_networks
+        return [] if self.env == "production" else list(LOOPBACK_NETWORKS)
 
     @property
     def docs_enabled(self) -> bool:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.main import create_app
 from app.metrics import Metrics
 from app.settings import Settings
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, MakeLiveServer
 from tests.live.room_fixtures import MakePlayer
 from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import start_game
@@ -112,3 +113,48 @@ def test_live_games_counts_rooms_whose_game_is_not_finished() -> None:
     assert samples(metrics.render()[0].decode())[("tengen_live_games", ())] == 2
     rooms.append(Room(Authority("adjourned")))
     assert samples(metrics.render()[0].decode())[("tengen_live_games", ())] == 3
+
+
+TOKEN = "metrics-token-0123456789-abcdefghijklmnopqrstuvwxyz"
+
+
+async def metrics_status(url: str, headers: dict[str, str] | None = None) -> int:
+    async with httpx.AsyncClient(base_url=url) as http:
+        return (await http.get("/metrics", headers=headers or {})).status_code
+
+
+async def test_production_serves_metrics_to_nobody_unless_the_operator_says_who(make_live_server: MakeLiveServer) -> None:
+    """A bare production server, even reached from its own host (as a reverse proxy on that host reaches it)."""
+    server = make_live_server(env="production", katago=False)
+    assert await metrics_status(server.url) == 404
+    assert await metrics_status(server.url, {"Authorization": f"Bearer {TOKEN}"}) == 404
+
+
+async def test_production_serves_metrics_to_the_configured_token(make_live_server: MakeLiveServer) -> None:
+    server = make_live_server(env="production", katago=False, metrics_token=TOKEN)
+    assert await metrics_status(server.url) == 404
+    assert await metrics_status(server.url, {"Authorization": "Bearer wrong"}) == 404
+    assert await metrics_status(server.url, {"Authorization": TOKEN}) == 404
+    assert await metrics_status(server.url, {"Authorization": f"Bearer {TOKEN}"}) == 200
+    text = (await httpx.AsyncClient(base_url=server.url).get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})).text
+    assert "tengen_connected_sockets" in text
+
+
+async def test_production_serves_metrics_to_the_configured_networks(make_live_server: MakeLiveServer) -> None:
+    server = make_live_server(env="production", katago=False, metrics_networks=["127.0.0.0/8"])
+    assert await metrics_status(server.url) == 200
+    # Relayed by a proxy the server was not told to trust: the peer's address is the proxy's, not the client's.
+    assert await metrics_status(server.url, {"X-Forwarded-For": "203.0.113.7"}) == 404
+    server = make_live_server(env="production", katago=False, metrics_networks=["10.0.0.0/8"])
+    assert await metrics_status(server.url) == 404
+
+
+async def test_development_serves_metrics_to_loopback_by_default(make_live_server: MakeLiveServer) -> None:
+    server = make_live_server(env="development", katago=False)
+    assert await metrics_status(server.url) == 200
+
+
+def test_a_guessable_metrics_token_is_refused_at_start() -> None:
+    with pytest.raises(ValueError, match="TENGEN_METRICS_TOKEN is too weak"):
+        Settings(metrics_token="secret")
+    assert Settings(metrics_token=TOKEN).metrics_token == TOKEN

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
+from app.api.metrics_access import may_read_metrics
 from app.errors import NotFound
 from app.live.redis_hub import RedisHub
 from app.store.repositories import health as health_repo
@@ -59,9 +60,8 @@ async def readyz(request: Request) -> JSONResponse:
 
 @router.get("/metrics", summary="Prometheus metrics of this instance", include_in_schema=False)
 async def metrics(request: Request) -> Response:
-    """Only for clients in ``TENGEN_METRICS_NETWORKS`` (the monitoring network); others are told it is not here."""
-    client = request.client.host if request.client is not None else ""
-    if client not in request.app.state.metrics_networks:
+    """Only for the monitoring network or token the operator configured; others are told it is not here."""
+    if not may_read_metrics(request):
         raise NotFound("not_found", "Not Found")
     body, content_type = request.app.state.metrics.render()
     return Response(body, media_type=content_type)
