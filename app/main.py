@@ -68,6 +68,7 @@ from app.lobby.views import no_spectators
 from app.loop_watch import LoopWatch
 from app.mail.tokens import MailTokens
 from app.metrics import Metrics
+from app.shutdown import Step, close_in_order
 from app.settings import Settings, get_settings
 from app.store.db import create_engine, create_sessionmaker, is_sqlite
 from app.study.hints import HintEngine, hint_command
@@ -188,26 +189,25 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         try:
             yield
         finally:
-            await app.state.engines.close()
-            await watch.close()
-            await vacations.close()
-            await housekeeping.close()
-            await automatch.close()
-            await ratings.close()
-            await stop_listening()
-            await sweep.close()
-            await review_rooms.close()
-            await stop_moderation()
+            steps: list[Step] = [
+                ("engines", app.state.engines.close),
+                ("loop watch", watch.close),
+                ("vacations", vacations.close),
+                ("housekeeping", housekeeping.close),
+                ("automatch", automatch.close),
+                ("ratings", ratings.close),
+                ("socket listener", stop_listening),
+                ("credential sweep", sweep.close),
+                ("review rooms", review_rooms.close),
+                ("moderation listener", stop_moderation),
+            ]
             if slots is not None:
-                await slots.close()
-            await rooms.close()
-            await lobby.close()
-            await hub.close()
-            await engine.dispose()
+                steps.append(("socket slots", slots.close))
+            steps += [("rooms", rooms.close), ("lobby", lobby.close), ("hub", hub.close), ("database", engine.dispose)]
             if entry is not engine:
-                await entry.dispose()
-            app.state.passwords.close()
-            app.state.study_workers.close()
+                steps.append(("entry database", entry.dispose))
+            steps += [("passwords", app.state.passwords.close), ("study workers", app.state.study_workers.close)]
+            await close_in_order(steps)
 
     docs = settings.docs_enabled
     app = FastAPI(

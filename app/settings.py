@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     # upstream connections (nginx: 60 s), so that the proxy, never the app, closes them: otherwise a request
     # sent just as the app closes the connection fails ("upstream prematurely closed connection").
     keep_alive: int = 75
+    # Seconds a stop (SIGTERM) waits for requests still in progress (a slow upload, a hint being computed)
+    # before cancelling them; open sockets are closed at once with 1012 (docs/operations.md, "Stopping").
+    shutdown_grace_seconds: Annotated[float, Field(ge=0)] = 3.0
     # "json" (one object a line) or "text". None: json when TENGEN_ENV=production, text otherwise.
     log_format: Literal["json", "text"] | None = None
     frontend_dir: Path = REPO_ROOT / "frontend"

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from app.store.repositories import users
 log = logging.getLogger("tengen.house_bots")
 
 RESTART_DELAY = 5.0  # seconds before a dead bridge is started again
+STOP_GRACE = 6.0  # seconds the bridges together get to stop before they are killed
 REFUSED = 2  # the bridge's exit code when the server refuses its token
 
 
@@ -163,9 +165,11 @@ class HouseBots:
         for process in self.processes.values():
             if process.poll() is None:
                 process.terminate()
+        # All of them at once, within one grace: a bridge ends its engines and sockets in a few seconds.
+        deadline = time.monotonic() + STOP_GRACE
         for process in self.processes.values():
             try:
-                process.wait(10)
+                process.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(5)
