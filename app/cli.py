@@ -69,7 +69,19 @@ def main(argv: list[str] | None = None) -> int:
         help="engine: mark what final_status_list dead says; accept: accept the server's proposal",
     )
     bot.add_argument(
-        "--untimed-limit", type=float, default=30.0, help="seconds the engine may think per move in an untimed game (default 30)"
+        "--untimed-limit", type=float, default=30.0, help="seconds a move may take, untimed or correspondence (default 30)"
+    )
+    bot.add_argument(
+        "--max-think",
+        type=float,
+        default=None,
+        help="seconds a move may take at most, however much the clock allows (default: the clock's pace only)",
+    )
+    bot.add_argument(
+        "--fallback-gtp",
+        default=None,
+        help='a faster engine asked when the engine overruns a move\'s budget, e.g. "gnugo --mode gtp --level 0" '
+        "(default: none, the bot passes)",
     )
     bot.add_argument("--log-level", default="info")
 
@@ -100,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             random_share=args.random_share,
             scoring=args.scoring,
             untimed_limit=args.untimed_limit,
+            max_think=args.max_think,
+            fallback=args.fallback_gtp,
         )
     if args.command == "serve":
         from app.server import serve as run_server

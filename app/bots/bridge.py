@@ -50,6 +50,8 @@ class Bridge:
         random_share: float = 0.0,
         scoring: str = "engine",
         untimed_limit: float = 30.0,
+        max_think: float | None = None,
+        fallback: str | None = None,
     ) -> None:
         self.server = server.rstrip("/")
         self.ws_url = "ws" + self.server[4:] if self.server.startswith("http") else self.server
@@ -60,6 +62,8 @@ class Bridge:
         self.random_share = random_share
         self.scoring = scoring
         self.untimed_limit = untimed_limit
+        self.max_think = max_think
+        self.fallback = fallback
         self.http = httpx.AsyncClient(base_url=self.server, headers={"Authorization": f"Bearer {token}"}, timeout=15)
         self.me: dict[str, Any] = {}
         self.accepts = BotAccepts()
@@ -126,6 +130,8 @@ class Bridge:
             user_id=int(self.me["id"]),
             margin=self.margin,
             untimed_limit=self.untimed_limit,
+            max_think=self.max_think,
+            fallback=self.fallback,
             random_share=self.random_share,
             scoring=self.scoring,
             rematch=self._may_rematch,

@@ -63,7 +63,7 @@ def accepts_of(stored: dict[str, Any] | None) -> BotAccepts:
     return BotAccepts.model_validate(stored or {})
 
 
-def _system(tc: dict[str, Any]) -> str:
+def clock_system(tc: dict[str, Any]) -> str:
     """The kind a bot declares for a time control: the Chinese countdown is byo-yomi with 60-second periods."""
     kind = str(tc.get("kind"))
     return "byoyomi" if kind == "chinese_countdown" else kind
@@ -71,7 +71,7 @@ def _system(tc: dict[str, Any]) -> str:
 
 def _seconds_per_move(tc: dict[str, Any], size: int) -> float | None:
     """The thinking time a move can count on in the worst case (None: untimed)."""
-    kind = _system(tc)
+    kind = clock_system(tc)
     if kind == "byoyomi":
         return float(tc["period_time"])
     if kind == "canadian":
@@ -97,7 +97,7 @@ def refusal(
     """Why the bot refuses such a game, in words for people; None when it fits."""
     if board_size not in accepts.board_sizes:
         return f"plays only on {', '.join(f'{s}x{s}' for s in accepts.board_sizes)} boards"
-    kind = _system(time_control)
+    kind = clock_system(time_control)
     if kind not in accepts.time_controls:
         return f"accepts only these time controls: {', '.join(accepts.time_controls)}"
     per_move = _seconds_per_move(time_control, board_size)

@@ -50,13 +50,14 @@ class HouseBot:
     random_share: float  # the share of random moves (0: GNU Go's own play)
     strength: str  # the starting rank
     max_games: int
+    max_think: float  # seconds a move may take at most: the pace of its level, whatever the clock allows
 
 
 HOUSE_BOTS = (
-    HouseBot("GnuGo-Beginner", 1, 0.5, "25k", 20),
-    HouseBot("GnuGo-Novice", 1, 0.2, "20k", 20),
-    HouseBot("GnuGo-Level5", 5, 0.0, "14k", 10),
-    HouseBot("GnuGo-Level10", 10, 0.0, "10k", 6),
+    HouseBot("GnuGo-Beginner", 1, 0.5, "25k", 20, 2.0),
+    HouseBot("GnuGo-Novice", 1, 0.2, "20k", 20, 2.0),
+    HouseBot("GnuGo-Level5", 5, 0.0, "14k", 10, 4.0),
+    HouseBot("GnuGo-Level10", 10, 0.0, "10k", 6, 8.0),
 )
 
 
@@ -137,6 +138,13 @@ class HouseBots:
             self.server_url,
             "--random-share",
             str(bot.random_share),
+            "--max-think",
+            str(bot.max_think),
+            "--untimed-limit",
+            str(bot.max_think),
+            # Over its budget, GNU Go at its fastest level gives the move.
+            "--fallback-gtp",
+            f"{self.gnugo} --mode gtp --level 0",
         ]
         env = {**os.environ, "TENGEN_BOT_TOKEN": token, PARENT_PID_VARIABLE: str(os.getpid())}
         with open(self.log_dir / f"{bot.name}.log", "ab") as out:

@@ -28,6 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.bots import clocks
 from app.bots.backoff import Backoff
+from app.bots.engine_game import fallback_move, load_game
 from app.bots.gtp import Engine, GtpError
 from app.bots.position import GameMove, Gap, Point, Position
 from app.protocol import client_frame
@@ -52,7 +53,9 @@ class PlayerOptions:
     token: str
     user_id: int
     margin: float = 1.0  # seconds of overhead kept back from every clock
-    untimed_limit: float = 30.0  # seconds an engine may think in an untimed game
+    untimed_limit: float = 30.0  # seconds an engine may think in an untimed or correspondence game
+    max_think: float | None = None  # seconds a move may take at most, whatever the clock allows
+    fallback: str | None = None  # a faster engine's command line, asked when the engine overruns its budget
     random_share: float = 0.0  # the share of moves chosen at random among the legal ones (weaker bots)
     scoring: str = "engine"  # "engine": mark what the engine says is dead; "accept": accept the proposal
     rematch: Callable[[str], bool] | None = None  # asked before accepting a rematch; False declines
@@ -309,7 +312,6 @@ class GamePlayer:
 
     async def _play(self) -> None:
         pos = self.position
-        engine = await self._synced_engine()
         started = time.monotonic()
         elapsed = started - pos.clocks_at if pos.clocks else 0.0
         if pos.clocks_server_time is not None and self._skew is not None:
@@ -317,32 +319,47 @@ class GamePlayer:
             elapsed = max(elapsed, time.time() - (pos.clocks_server_time + self._skew))
         margin = self.options.margin + min(self._overhead, MAX_OVERHEAD)
         plan = clocks.budget(
-            pos.time_control, (pos.clocks or {}).get(pos.me), pos.me, elapsed, margin, self.options.untimed_limit
+            pos.time_control,
+            (pos.clocks or {}).get(pos.me),
+            pos.me,
+            elapsed,
+            margin,
+            self.options.untimed_limit,
+            board_size=pos.size,
+            moves_played=len(pos.moves),
+            max_think=self.options.max_think,
         )
+        synced = await self._synced_engine()
+        engine: Engine | None = synced
         if plan.time_left:
-            await engine.send(plan.time_left, timeout=5)
+            await synced.send(plan.time_left, timeout=5)
         colour = "black" if pos.me == "B" else "white"
-        remaining = plan.deadline - (time.monotonic() - started)
+        remaining = plan.wait - (time.monotonic() - started)
         try:
-            answer = (await engine.send(f"genmove {colour}", timeout=max(clocks.MIN_THINK, remaining))).upper()
+            answer = (await synced.send(f"genmove {colour}", timeout=max(clocks.MIN_THINK, remaining))).upper()
         except GtpError as exc:
-            self.logline("no move in time (%s): passing", exc)
-            await self._close_engine()
-            await self._send({"t": "pass"})
-            return
-        assert self.engine_moves is not None
+            await self._close_engine()  # stopped (or dead): a fresh one plays the next move
+            left = plan.deadline - (time.monotonic() - started)
+            fallback = await fallback_move(self.options.fallback, pos, colour, left, plan.think, exc, self.logline)
+            if fallback is None:
+                await self._send({"t": "pass"})
+                return
+            answer, engine = fallback, None  # no engine holds the game now: the next move sets one up
+        else:
+            self.logline("%s in %.1f s (budget %.1f s)", answer, time.monotonic() - started, plan.think)
         if answer == "RESIGN":
             self.logline("resigning")
             await self._send({"t": "resign"})
             return
-        if answer == "PASS":
-            self.engine_moves.append((pos.me, None))
+        point = None if answer == "PASS" else from_gtp(answer, pos.size)
+        if point is not None and engine is not None and self.options.random_share > 0:
+            if self._random.random() < self.options.random_share:
+                point = await self._random_move(engine, colour, point)
+        if engine is not None and self.engine_moves is not None:
+            self.engine_moves.append((pos.me, point))
+        if point is None:
             await self._send({"t": "pass"})
             return
-        point = from_gtp(answer, pos.size)
-        if self.options.random_share > 0 and self._random.random() < self.options.random_share:
-            point = await self._random_move(engine, colour, point)
-        self.engine_moves.append((pos.me, point))
         if self._refused == "illegal_move":  # the engine's rules let it play what the server's do not
             self._refused = None
             self.logline("the engine's move was refused before: passing instead")
@@ -396,22 +413,8 @@ class GamePlayer:
         engine = self.engine
         held = self.engine_moves
         if held is None or held != pos.moves[: len(held)]:
-            await engine.send(f"boardsize {pos.size}", timeout=10)
-            await engine.send("clear_board", timeout=10)
-            await engine.send(f"komi {pos.komi}", timeout=5)
-            await engine.send(clocks.time_settings(pos.time_control), timeout=5)
-            if pos.handicap_points:
-                vertices = " ".join(to_gtp(p, pos.size) for p in pos.handicap_points)
-                await engine.send(f"set_free_handicap {vertices}", timeout=10)
             held = []
-        for colour, point in pos.moves[len(held) :]:
-            vertex = "pass" if point is None else to_gtp(point, pos.size)
-            try:
-                await engine.send(f"play {'black' if colour == 'B' else 'white'} {vertex}", timeout=10)
-            except GtpError as exc:
-                # The server's rules allowed what the engine's do not (e.g. suicide): the engine's board
-                # differs from here on, and it plays on as best it can.
-                self.logline("the engine refused %s %s: %s", colour, vertex, exc)
+        await load_game(engine, pos, held, self.logline)
         self.engine_moves = list(pos.moves)
         self._board = await self._read_board(engine)
         return engine
