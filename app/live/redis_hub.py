@@ -51,6 +51,12 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PRESENCE_TTL = 30.0
 DEFAULT_KEY_TTL = 86_400  # seconds a quiet channel's log and state are kept
+# The commands' connections: redis-py's own pool fails at once past 100 (MaxConnectionsError), which a burst of
+# moves on one instance reached, losing their lobby messages. This pool makes a command wait for a connection
+# instead, up to POOL_WAIT seconds (a Redis that answers nothing for that long is down: the caller's usual
+# handling of a lost Redis applies).
+POOL_CONNECTIONS = 100
+POOL_WAIT = 10.0
 SUBSCRIBE_TIMEOUT = 5.0
 
 
@@ -125,7 +131,10 @@ class RedisHub(Hub):
     # -- lifecycle ---------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self._redis = aioredis.Redis.from_url(self.url, socket_connect_timeout=5, socket_keepalive=True)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.url, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT, socket_connect_timeout=5, socket_keepalive=True
+        )
+        self._redis = aioredis.Redis.from_pool(pool)  # closed with the client
         # The Pub/Sub client never retries by itself: the reader task reconnects and resets subscribers.
         self._ps_redis = aioredis.Redis.from_url(
             self.url,

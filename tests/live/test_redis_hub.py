@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from app.live.codec import encode
@@ -159,3 +160,20 @@ async def test_losing_every_key_is_survived(hubs, redis_prefix):
     assert await peer.replay(CH, 2) is None
     # Deadlines are gone until the application re-registers them from the database.
     assert await hub.claim_due(100.0) == []
+
+
+async def test_a_burst_of_publishes_waits_for_a_connection_instead_of_failing(hubs):
+    """More commands at one moment than the hub's pool holds connections: each waits its turn.
+
+    Twenty games moving at one moment on one instance ran out of redis-py's pool (100 connections, then
+    MaxConnectionsError at once), and the lobby's "your turn" messages of that burst were lost."""
+    sender, receiver = await hubs(), await hubs()
+    got = Collector()
+    await receiver.subscribe("lobby-burst", got)
+    burst = 600
+    results = await asyncio.gather(
+        *(sender.publish("lobby-burst", encode({"n": n})) for n in range(burst)), return_exceptions=True
+    )
+    assert [r for r in results if r is not True] == []
+    await got.wait_for(lambda items: len(items) >= burst)
+    assert sorted(orjson.loads(item)["n"] for item in got.items) == list(range(burst))
