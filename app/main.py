@@ -36,43 +36,43 @@ from app.api.routers import (
     reviews,
     study,
 )
+from app.automatch.pool import make_seek_pool
 from app.automatch.service import Automatch
 from app.engines.service import EngineService
-from app.live.hub_factory import make_hub
-from app.live.seek_pool import make_seek_pool
-from app.live.hub_lobby import HubLobbyBroadcaster
-from app.live.redis_hub import RedisHub
-from app.live.housekeeping import Housekeeping
-from app.live.review_rooms import ReviewRooms
-from app.live.turns import TurnFeed
-from app.live.vacations import VacationSweeper
-from app.live.rooms import RoomManager
-from app.ratings.sweeper import RatingSweeper
-from app.live.socket_slots import SharedSlots
-from app.live.credential_sweep import CredentialSweep
-from app.live.sockets import SocketRegistry
+from app.games.live.housekeeping import Housekeeping
+from app.games.live.rooms import RoomManager
+from app.games.live.turns import TurnFeed
+from app.games.live.vacations import VacationSweeper
 from app.limits.counters import make_counters
 from app.limits.rules import Limiter
 from app.lobby.caps import Caps
-from app.reviews.limits import ReviewLimits
+from app.lobby.live.broadcaster import MemoryLobbyBroadcaster
+from app.lobby.live.hub_broadcaster import HubLobbyBroadcaster
+from app.lobby.service import announce_game_finished
+from app.lobby.starting import rematch_started
+from app.lobby.views import no_spectators
+from app.loop_watch import LoopWatch
+from app.mail.tokens import MailTokens
+from app.metrics import Metrics
 from app.moderation import blocks as moderation_blocks
 from app.moderation import notices as moderation_notices
 from app.moderation.chat_filter import ChatFilters
 from app.moderation.fair_play import FairPlay
 from app.moderation.service import Moderation
-from app.lobby.service import announce_game_finished
-from app.lobby.starting import rematch_started
-from app.store.repositories import games as games_repo
-from app.live.lobby import MemoryLobbyBroadcaster
-from app.lobby.views import no_spectators
-from app.loop_watch import LoopWatch
-from app.mail.tokens import MailTokens
-from app.metrics import Metrics
-from app.shutdown import Step, close_in_order
+from app.ratings.sweeper import RatingSweeper
+from app.reviews.limits import ReviewLimits
+from app.reviews.live.rooms import ReviewRooms
 from app.settings import Settings, get_settings
+from app.shutdown import Step, close_in_order
 from app.store.db import create_engine, create_sessionmaker, is_sqlite
+from app.store.repositories import games as games_repo
 from app.study.hints import HintEngine, hint_command
 from app.study.workers import StudyWorkers
+from app.transport.credential_sweep import CredentialSweep
+from app.transport.hub_factory import make_hub
+from app.transport.redis_hub import RedisHub
+from app.transport.socket_slots import SharedSlots
+from app.transport.sockets import SocketRegistry
 
 
 def create_app(settings: Settings | None = None, clock: Callable[[], float] | None = None) -> FastAPI:

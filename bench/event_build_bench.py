@@ -23,8 +23,8 @@ import orjson
 
 from app.games.authority import GameAuthority
 from app.games.events import build
+from app.games.live.outcome import Outcome
 from app.games.visibility import split
-from app.live.outcome import Outcome
 
 
 def move_fields(moves: int, seed: int = 1) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import proc_cpu
 
-from app.live.game_rows import rows_for
+from app.games.live.rows import rows_for
 from app.lobby.starting import create_game
 from app.store.db import create_engine, create_sessionmaker
 from app.store.migrations import upgrade_to_head

@@ -29,16 +29,16 @@ import orjson
 
 from app.api.routers import game_ws
 from app.api.socket_admission import Acting
+from app.games.live.outcome import Outcome
+from app.games.live.room import Room
 from app.limits.counters import MemoryCounters
 from app.limits.rules import Limiter, Rule
-from app.live.connection import Connection
-from app.live.credential_sweep import CredentialSweep
-from app.live.credentials import Credential
-from app.live.memory_hub import MemoryHub
-from app.live.outcome import Outcome
-from app.live.room import Room
-from app.live.sockets import SocketRegistry, Ticket
 from app.metrics import Metrics
+from app.transport.connection import Connection
+from app.transport.credential_sweep import CredentialSweep
+from app.transport.credentials import Credential
+from app.transport.memory_hub import MemoryHub
+from app.transport.sockets import SocketRegistry, Ticket
 
 USER = 7
 

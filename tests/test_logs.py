@@ -16,16 +16,15 @@ import pytest
 
 from app.logs import bind_game, configure_logging, default_format, make_handler
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import MakePlayer
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.players import start_game
+from tests.live.room_fixtures import STACKS, MakePlayer, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.instances import serving
+from tests.support.players import start_game
 
 
 @pytest.fixture
 def root_logging() -> Iterator[logging.Logger]:
     """Restore the root and uvicorn loggers as they were after the test reconfigures them."""
-    names = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "app.live.room")
+    names = ("", "uvicorn", "uvicorn.error", "uvicorn.access", "app.games.live.room")
     saved = [
         (logging.getLogger(n), list(logging.getLogger(n).handlers), logging.getLogger(n).level, logging.getLogger(n).propagate)
         for n in names
@@ -103,7 +102,7 @@ async def test_a_move_is_logged_with_its_game_id(
 ) -> None:
     stream = io.StringIO()
     handler = make_handler("json", stream)
-    room_logger = logging.getLogger("app.live.room")
+    room_logger = logging.getLogger("app.games.live.room")
     room_logger.addHandler(handler)
     room_logger.setLevel(logging.INFO)
     black, white = await make_player(), await make_player()

@@ -1,5 +1,5 @@
 """Whether the credentials open sockets were opened with still hold, read from the database for many sockets at
-once: what each instance's ``CredentialSweep`` (app/live/credential_sweep.py) asks to find the ends the hub's
+once: what each instance's ``CredentialSweep`` (app/transport/credential_sweep.py) asks to find the ends the hub's
 news did not bring.
 
 A socket ends when its API token was revoked (``invalid_token``, close 4401), when its session cookie no longer
@@ -14,14 +14,14 @@ from collections.abc import Iterator
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.credentials import Ending
-from app.live.sockets import LOGGED_OUT, TOKEN_REVOKED, Ticket
 from app.moderation.notices import sanction_ending
 from app.moderation.standing import Sanctioned, sanction_key, sanction_notices
 from app.store.repositories import moderation as moderation_repo
 from app.store.repositories import tokens as tokens_repo
 from app.store.repositories import users as users_repo
 from app.store.types import utcnow
+from app.transport.credentials import Ending
+from app.transport.sockets import LOGGED_OUT, TOKEN_REVOKED, Ticket
 
 CHUNK = 500  # ids per query: within every database's limit of bound parameters
 

@@ -10,7 +10,7 @@ token itself is returned once, when it is made. Scopes:
   asked at each message from the credential the socket holds (app/api/socket_admission.py ``Acting``).
 
 Revoking a token ends it everywhere at once: requests with it get 401 ``invalid_token``, and the sockets it
-opened, on every instance, read an ``invalid_token`` error and close with 4401 (app/live/sockets.py).
+opened, on every instance, read an ``invalid_token`` error and close with 4401 (app/transport/sockets.py).
 
 Tokens are managed only from a signed-in browser session (a token cannot make or revoke tokens). A user
 manages their own tokens and those of the bot accounts they own.
@@ -96,7 +96,7 @@ async def listed(session: AsyncSession, owner: User) -> list[ApiToken]:
 
 async def revoke(session: AsyncSession, owner: User, token_id: int) -> int:
     """Revoke one of the owner's tokens (or their bots'); the id of the user it was for. The caller announces
-    it, so that the sockets it opened close on every instance (app/live/sockets.py)."""
+    it, so that the sockets it opened close on every instance (app/transport/sockets.py)."""
     row = await repo.get(session, token_id)
     if row is None or row.revoked_at is not None:
         raise NotFound("token_not_found", "No such token.")

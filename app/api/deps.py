@@ -12,15 +12,15 @@ from starlette.requests import HTTPConnection
 from app.accounts import service as accounts
 from app.accounts import tokens
 from app.accounts.cookies import COOKIE_NAME, MAX_AGE, SessionSigner
-from app.bots.declaration import accepts_of
 from app.api.login_limits import client_address
+from app.bots.declaration import accepts_of
 from app.errors import RateLimited, ServiceError
 from app.limits.rules import Limiter, Rule
-from app.live.credentials import ANONYMOUS, Credential
-from app.live.lobby import LobbyBroadcaster
+from app.lobby.live.broadcaster import LobbyBroadcaster
 from app.lobby.views import SpectatorCount
 from app.settings import Settings
 from app.store.models import User
+from app.transport.credentials import ANONYMOUS, Credential
 
 
 def sessionmaker_of(connection: HTTPConnection) -> async_sessionmaker[AsyncSession]:
@@ -218,7 +218,7 @@ def socket_limits(connection: HTTPConnection, user: User | None) -> dict[str, An
 def credential_of(connection: HTTPConnection, user: User | None) -> Credential:
     """The credential a WebSocket handshake presented, after ``optional_user_ws``: its API token's id and
     scopes, or its session cookie's user and session version (the one ``user_for_claim`` matched), or nobody's.
-    The socket holds it while it is open (app/live/credentials.py)."""
+    The socket holds it while it is open (app/transport/credentials.py)."""
     if user is None:
         return ANONYMOUS
     auth: tokens.TokenAuth | None = getattr(connection.state, "token", None)

@@ -12,9 +12,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.errors import ServiceError
 from app.limits.chat import chat_refusal
-from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Connection
 from app.metrics import Metrics
 from app.moderation.standing import chat_sanction
+from app.transport.connection import CLOSE_FLOODING, FLOOD_REASON, Connection
 
 # One client frame -> the reply for this socket only (None: no reply), and whether the socket flooded.
 Handler = Callable[[str | bytes], Awaitable[tuple[str | None, bool]]]

@@ -15,14 +15,14 @@ from starlette.websockets import WebSocketState
 from app.api.deps import credential_of, optional_user_ws
 from app.api.login_limits import client_address
 from app.errors import ServiceError
-from app.live.credential_sweep import CredentialSweep
-from app.live.sockets import CLOSE_TOO_MANY_SOCKETS, SocketRegistry, Ticket
 from app.metrics import Metrics
 from app.moderation.chat_filter import ChatFilter, ChatFilters
 from app.moderation.standing import sanction_key
 from app.protocol import ErrorMessage, encode
 from app.store.models import User
 from app.store.types import utcnow
+from app.transport.credential_sweep import CredentialSweep
+from app.transport.sockets import CLOSE_TOO_MANY_SOCKETS, SocketRegistry, Ticket
 
 CLOSE_BAD_TOKEN = 4401
 
@@ -48,7 +48,7 @@ async def serve_admitted(
 ) -> None:
     """Admit the socket (``limits(user)``: the ``SocketRegistry.admit`` options for this user), then ``serve``
     it; or refuse it, said on the socket before the close. The ticket holds the handshake's credential and the
-    user's sanction in force then (app/live/credentials.py)."""
+    user's sanction in force then (app/transport/credentials.py)."""
     try:
         user = await optional_user_ws(websocket)
     except ServiceError as exc:
@@ -93,7 +93,7 @@ class Acting:
     the lobby, game and review sockets alike: a message that acts (anything but a ping or a pong) needs the
     ``play`` scope (a session has every scope; a token the ones it was made with), and a credential that still
     holds (its ticket not ended by a log-out, a revoked token or a sanction, read again recently enough:
-    app/live/credential_sweep.py). Costs no database read unless the instance's last reading of its sockets'
+    app/transport/credential_sweep.py). Costs no database read unless the instance's last reading of its sockets'
     credentials is overdue."""
 
     __slots__ = ("ticket", "sweep", "scoped")

@@ -35,25 +35,25 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.background import BackgroundTask
 from app.automatch import pairing
-from app.automatch.pairing import PairTerms, Seeker
 from app.automatch.house_bots import BOT_OFFER_AFTER, bot_offer
 from app.automatch.messages import Paired, SeekCancelled, Seeking, paired_message, seek_view
+from app.automatch.pairing import PairTerms, Seeker
+from app.automatch.pool import SeekPool
 from app.automatch.preferences import SeekPreferences
 from app.automatch.strength import Avoid, Strength, avoid_nobody, player_rating
+from app.background import BackgroundTask
 from app.errors import Conflict, Forbidden, ServiceError
-from app.live.hub import Hub
-from app.live.lobby import LobbyBroadcaster
-from app.live.seek_pool import SeekPool
+from app.lobby.live.broadcaster import LobbyBroadcaster
 from app.lobby.starting import create_game, game_started
+from app.lobby.views import player_ids
 from app.metrics import Metrics
 from app.moderation.fair_play import DEFAULT_FAIR_PLAY, FairPlay, check_may_play_rated
 from app.moderation.standing import check_may_play
-from app.lobby.views import player_ids
 from app.ratings.lookup import display_ranks
 from app.store.models import User
 from app.store.repositories import games, users
+from app.transport.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -539,7 +539,7 @@ class Automatch:
 
     async def _tell_many(self, user_ids: list[int], message: dict[str, Any]) -> None:
         # Should the hub not carry it now, this instance's sockets still hear it, and the others are told to
-        # resync (app/live/hub_lobby.py): their snapshot shows the seek, or the game it became (``playing``).
+        # resync (app/lobby/live/hub_broadcaster.py): their snapshot shows the seek, or the game it became (``playing``).
         await self.lobby.publish({**message, "_to": user_ids})
 
 

@@ -14,7 +14,7 @@ from app.games.shapes import ClocksView, GameMove, OffersView, ResultView, Scori
 from app.transport.messages import ChatText, ClientMessageBase, Point, RoomSnapshot, ServerMessage
 
 # The game socket's messages that act in the game are refused to anyone but its two players with this text
-# (app/live/outcome.py builds the frame once).
+# (app/games/live/outcome.py builds the frame once).
 NOT_A_PLAYER_MESSAGE = "only the two players of this game can do that"
 
 

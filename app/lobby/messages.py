@@ -2,7 +2,7 @@
 games starting, finishing and changing. Automatch's messages on the same socket are
 :mod:`app.automatch.messages`, moderation's :mod:`app.moderation.messages`; :mod:`app.protocol` assembles
 the socket from these. Lobby messages travel between instances as the objects ``wire`` makes
-(app/live/lobby.py); a private one carries ``_to`` beside them (``to_users``), which no client sees."""
+(app/lobby/live/broadcaster.py); a private one carries ``_to`` beside them (``to_users``), which no client sees."""
 
 from __future__ import annotations
 

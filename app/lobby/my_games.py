@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from app.lobby.messages import MyGame
 from app.lobby.views import NO_RANKS, Ranks, game_url, player_view
 from app.store.repositories.games import GameWithPlayers
-from app.lobby.messages import MyGame
 from app.transport.messages import to_users
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def from_row(row: GameWithPlayers, ranks: Ranks = NO_RANKS) -> dict[str, Any]:
 
 def turn_columns(auth: GameAuthority) -> dict[str, Any]:
     """The ``games`` columns ``to_move`` and ``turn_deadline`` as the authority stands: the one place they are
-    computed, for a new game's row (app/lobby/starting.py) and after every commit (app/live/game_rows.py)."""
+    computed, for a new game's row (app/lobby/starting.py) and after every commit (app/games/live/rows.py)."""
     playing = auth.phase in ("playing", "adjourned")
     return {"to_move": auth.game.to_move if playing else None, "turn_deadline": auth.deadline()}
 

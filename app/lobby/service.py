@@ -11,15 +11,15 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.errors import Conflict, Forbidden, NotFound, ServiceError
-from app.live.hub import Hub
-from app.live.lobby import LobbyBroadcaster
-from app.lobby.caps import DEFAULT_CAPS, Caps, check_open_challenges, check_untimed_games, untimed
-from app.lobby.schemas import DECLINE_REASON_CHARS, ChallengeCreate
-from app.lobby.starting import create_game, game_started
 from app.accounts.service import name_key
 from app.bots.declaration import accepts_of, refusal
+from app.errors import Conflict, Forbidden, NotFound, ServiceError
+from app.lobby.caps import DEFAULT_CAPS, Caps, check_open_challenges, check_untimed_games, untimed
 from app.lobby.challenge_views import one_challenge_view
+from app.lobby.live.broadcaster import LobbyBroadcaster
+from app.lobby.messages import ChallengeCreated, ChallengeRemoved, GameFinished
+from app.lobby.schemas import DECLINE_REASON_CHARS, ChallengeCreate
+from app.lobby.starting import create_game, game_started
 from app.lobby.views import player_ids
 from app.moderation.blocks import check_not_blocked
 from app.moderation.fair_play import DEFAULT_FAIR_PLAY, FairPlay, check_may_play_rated
@@ -30,7 +30,7 @@ from app.ratings.lookup import display_ranks, rank_numbers
 from app.store.models import Challenge, User
 from app.store.repositories import challenges, games, users
 from app.store.repositories.games import GameWithPlayers
-from app.lobby.messages import ChallengeCreated, ChallengeRemoved, GameFinished
+from app.transport.hub import Hub
 from app.transport.messages import to_users
 
 

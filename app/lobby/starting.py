@@ -25,10 +25,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import GameAuthority
 from app.games.config import GameConfig, parse_config
-from app.live.hub import Hub
-from app.live.lobby import LobbyBroadcaster
 from app.lobby import my_games
 from app.lobby.game_settings import build_config, game_columns
+from app.lobby.live.broadcaster import LobbyBroadcaster
+from app.lobby.messages import GameStarted
 from app.lobby.views import NO_RANKS, Ranks, game_summary, game_url, player_ids
 from app.moderation.blocks import check_not_blocked
 from app.moderation.standing import check_may_play
@@ -36,7 +36,7 @@ from app.ratings.lookup import display_ranks
 from app.store.models import Game
 from app.store.repositories import correspondence, games, users
 from app.store.repositories.games import GameWithPlayers
-from app.lobby.messages import GameStarted
+from app.transport.hub import Hub
 
 log = logging.getLogger(__name__)
 

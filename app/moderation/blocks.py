@@ -12,12 +12,12 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import Conflict, Forbidden, ServiceError
-from app.live.hub import Hub
 from app.moderation.notices import announce_blocks
 from app.moderation.roles import find_user
 from app.store.models import User
 from app.store.repositories import moderation as repo
 from app.store.repositories import users as users_repo
+from app.transport.hub import Hub
 
 
 async def block(session: AsyncSession, hub: Hub, user: User, name: str, cap: int) -> User:

@@ -1,5 +1,5 @@
 """Moderation news every instance must act on at once, over the hub's ``moderation`` channel (in-process or
-Redis alike; the messages are typed in app/live/hub_messages.py):
+Redis alike; the messages are typed in app/transport/hub_messages.py):
 
 - ``Sanction`` (``{"t": "sanction", "user_id", "action", "reason", "until"}``): the user was suspended or
   banned. Every instance ends their seek and ends every socket of theirs it holds (lobby, game and review
@@ -14,7 +14,7 @@ Redis alike; the messages are typed in app/live/hub_messages.py):
 The decisions themselves are committed to the database before the news goes out, and are checked there where
 actions are accepted, so an instance that missed a message still refuses what it must; and it ends the
 sanctioned user's sockets, with the same words, when it next re-reads its sockets' standing
-(app/live/credential_sweep.py).
+(app/transport/credential_sweep.py).
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.live.credentials import CLOSE_SANCTIONED, Ending
-from app.live.hub import Hub
-from app.live.hub_messages import MODERATION, BlocksChanged, Sanction
-from app.live.sockets import SocketRegistry
 from app.moderation.chat_filter import ChatFilters
-from app.moderation.standing import notice_key
 from app.moderation.messages import AccountSanctioned
+from app.moderation.standing import notice_key
+from app.transport.credentials import CLOSE_SANCTIONED, Ending
+from app.transport.hub import Hub
+from app.transport.hub_messages import MODERATION, BlocksChanged, Sanction
 from app.transport.messages import encode
+from app.transport.sockets import SocketRegistry
 
 log = logging.getLogger(__name__)
 

@@ -24,11 +24,11 @@ from typing import Any, Literal
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import Conflict, Forbidden, NotFound, ServiceError
-from app.live.hub import Hub
-from app.live.lobby import LobbyBroadcaster
-from app.live.rooms import RoomManager
+from app.games.live.rooms import RoomManager
+from app.lobby.live.broadcaster import LobbyBroadcaster
 from app.lobby.service import withdraw_all
 from app.moderation import schemas
+from app.moderation.messages import AccountSanctioned, ModeratorWarning
 from app.moderation.notices import announce_sanction
 from app.moderation.roles import find_user
 from app.ratings import service as ratings
@@ -36,7 +36,7 @@ from app.store.models import AuditEntry, User
 from app.store.repositories import games
 from app.store.repositories import moderation as repo
 from app.store.types import utcnow
-from app.moderation.messages import AccountSanctioned, ModeratorWarning
+from app.transport.hub import Hub
 from app.transport.messages import to_users
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 All of it is Python bytecode (replaying a line of up to a thousand moves, hundreds of random playouts,
 parsing a record of hundreds of kilobytes): on the event loop, or in a thread holding the interpreter lock,
 it would stall every game of the instance. It runs in a pool of spawned processes of its own, apart from
-the dead-stone proposals of games entering scoring (``app.live.proposals``), so that a crowd of people
+the dead-stone proposals of games entering scoring (``app.games.live.proposals``), so that a crowd of people
 studying never delays a game's counting.
 
 Each job has a time budget. A job over its budget is answered ``busy`` and the pool is terminated (a process

@@ -45,7 +45,7 @@ ChatText = Annotated[
 Coordinate = StrictInt
 Point = tuple[Coordinate, Coordinate]
 
-# The texts of the refusals a flood repeats (app/live/outcome.py builds their frames once).
+# The texts of the refusals a flood repeats (app/games/live/outcome.py builds their frames once).
 RATE_LIMITED_MESSAGE = "too many messages; this one was ignored"
 CHAT_RATE_LIMITED_MESSAGE = "you are chatting too fast; wait a few seconds"
 
@@ -225,7 +225,7 @@ def at_version(body: Versioned, v: int) -> bytes:
 
 
 def to_users(message: ServerMessage, user_ids: list[int]) -> dict[str, Any]:
-    """A lobby message for the sockets of these users only (app/live/lobby.py takes ``_to`` off)."""
+    """A lobby message for the sockets of these users only (app/lobby/live/broadcaster.py takes ``_to`` off)."""
     return {**message.wire(), "_to": user_ids}
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 
 from app.api.socket_admission import Acting
-from app.live.credential_sweep import STALE_AFTER, CredentialSweep
-from app.live.credentials import Credential, Ending
-from app.live.sockets import TOKEN_REVOKED, SocketRegistry, Ticket
+from app.transport.credential_sweep import STALE_AFTER, CredentialSweep
+from app.transport.credentials import Credential, Ending
+from app.transport.sockets import TOKEN_REVOKED, SocketRegistry, Ticket
 from tests.support.fake_clock import FakeClock
 
 INTERVAL = 10.0

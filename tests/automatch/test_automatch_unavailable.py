@@ -9,14 +9,14 @@ from typing import Any, NoReturn
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.automatch.pool import MemorySeekPool
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import UNAVAILABLE_GRACE, Automatch
 from app.errors import ServiceError
-from app.live.lobby import MemoryLobbyBroadcaster
-from app.live.memory_hub import MemoryHub
-from app.live.seek_pool import MemorySeekPool
+from app.lobby.live.broadcaster import MemoryLobbyBroadcaster
 from app.store.models import User
 from app.store.repositories import users
+from app.transport.memory_hub import MemoryHub
 from tests.support.fake_clock import FakeClock
 
 

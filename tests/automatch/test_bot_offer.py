@@ -11,15 +11,15 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.automatch.house_bots import BOT_OFFER_AFTER
+from app.automatch.pool import MemorySeekPool
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.bots.declaration import BotAccepts
-from app.live.lobby import LobbySubscription, MemoryLobbyBroadcaster
-from app.live.memory_hub import MemoryHub
-from app.live.seek_pool import MemorySeekPool
+from app.lobby.live.broadcaster import LobbySubscription, MemoryLobbyBroadcaster
 from app.lobby.schemas import ChallengeCreate
 from app.store.models import User
 from app.store.repositories import users
+from app.transport.memory_hub import MemoryHub
 from tests.support.fake_clock import FakeClock
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -164,7 +164,7 @@ async def test_other_users_lobby_sockets_do_not_hear_direct_challenges(live_serv
 
 
 async def test_a_bots_sockets_have_their_own_cap_and_leave_the_address_alone() -> None:
-    from app.live.sockets import SocketRegistry
+    from app.transport.sockets import SocketRegistry
 
     async def close(code: int, reason: str) -> None:
         return None

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from app.live.hub import Hub
-from app.live.memory_hub import MemoryHub
-from app.live.redis_hub import RedisHub
+from app.transport.hub import Hub
+from app.transport.memory_hub import MemoryHub
+from app.transport.redis_hub import RedisHub
 from tests.support.services import REDIS_URL, need_redis
 
 

@@ -1,4 +1,4 @@
-from app.live.codec import decode, encode
+from app.transport.codec import decode, encode
 
 
 def test_round_trip_is_compact_utf8_json():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.live.connection import (
+from app.transport.connection import (
     CLOSE_TOO_SLOW,
     FLOOD_LIMIT,
     FLOOD_WINDOW,

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from app.live import eager
+from app.transport import eager
 
 
 async def test_a_coroutine_that_never_waits_finishes_at_once_with_no_task() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from app.live.envelope import pack, unpack
+from app.transport.envelope import pack, unpack
 
 
 def test_each_viewer_gets_the_text_its_seat_may_see() -> None:

@@ -9,11 +9,10 @@ import time
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.memory_hub import MemoryHub
-from app.live.rooms import RoomManager
+from app.games.live.rooms import RoomManager
 from app.store.repositories import users
-from tests.live.room_fixtures import MakePlayer, Servers
-from tests.live.room_fixtures import make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from app.transport.memory_hub import MemoryHub
+from tests.live.room_fixtures import MakePlayer, Servers, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 from tests.support.stored_games import nine_by_nine
 

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from app.live.codec import decode, encode
-from app.live.hub import LOBBY_CHANNEL, Unsubscribe, game_channel
-from app.live.presence import Presence
+from app.transport.codec import decode, encode
+from app.transport.hub import LOBBY_CHANNEL, Unsubscribe, game_channel
+from app.transport.presence import Presence
 from tests.live.collect import RESET, WAIT, Collector
 
 CH = game_channel(7)

@@ -1,7 +1,7 @@
-from app.live.hub_factory import make_hub
-from app.live.memory_hub import MemoryHub
-from app.live.redis_hub import RedisHub
 from app.settings import Settings
+from app.transport.hub_factory import make_hub
+from app.transport.memory_hub import MemoryHub
+from app.transport.redis_hub import RedisHub
 
 
 def test_memory_without_a_redis_url():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.live.hub_lobby import HubLobbyBroadcaster
+from app.lobby.live.hub_broadcaster import HubLobbyBroadcaster
 from tests.live.conftest import HubMaker
 
 

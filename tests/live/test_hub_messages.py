@@ -13,15 +13,15 @@ import orjson
 import pytest
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.live.credentials import Credential
-from app.live.hub_messages import MODERATION, SESSIONS, BlocksChanged, Logout, Sanction, TokenRevoked
-from app.live.sockets import CLOSE_LOGGED_OUT, SocketRegistry, Ticket, announce_logout, announce_token_revoked
 from app.moderation import notices
 from app.moderation.chat_filter import ChatFilters
 from app.protocol import AccountSanctioned
+from app.transport.credentials import Credential
+from app.transport.hub import Hub
+from app.transport.hub_messages import MODERATION, SESSIONS, BlocksChanged, Logout, Sanction, TokenRevoked
+from app.transport.sockets import CLOSE_LOGGED_OUT, SocketRegistry, Ticket, announce_logout, announce_token_revoked
 from tests.live.collect import WAIT, Collector
 from tests.live.conftest import HubMaker
-from app.live.hub import Hub
 
 MALFORMED = [
     b"not json",
@@ -129,7 +129,7 @@ async def test_a_logout_on_one_instance_closes_the_users_sockets_on_another_afte
 ) -> None:
     stop = await instances.registry.listen(instances.b)
     try:
-        with caplog.at_level(logging.WARNING, logger="app.live.hub_messages"):
+        with caplog.at_level(logging.WARNING, logger="app.transport.hub_messages"):
             for data in MALFORMED:
                 await instances.a.publish(SESSIONS.name, data)
             await announce_logout(instances.a, 7)
@@ -180,7 +180,7 @@ async def test_sanctions_and_blocks_on_one_instance_are_acted_on_by_another_afte
     stop = await notices.listen(instances.b, instances.registry, filters, end_seek)
     try:
         malformed = [*MALFORMED, b'{"t": "logout", "user_id": 7}', b'{"t": "blocks", "user_ids": 7}', b'{"t": "sanction"}']
-        with caplog.at_level(logging.WARNING, logger="app.live.hub_messages"):
+        with caplog.at_level(logging.WARNING, logger="app.transport.hub_messages"):
             for data in malformed:
                 await instances.a.publish(MODERATION.name, data)
             await notices.announce_blocks(instances.a, [7, 9])

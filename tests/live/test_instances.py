@@ -11,11 +11,11 @@ import asyncio
 
 import pytest
 
-from app.live.memory_hub import MemoryHub
-from app.live.room import Room
+from app.games.live.room import Room
 from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import NewEvent, VersionConflict
+from app.transport.memory_hub import MemoryHub
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, guests, start_game
 from tests.support.room_seats import seats

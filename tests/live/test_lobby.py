@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.live.lobby import QUEUE_SIZE, MemoryLobbyBroadcaster
+from app.lobby.live.broadcaster import QUEUE_SIZE, MemoryLobbyBroadcaster
 
 
 async def test_publish_reaches_every_subscriber_until_it_leaves() -> None:

@@ -17,10 +17,10 @@ import tracemalloc
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.connection import Connection
-from app.live.memory_hub import MemoryHub
-from app.live.rooms import IDLE_ROOM_SECONDS, RoomManager
+from app.games.live.rooms import IDLE_ROOM_SECONDS, RoomManager
 from app.store.repositories import users
+from app.transport.connection import Connection
+from app.transport.memory_hub import MemoryHub
 from tests.support.fake_clock import FakeClock
 from tests.support.stored_games import nine_by_nine
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.live.outcome import Outcome
+from app.games.live.outcome import Outcome
 from app.protocol import (
     CHAT_RATE_LIMITED_MESSAGE,
     NOT_A_PLAYER_MESSAGE,

@@ -1,6 +1,6 @@
 import pytest
 
-from app.live.presence import Presence, check_role, tally
+from app.transport.presence import Presence, check_role, tally
 
 
 def test_tally_counts_players_and_distinct_spectators():

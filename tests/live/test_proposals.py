@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.proposals import DeadStoneProposer
+from app.games.live.proposals import DeadStoneProposer
 from app.store.repositories import games
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import MakePlayer, Servers
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.live.room_fixtures import STACKS, MakePlayer, Servers, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, start_game
 
 SLOW_SECONDS = 3.0

@@ -1,6 +1,6 @@
 import pytest
 
-from app.live.recent_log import RecentLog
+from app.transport.recent_log import RecentLog
 
 
 def test_contiguous_bounded_log():

@@ -12,10 +12,10 @@ from typing import Any
 import orjson
 import pytest
 
-from app.live.codec import encode
-from app.live.hub import game_channel
-from app.live.presence import Presence
-from app.live.redis_hub import RedisHub
+from app.transport.codec import encode
+from app.transport.hub import game_channel
+from app.transport.presence import Presence
+from app.transport.redis_hub import RedisHub
 from tests.live.collect import RESET, WAIT, Collector
 from tests.live.conftest import delete_prefix
 from tests.support.services import REDIS_URL
@@ -26,7 +26,7 @@ TTL = 1.5  # presence expiry in these tests: heartbeats every 0.5 s, so a stall 
 
 CHILD = """
 import asyncio, sys
-from app.live.redis_hub import RedisHub
+from app.transport.redis_hub import RedisHub
 
 async def main():
     hub = RedisHub(sys.argv[1], prefix=sys.argv[2], presence_ttl=float(sys.argv[3]))

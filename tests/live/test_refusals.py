@@ -22,7 +22,7 @@ async def _catchup_reads(url: str) -> float:
 async def test_refused_actions_do_not_read_the_database(live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Spectators' refusals never read it; players' refusals re-read it (another instance may have committed)
     within a per-room budget: here its refill is turned off, so the budget's burst is all there is."""
-    from app.live import room as room_module
+    from app.games.live import room as room_module
 
     monkeypatch.setattr(room_module, "REFUSAL_REREADS_PER_SECOND", 0.0)
     black, white = await Player(live_server).visit(), await Player(live_server).visit()

@@ -6,13 +6,13 @@ from __future__ import annotations
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.connection import Connection
-from app.live.memory_hub import MemoryHub
-from app.live.review_rooms import IDLE_ROOM_SECONDS, ReviewRooms
 from app.reviews.limits import ReviewLimits
+from app.reviews.live.rooms import IDLE_ROOM_SECONDS, ReviewRooms
 from app.store.models import Review
 from app.store.repositories import reviews, users
 from app.study.workers import StudyWorkers
+from app.transport.connection import Connection
+from app.transport.memory_hub import MemoryHub
 
 TREE = {
     "format": 1,

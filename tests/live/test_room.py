@@ -13,13 +13,11 @@ import pytest
 import websockets
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.memory_hub import MemoryHub
-from app.live.room import Room
+from app.games.live.room import Room
 from app.metrics import Metrics
 from app.protocol import GAME_FRAME_BYTES
-
-from tests.live.room_fixtures import MakePlayer, Servers
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from app.transport.memory_hub import MemoryHub
+from tests.live.room_fixtures import STACKS, MakePlayer, Servers, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game
 from tests.support.room_seats import seats
 

@@ -9,10 +9,10 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.connection import Connection
-from app.live.memory_hub import MemoryHub
-from app.live.room import Room
+from app.games.live.room import Room
 from app.store.repositories import users
+from app.transport.connection import Connection
+from app.transport.memory_hub import MemoryHub
 from tests.support.stored_games import nine_by_nine
 
 LOG_SIZE = 5

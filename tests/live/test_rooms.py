@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.connection import Connection
-from app.live.memory_hub import MemoryHub
-from app.live.rooms import PING_EVERY_TICKS, TICK_CHUNK, RoomManager
+from app.games.live.rooms import PING_EVERY_TICKS, TICK_CHUNK, RoomManager
+from app.transport.connection import Connection
+from app.transport.memory_hub import MemoryHub
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 import redis.asyncio as aioredis
 
-from app.live.seek_pool import MemorySeekPool, RedisSeekPool, SeekPool
+from app.automatch.pool import MemorySeekPool, RedisSeekPool, SeekPool
 from tests.live.conftest import delete_prefix
 from tests.support.services import REDIS_URL, need_redis
 

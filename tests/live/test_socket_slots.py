@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from app.live.socket_slots import SharedSlots
-
+from app.transport.socket_slots import SharedSlots
 from tests.support.fake_clock import FakeClock
 
 

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from app.live.turns_lock import TurnsLock
+from app.games.live.turns_lock import TurnsLock
 
 
 async def _turns(lock: TurnsLock, order: list[str], name: str, behind: bool) -> None:

@@ -16,11 +16,11 @@ import pytest
 import redis.asyncio as aioredis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.memory_hub import MemoryHub
-from app.live.rooms import RoomManager
+from app.games.live.rooms import RoomManager
 from app.settings import Settings
 from app.store.repositories import games as games_repo
 from app.store.repositories import users
+from app.transport.memory_hub import MemoryHub
 from tests.bots.accounts import bearer, make_bot, register
 from tests.conftest import LiveServer
 from tests.live.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters

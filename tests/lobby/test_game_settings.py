@@ -8,11 +8,11 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.config import GameConfig
-from app.live.memory_hub import MemoryHub
-from app.live.room import Room
+from app.games.live.room import Room
 from app.lobby.game_settings import InvalidGameSettings, build_config, game_columns
 from app.store.models import Game
 from app.store.repositories import games
+from app.transport.memory_hub import MemoryHub
 from tests.conftest import MakeClient
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.live.connection import Connection
-
+from app.transport.connection import Connection
 from tests.support.players import Player
 
 

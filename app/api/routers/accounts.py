@@ -17,12 +17,12 @@ from app.api.deps import (
 )
 from app.api.login_limits import check_password_limits
 from app.bots.declaration import accepts_of
-from app.live.sockets import announce_logout
 from app.lobby.views import user_view
 from app.moderation.roles import may_moderate
 from app.moderation.standing import sanction_view
 from app.ratings.lookup import display_ranks
 from app.store.models import User
+from app.transport.sockets import announce_logout
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 

@@ -9,7 +9,7 @@ from app.accounts import tokens
 from app.api.deps import DB, RequiredUser, SessionUser
 from app.bots import service
 from app.bots.declaration import BotAccepts
-from app.live.sockets import announce_token_revoked
+from app.transport.sockets import announce_token_revoked
 
 router = APIRouter(prefix="/api", tags=["bots"])
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import DB, RequiredUser
-from app.live import vacations
+from app.games.live import vacations
 from app.store.repositories import correspondence as repo
 
 router = APIRouter(prefix="/api/me", tags=["correspondence"])

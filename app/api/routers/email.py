@@ -12,12 +12,12 @@ from app.api.deps import DB, RequiredUser, set_session_cookie
 from app.api.login_limits import check_password_limits, client_address
 from app.errors import RateLimited
 from app.limits.rules import Limiter, Rule
-from app.live.sockets import announce_logout
 from app.lobby.views import user_view
 from app.mail import service as mail
 from app.mail.addresses import MAX_LENGTH, address_key
 from app.ratings.lookup import display_ranks
 from app.settings import Settings
+from app.transport.sockets import announce_logout
 
 router = APIRouter(prefix="/api", tags=["email"])
 HOUR = 3600

@@ -11,17 +11,12 @@ from fastapi import APIRouter, WebSocket
 from app.api.deps import socket_limits
 from app.api.room_socket import chat_refused, close_through, say_through, serve_frames
 from app.api.socket_admission import Acting, serve_admitted, since_version
-from app.live.connection import Connection
-from app.live.outcome import Outcome
-from app.live.room import Room
+from app.games.live.outcome import Outcome
+from app.games.live.room import Room
+from app.logs import bind_game
+from app.metrics import Metrics
 from app.moderation.chat_filter import ChatFilter
 from app.moderation.standing import is_new_account, restriction
-from app.store.types import utcnow
-from app.live.sockets import Ticket
-from app.store.models import User
-from app.logs import bind_game
-from app.ws_protocol import text_sender, text_sender_now
-from app.metrics import Metrics
 from app.protocol import (
     CHAT_RATE_LIMITED_MESSAGE,
     NOT_A_PLAYER_MESSAGE,
@@ -40,6 +35,11 @@ from app.protocol import (
     parse_client_message,
     peek,
 )
+from app.store.models import User
+from app.store.types import utcnow
+from app.transport.connection import Connection
+from app.transport.sockets import Ticket
+from app.ws_protocol import text_sender, text_sender_now
 
 router = APIRouter()
 

@@ -10,8 +10,8 @@ from fastapi.responses import JSONResponse
 
 from app.api.metrics_access import may_read_metrics
 from app.errors import NotFound
-from app.live.redis_hub import RedisHub
 from app.store.repositories import health as health_repo
+from app.transport.redis_hub import RedisHub
 
 router = APIRouter(tags=["health"])
 

@@ -7,7 +7,7 @@ null; ``playing``: the id of the live game the user is playing now, or null), th
 ``challenge_created`` (``challenge``), ``challenge_removed`` (``id``, ``reason``), ``game_started``
 (``challenge_id`` or ``automatch``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``,
 ``result``), and ``resync`` when the socket fell too far behind or may have missed news (Redis reconnected, a
-publish failed: app/live/hub_lobby.py); the client opens the socket again for a new snapshot. Open challenges of players
+publish failed: app/lobby/live/hub_broadcaster.py); the client opens the socket again for a new snapshot. Open challenges of players
 this user blocked or was blocked by are left out (docs/moderation.md). To this user only:
 ``seeking``, ``seek_cancelled``, ``paired``, and the challenges addressed to this user (``challenge_created``,
 ``challenge_removed``), and ``my_game`` (one of this user's games changed: app/lobby/my_games.py); the
@@ -39,22 +39,16 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import sessionmaker_of, socket_limits
 from app.api.socket_admission import Acting, serve_admitted
-from app.live.sockets import Ticket
 from app.automatch.messages import seek_view
 from app.automatch.preferences import SeekPreferences
 from app.automatch.service import Automatch
 from app.errors import ServiceError
 from app.games import visibility
-from app.live.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
 from app.lobby import my_games
-from app.moderation.chat_filter import ChatFilter
-from app.moderation.standing import sanction_view
 from app.lobby.challenge_views import people_of
 from app.lobby.views import challenge_view, game_summary, player_ids
-from app.ratings.lookup import display_ranks
-from app.store.db import is_unavailable
-from app.store.models import User
-from app.store.repositories import challenges, games
+from app.moderation.chat_filter import ChatFilter
+from app.moderation.standing import sanction_view
 from app.protocol import (
     RATE_LIMITED_MESSAGE,
     LobbyError,
@@ -69,6 +63,12 @@ from app.protocol import (
     client_id_of,
     parse_lobby_message,
 )
+from app.ratings.lookup import display_ranks
+from app.store.db import is_unavailable
+from app.store.models import User
+from app.store.repositories import challenges, games
+from app.transport.connection import CLOSE_FLOODING, FLOOD_REASON, Refusals, TokenBucket
+from app.transport.sockets import Ticket
 
 router = APIRouter()
 log = logging.getLogger(__name__)

@@ -9,14 +9,11 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket
 
-from app.api.socket_admission import Acting, serve_admitted, since_version
-from app.live.sockets import Ticket
-from app.errors import ServiceError
 from app.api.room_socket import chat_refused, close_through, say_through, serve_frames
-from app.moderation.chat_filter import ChatFilter
-from app.live.connection import Connection
-from app.live.review_room import ReviewRoom
+from app.api.socket_admission import Acting, serve_admitted, since_version
+from app.errors import ServiceError
 from app.metrics import Metrics
+from app.moderation.chat_filter import ChatFilter
 from app.protocol import (
     RATE_LIMITED_MESSAGE,
     ErrorMessage,
@@ -29,7 +26,10 @@ from app.protocol import (
     encode,
     parse_review_message,
 )
+from app.reviews.live.room import ReviewRoom
 from app.store.models import User
+from app.transport.connection import Connection
+from app.transport.sockets import Ticket
 
 router = APIRouter()
 

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
 from app.accounts.cookies import COOKIE_NAME
-from app.live.connection import FLOOD_LIMIT
+from app.transport.connection import FLOOD_LIMIT
 
 
 async def _next(ws: ClientConnection, kind: str) -> dict[str, Any]:

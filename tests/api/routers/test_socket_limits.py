@@ -168,7 +168,7 @@ async def test_a_socket_whose_messages_keep_being_refused_is_read_slowly(
     """A spectator's moves are refused before they are parsed (a malformed one too), and past ``SLOW_AFTER`` such
     refusals its socket is read once every ``SLOW_INTERVAL`` (shortened here): every message is still answered,
     and the game still reaches it. A player's own refusals (the game's races: ``not_your_turn``) never slow it."""
-    from app.live import connection
+    from app.transport import connection
 
     monkeypatch.setattr(connection, "SLOW_INTERVAL", 0.05)
     black, white, game_id = await _game(live_server)
@@ -220,7 +220,7 @@ async def test_a_review_socket_whose_messages_keep_being_refused_is_read_slowly(
     live_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As a game socket: malformed frames past ``SLOW_AFTER`` slow the review socket's reads, each still answered."""
-    from app.live import connection
+    from app.transport import connection
 
     monkeypatch.setattr(connection, "SLOW_INTERVAL", 0.05)
     black, white = await Closing(live_server).visit(), await Closing(live_server).visit()

@@ -14,10 +14,10 @@ import httpx
 import orjson
 import pytest
 
-from app.live import connection
 from app.protocol import MAX_CHAT_CHARS
 from app.reviews.limits import COMMENT_CHARS
 from app.study.tree import LIMITS
+from app.transport import connection
 from tests.support.players import GameSocket, guests, start_game
 from tests.support.reviews import finished_game, make_review
 

@@ -33,9 +33,9 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from app.live import redis_scripts
-from app.live.fanout import DEFAULT_MAX_PENDING, LocalFanout
-from app.live.hub import (
+from app.transport import redis_scripts
+from app.transport.fanout import DEFAULT_MAX_PENDING, LocalFanout
+from app.transport.hub import (
     DEFAULT_LEASE,
     DEFAULT_LOG_SIZE,
     Hub,
@@ -45,7 +45,7 @@ from app.live.hub import (
     Role,
     Unsubscribe,
 )
-from app.live.presence import Presence, check_role, tally
+from app.transport.presence import Presence, check_role, tally
 
 log = logging.getLogger(__name__)
 

@@ -28,11 +28,11 @@ from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
 
-from app.live.codec import decode, encode
-from app.live.hub import LOBBY_CHANNEL, Hub, Unsubscribe, user_channel
 from app.background import BackgroundTask
-from app.live.lobby import LobbySubscription, MemoryLobbyBroadcaster
+from app.lobby.live.broadcaster import LobbySubscription, MemoryLobbyBroadcaster
 from app.protocol import LobbyResync
+from app.transport.codec import decode, encode
+from app.transport.hub import LOBBY_CHANNEL, Hub, Unsubscribe, user_channel
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.accounts.vacation import Vacation
 from app.background import Periodic
 from app.errors import Forbidden, ServiceError
+from app.games.live.rooms import RoomManager
 from app.games.weekends import UnknownTimeZone, zone
-from app.live.rooms import RoomManager
 from app.store.models import CorrespondenceSettings, User
 from app.store.repositories import correspondence as repo
 

@@ -9,9 +9,9 @@ of its client's messages from the credential it holds, not copied from the hands
   revoked, its user was suspended or banned): the close code and reason, the refusal its messages get from then
   on, and the message the client reads just before the close, so that it learns why.
 
-Who ends sockets: the hub's news, on every instance at once (app/live/sockets.py for log-outs and revoked tokens,
+Who ends sockets: the hub's news, on every instance at once (app/transport/sockets.py for log-outs and revoked tokens,
 app/moderation/notices.py for sanctions), and each instance's own re-reading of its sockets' credentials
-(app/live/credential_sweep.py), for the news the hub lost.
+(app/transport/credential_sweep.py), for the news the hub lost.
 """
 
 from __future__ import annotations

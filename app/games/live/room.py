@@ -28,28 +28,28 @@ from app.errors import ServiceError
 from app.games.authority import SYSTEM, GameAuthority
 from app.games.errors import GameError, ProposalNeeded
 from app.games.events import build
+from app.games.live.audience import Audience
+from app.games.live.catchup import SocketCatchUp
+from app.games.live.outcome import Outcome
+from app.games.live.proposals import DeadStoneProposer
+from app.games.live.rows import rows_for, with_turn
+from app.games.live.state import GameState, game_config
+from app.games.live.turns_lock import TurnsLock
 from app.games.visibility import chat_visible, public
 from app.lobby.starting import create_rematch
 from app.lobby.views import player_view
-from app.ratings.lookup import display_ranks
-from app.ratings.verdict import Verdict, verdict
-from app.live.audience import Audience
-from app.live.catchup import SocketCatchUp
-from app.live.game_state import GameState, game_config
-from app.live.connection import Connection, TokenBucket
-from app.live.envelope import unpack
-from app.live.outbox import Outbox
-from app.live.outcome import Outcome
-from app.live.proposals import DeadStoneProposer
-from app.live.game_rows import rows_for, with_turn
-from app.live.hub import Hub, game_channel
-from app.live.turns_lock import TurnsLock
 from app.metrics import Metrics
 from app.protocol import NOT_A_PLAYER_MESSAGE, ClockTick, GameView, Snapshot, encode
+from app.ratings.lookup import display_ranks
+from app.ratings.verdict import Verdict, verdict
 from app.store.db import is_connection_lost
-from app.store.repositories import games as games_repo
 from app.store.ids import short_id
+from app.store.repositories import games as games_repo
 from app.store.repositories.games import NewEvent, VersionConflict
+from app.transport.connection import Connection, TokenBucket
+from app.transport.envelope import unpack
+from app.transport.hub import Hub, game_channel
+from app.transport.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class Room:
         self.sessionmaker = sessionmaker
         self.clock = clock
         self.on_finished = on_finished
-        self.lock = TurnsLock()  # chat waits behind the game's actions (app/live/turns_lock.py)
+        self.lock = TurnsLock()  # chat waits behind the game's actions (app/games/live/turns_lock.py)
         self.state = GameState(game_id, sessionmaker, metrics, self._rebuilt)
         self.players: dict[str, dict[str, Any]] = {}
         self.user_seats: dict[int, str] = {}
@@ -99,7 +99,7 @@ class Room:
         self.counts = Verdict(False, "casual")
         self._rereads = TokenBucket(rate=REFUSAL_REREADS_PER_SECOND, burst=REFUSAL_REREADS_BURST)
 
-    # The game as this instance knows it (app/live/game_state.py).
+    # The game as this instance knows it (app/games/live/state.py).
     @property
     def v(self) -> int:
         return self.state.v
@@ -198,7 +198,7 @@ class Room:
                     log.warning("game %s: catching up failed", self.game_id, exc_info=True)
 
     async def texts_since(self, seat: str | None, after_v: int, upto_v: int | None = None) -> list[tuple[int, str]]:
-        """The versioned texts after ``after_v`` as ``seat`` sees them (app/live/catchup.py)."""
+        """The versioned texts after ``after_v`` as ``seat`` sees them (app/games/live/catchup.py)."""
         return await self.catchup.texts_since(seat, after_v, upto_v)
 
     # ------------------------------------------------------------------ sockets
@@ -512,7 +512,7 @@ class Room:
         self._presence_seen(dict(self.presence))
 
     def _send_out(self, events: list[dict[str, Any]], first_v: int) -> None:
-        """Queue committed events for the hub with the clock deadline they leave (see app/live/outbox.py)."""
+        """Queue committed events for the hub with the clock deadline they leave (see app/transport/outbox.py)."""
         assert self.authority is not None
         self.outbox.send(events, first_v, self.authority.deadline())
 

@@ -17,7 +17,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.background import Periodic
-from app.live.rooms import RoomManager
+from app.games.live.rooms import RoomManager
 from app.store.repositories import games as games_repo
 from app.store.repositories import users as users_repo
 from app.store.types import utcnow

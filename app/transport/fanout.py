@@ -11,7 +11,7 @@ import logging
 from collections import defaultdict
 from typing import cast
 
-from app.live.hub import MessageCallback, ResetCallback
+from app.transport.hub import MessageCallback, ResetCallback
 
 log = logging.getLogger(__name__)
 

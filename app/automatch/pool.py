@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
-from app.live.hub import Hub
-from app.live.redis_hub import RedisHub
+from app.transport.hub import Hub
+from app.transport.redis_hub import RedisHub
 
 # KEYS: seeks, claimed, claimed_at.  ARGV: user a, seek a, user b, seek b, now.  1 when both were taken.
 CLAIM_PAIR = """

@@ -9,10 +9,10 @@ import time
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.hub import Hub
-from app.live.review_room import Clock, ReviewRoom
 from app.reviews.limits import ReviewLimits
+from app.reviews.live.room import Clock, ReviewRoom
 from app.study.workers import StudyWorkers
+from app.transport.hub import Hub
 
 log = logging.getLogger(__name__)
 

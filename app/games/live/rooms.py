@@ -12,13 +12,13 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.hub import Hub
-from app.live.proposals import DeadStoneProposer
-from app.live.room import Clock, Room
+from app.games.live.proposals import DeadStoneProposer
+from app.games.live.room import Clock, Room
 from app.metrics import Metrics
 from app.protocol import ServerPing, encode
 from app.store.repositories import games as games_repo
 from app.store.repositories import server_marks
+from app.transport.hub import Hub
 
 log = logging.getLogger(__name__)
 

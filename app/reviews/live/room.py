@@ -23,10 +23,7 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.live.catchup import logged_texts
-from app.live.connection import Connection
-from app.live.envelope import pack, unpack
-from app.live.hub import Hub
+from app.games.live.catchup import logged_texts
 from app.protocol import Ack, ErrorMessage, Participants, ReviewSnapshot, at_version, encode
 from app.reviews.limits import ReviewLimits
 from app.reviews.loading import load_state, snapshot_view
@@ -35,6 +32,9 @@ from app.store.repositories import reviews as reviews_repo
 from app.store.repositories import users as users_repo
 from app.store.repositories.reviews import ReviewConflict
 from app.study.workers import StudyWorkers
+from app.transport.connection import Connection
+from app.transport.envelope import pack, unpack
+from app.transport.hub import Hub
 
 log = logging.getLogger(__name__)
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from app.live.hub import DEFAULT_LOG_SIZE, Hub
-from app.live.memory_hub import MemoryHub
-from app.live.redis_hub import RedisHub
 from app.settings import Settings
+from app.transport.hub import DEFAULT_LOG_SIZE, Hub
+from app.transport.memory_hub import MemoryHub
+from app.transport.redis_hub import RedisHub
 
 
 def make_hub(settings: Settings, *, log_size: int = DEFAULT_LOG_SIZE) -> Hub:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.live.fanout import DEFAULT_MAX_PENDING, LocalFanout
-from app.live.hub import (
+from app.transport.fanout import DEFAULT_MAX_PENDING, LocalFanout
+from app.transport.hub import (
     DEFAULT_LEASE,
     DEFAULT_LOG_SIZE,
     Hub,
@@ -13,8 +13,8 @@ from app.live.hub import (
     Role,
     Unsubscribe,
 )
-from app.live.presence import Presence, check_role, tally
-from app.live.recent_log import RecentLog
+from app.transport.presence import Presence, check_role, tally
+from app.transport.recent_log import RecentLog
 
 
 class MemoryHub(Hub):

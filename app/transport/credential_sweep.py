@@ -1,7 +1,7 @@
 """Each instance re-reads the credentials of its open sockets, so that a credential's end holds on every frame
 even when no news of it arrived.
 
-The hub's news ends sockets at once on every instance (a log-out, a revoked token: app/live/sockets.py; a
+The hub's news ends sockets at once on every instance (a log-out, a revoked token: app/transport/sockets.py; a
 sanction: app/moderation/notices.py). News can be lost: published while an instance's Redis subscription was
 down, or never published (a writer that tells no instance, as the house bots' start revoking their old tokens).
 So every instance also reads again, for all its signed-in sockets at once (a few queries, whatever their
@@ -23,8 +23,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from app.live.credentials import Ending
-from app.live.sockets import SocketRegistry, Ticket
+from app.transport.credentials import Ending
+from app.transport.sockets import SocketRegistry, Ticket
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 A stranger could otherwise open sockets until the instances run out of memory or file descriptors. A user
 (all of one session's tabs) may hold ``per_user`` sockets, a client address ``per_address``: in the whole
-deployment when the instances share Redis (``share``: the slots of ``app/live/socket_slots.py``, which lapse
+deployment when the instances share Redis (``share``: the slots of ``app/transport/socket_slots.py``, which lapse
 when an instance dies), on this instance otherwise. The bundled nginx also caps connections per address
 before they reach any instance (deploy/nginx.conf, ``limit_conn``). Should Redis not answer, each instance
 falls back to its own count, so a Redis outage locks nobody out.
@@ -11,9 +11,9 @@ A bot connecting with its API token plays many games at once, one socket each: i
 its own limit instead (``user_cap``: the games it declared it plays at once, plus a few), and they do not
 count towards its address's cap (``count_address=False``), since many bots may run from one machine.
 
-Each ticket holds the credential its socket was opened with (app/live/credentials.py), so that what ends the
+Each ticket holds the credential its socket was opened with (app/transport/credentials.py), so that what ends the
 credential ends the sockets it opened, on every instance, over the hub's sessions channel
-(app/live/hub_messages.py): ``announce_logout`` (the user's session cookies stop working) closes the sockets
+(app/transport/hub_messages.py): ``announce_logout`` (the user's session cookies stop working) closes the sockets
 opened with a session cookie of that user, ``announce_token_revoked`` those opened with that token, close code
 4401 either way (a revoked token's socket reads an ``invalid_token`` error first). ``end`` closes one socket for
 a reason (an ``Ending``): the ticket is marked at once, so the socket's messages are refused from then on, its
@@ -28,11 +28,11 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 
-from app.live.credentials import ANONYMOUS, CLOSE_CREDENTIAL_ENDED, Credential, Ending
-from app.live.hub import Hub, ResetCallback
-from app.live.hub_messages import SESSIONS, Logout, TokenRevoked
-from app.live.socket_slots import SharedSlots
 from app.protocol import ErrorMessage, encode
+from app.transport.credentials import ANONYMOUS, CLOSE_CREDENTIAL_ENDED, Credential, Ending
+from app.transport.hub import Hub, ResetCallback
+from app.transport.hub_messages import SESSIONS, Logout, TokenRevoked
+from app.transport.socket_slots import SharedSlots
 
 log = logging.getLogger(__name__)
 

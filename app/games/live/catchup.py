@@ -14,10 +14,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.visibility import text_for
-from app.live.envelope import unpack
-from app.live.hub import Hub
-from app.live.outbox import Outbox
 from app.store.repositories import games as games_repo
+from app.transport.envelope import unpack
+from app.transport.hub import Hub
+from app.transport.outbox import Outbox
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,11 @@
 """What one instance tells the others over the hub's own channels, as typed models built and read at both ends.
 
-The game, review and lobby channels carry what clients receive (app/protocol.py, app/live/envelope.py). Two
+The game, review and lobby channels carry what clients receive (app/protocol.py, app/transport/envelope.py). Two
 more channels carry news every instance acts on by itself, in-process or over Redis alike:
 
 - ``sessions``: ``Logout`` — the user logged out; every instance closes the sockets their session cookies
   opened. ``TokenRevoked`` — an API token was revoked; every instance closes the sockets it opened
-  (app/live/sockets.py).
+  (app/transport/sockets.py).
 - ``moderation``: ``Sanction`` — the user was suspended or banned, with what their sockets tell them before
   closing; ``BlocksChanged`` — one of the users blocked or unblocked the other (app/moderation/notices.py says
   what each instance does).
@@ -24,7 +24,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar, Union
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
-from app.live.hub import Hub, ResetCallback, Unsubscribe
+from app.transport.hub import Hub, ResetCallback, Unsubscribe
 
 log = logging.getLogger(__name__)
 

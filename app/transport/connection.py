@@ -1,7 +1,7 @@
 """One WebSocket in a game room: its seat, its outgoing queue, and its flood limits (shared with the lobby socket).
 
 Everything sent to a socket goes through its queue and one writer, so a slow client delays only itself. The
-writer runs at once, in the turn of the event loop that queued the message (``app/live/eager.py``), and
+writer runs at once, in the turn of the event loop that queued the message (``app/transport/eager.py``), and
 becomes a task only when a send has to wait (the socket's buffer is full) or a gap is filled from the
 database: fanning a move out to a thousand sockets that keep up makes no task at all. The queue and the task
 exist only while there is something to send: an idle socket (most spectators, most of the time) holds
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games.lag import LagEstimator
-from app.live import eager
+from app.transport import eager
 
 QUEUE_LIMIT = 2000
 FLOOD_LIMIT = 20  # the refusal (over the message rate) that closes a socket: its 20th within FLOOD_WINDOW

@@ -15,9 +15,9 @@ from typing import Any, cast
 
 import orjson
 
-from app.live.connection import Connection
-from app.live.envelope import Envelope, pack
-from app.live.hub import Hub, Role
+from app.transport.connection import Connection
+from app.transport.envelope import Envelope, pack
+from app.transport.hub import Hub, Role
 
 PRESENCE_COALESCE_SECONDS = 0.1  # spectators arriving or leaving within this are announced together
 

@@ -15,10 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import GameAuthority
 from app.games.config import GameConfig
-from app.live.envelope import Envelope
 from app.metrics import Metrics
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import GameWithPlayers
+from app.transport.envelope import Envelope
 
 SEEN_IDS_LIMIT = 5000
 CARRIED_LIMIT = 5000  # events held for a gap to fill; beyond it the database is read instead

@@ -3,7 +3,7 @@
 They are published from the loop's next turn, once the commit's acknowledgement is written, so an
 acknowledgement never waits for the hub (a Redis round trip or two) nor for the encoding and queueing of the
 events: it only ever follows the commit. The publishing runs at once in that turn and becomes a task only when
-it has to wait (app/live/eager.py): with the in-process hub it never does, so a move costs no task. The queue
+it has to wait (app/transport/eager.py): with the in-process hub it never does, so a move costs no task. The queue
 keeps the hub's order that of the versions; a socket that attaches or catches up meanwhile reads what the hub
 has not logged yet from the database.
 """
@@ -17,9 +17,9 @@ from collections import deque
 from typing import Any
 
 from app.games.visibility import split
-from app.live import eager
-from app.live.envelope import pack
-from app.live.hub import Hub
+from app.transport import eager
+from app.transport.envelope import pack
+from app.transport.hub import Hub
 
 log = logging.getLogger(__name__)
 

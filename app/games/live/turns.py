@@ -15,9 +15,9 @@ import weakref
 from typing import Any
 
 from app.games.authority import GameAuthority
-from app.live.lobby import LobbyBroadcaster
-from app.live.room import Room
+from app.games.live.room import Room
 from app.lobby import my_games
+from app.lobby.live.broadcaster import LobbyBroadcaster
 
 log = logging.getLogger(__name__)
 

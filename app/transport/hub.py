@@ -10,14 +10,14 @@ committed there (with a compare-and-set on ``games.version``) before it reaches 
 4. holds clock deadlines, handing each due game to exactly one instance,
 5. carries the lobby's channels (the public one, and one per user for what only that user's sockets see), and
    the instances' own news (log-outs, sanctions, blocks; typed in
-   ``app.live.hub_messages``).
+   ``app.transport.hub_messages``).
 
 Two implementations behave identically: ``MemoryHub`` (one process, the embedded default) and ``RedisHub``
 (any number of instances sharing one Redis). Both are tested by the same suite.
 
 Channels are plain strings: ``game_channel(game_id)`` for a game room, ``LOBBY_CHANNEL`` for the public lobby
 and ``user_channel(user_id)`` for the lobby messages addressed to one user.
-Payloads are bytes, serialised once per event (``app.live.codec.encode``) and sent unchanged to every
+Payloads are bytes, serialised once per event (``app.transport.codec.encode``) and sent unchanged to every
 recipient.
 """
 
@@ -27,7 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal
 
-from app.live.presence import Presence
+from app.transport.presence import Presence
 
 __all__ = [
     "LOBBY_CHANNEL",
@@ -72,7 +72,7 @@ class Hub(ABC):
     """Fan-out, recent-event log, presence and clock deadlines shared by live rooms."""
 
     # Whether every operation completes without waiting (the in-process hub): a caller may then run them
-    # outside a task (app/live/eager.py). A hub that waits on a network client needs a task around them.
+    # outside a task (app/transport/eager.py). A hub that waits on a network client needs a task around them.
     inline: ClassVar[bool] = False
 
     # -- lifecycle -------------------------------------------------------------------------------------

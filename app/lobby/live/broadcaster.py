@@ -2,7 +2,7 @@
 
 The interface is two methods: ``await publish(message)`` and ``subscribe()`` (an async context manager that
 yields a subscription with ``await get()``). ``MemoryLobbyBroadcaster`` serves one process. The hub's
-(app/live/hub_lobby.py) implements the same two methods: ``publish`` sends the message on the hub (public ones
+(app/lobby/live/hub_broadcaster.py) implements the same two methods: ``publish`` sends the message on the hub (public ones
 on the lobby channel, private ones on their recipients' own channels), and each instance feeds what it
 receives into its local subscriptions (``deliver`` below does that for the memory implementation, so the hub's
 can wrap it).
