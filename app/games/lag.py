@@ -1,6 +1,6 @@
 """Lag compensation: a per-player quota of seconds that may be given back for network lag.
 
-The room measures each player's lag from ping round trips on the socket (:class:`LagEstimator`) and passes
+The room measures each player's lag from ping round trips on the socket (``app.transport.lag.LagEstimator``) and passes
 the current estimate with every move. The clock then charges the move as follows (see ``docs/clocks.md``):
 
     elapsed  = server receive time of the move - start of the player's turn (pauses excluded)
@@ -55,30 +55,3 @@ class LagPolicy:
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> "LagPolicy":
         return cls(**data) if data else cls()
-
-
-class LagEstimator:
-    """One connection's one-way lag estimate from ping round trips (kept by the room, not stored).
-
-    Each measured round trip ``rtt`` (the room times its own ping until the matching pong) updates an
-    exponentially decaying average (weight ``alpha`` for the newest sample, samples clamped to
-    ``max_rtt``); the one-way estimate is half of that average.
-    """
-
-    __slots__ = ("alpha", "max_rtt", "_avg", "samples")
-
-    def __init__(self, alpha: float = 0.3, max_rtt: float = 10.0) -> None:
-        self.alpha = alpha
-        self.max_rtt = max_rtt
-        self._avg: float | None = None
-        self.samples = 0
-
-    def record(self, rtt: float) -> None:
-        if not isinstance(rtt, (int, float)) or not math.isfinite(rtt) or rtt < 0:
-            return
-        rtt = min(float(rtt), self.max_rtt)
-        self._avg = rtt if self._avg is None else self._avg + self.alpha * (rtt - self._avg)
-        self.samples += 1
-
-    def estimate(self) -> float:
-        return 0.0 if self._avg is None else self._avg / 2

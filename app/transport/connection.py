@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.games.lag import LagEstimator
+from app.transport.lag import LagEstimator
 from app.transport import eager
 
 QUEUE_LIMIT = 2000
@@ -216,7 +216,7 @@ class Connection:
             self._pings.pop(next(iter(self._pings)))
 
     def pong_received(self, ping_id: str, at: float) -> None:
-        """A round trip measured by the server, for the lag estimate (:class:`~app.games.lag.LagEstimator`)."""
+        """A round trip measured by the server, for the lag estimate (:class:`~app.transport.lag.LagEstimator`)."""
         sent = None if self._pings is None else self._pings.pop(ping_id, None)
         if sent is None:
             return

@@ -1,6 +1,7 @@
 import pytest
 
-from app.games.lag import LagEstimator, LagPolicy
+from app.games.lag import LagPolicy
+from app.transport.lag import LagEstimator
 
 
 def test_credit_is_the_estimate_within_quota():
