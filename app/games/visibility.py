@@ -11,12 +11,12 @@ An event not visible to a viewer may carry ``others``: the redacted event everyb
 (e.g. "White sealed a move" without the point). Without ``others`` they get ``{"t": "hidden"}``, so
 event numbering has no holes. Stored fields starting with ``_`` never reach a client.
 
-Used by the authority (``event_for``), the room's outbox (``split``: the texts a hub envelope carries), the hub
-envelope (``stored``, ``choose``), catching up from the database (``text_for``), the snapshot's and the HTTP
-chat pages (``chat_visible``), the chat filter of a viewer who blocks someone or is blocked
-(``author_of``, ``hidden``), and the lobby socket of such a viewer (``hides_challenge``, given the users its
-filter hides). A review has no seats: every follower gets the one text its events carry, and only the chat
-filter tells one viewer from another.
+Used by the authority (``event_for``), the room's outbox (``split``: the texts a hub envelope carries), the game's
+reading of a hub envelope (app/games/live/seats.py: ``stored``, ``choose``), catching up from the database
+(``text_for``), the snapshot's and the HTTP chat pages (``chat_visible``), the chat filter of a viewer who blocks
+someone or is blocked (``author_of``, ``hidden``), and the lobby socket of such a viewer (``hides_challenge``,
+given the users its filter hides). A review has no seats: every follower gets the one text its events carry, and
+only the chat filter tells one viewer from another.
 """
 
 from __future__ import annotations

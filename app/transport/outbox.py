@@ -14,9 +14,9 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from app.games.visibility import split
 from app.transport import eager
 from app.transport.envelope import pack
 from app.transport.hub import Hub
@@ -24,11 +24,29 @@ from app.transport.hub import Hub
 log = logging.getLogger(__name__)
 
 
+class Cut(Protocol):
+    """A committed event cut by who reads what (a game's: app.games.visibility.Split): the texts a hub envelope
+    carries, every recipient getting one of them unchanged."""
+
+    @property
+    def visibility(self) -> str: ...  # the room's label of who reads ``visible``
+    @property
+    def visible(self) -> bytes: ...
+    @property
+    def others(self) -> bytes: ...  # what everybody else reads; empty when everybody reads ``visible``
+    @property
+    def private(self) -> dict[str, Any]: ...  # the stored fields no client reads
+
+
+Splitter = Callable[[dict[str, Any], int], Cut]  # a committed event and its version -> its cut
+
+
 class Outbox:
-    def __init__(self, hub: Hub, channel: str, game_id: str) -> None:
+    def __init__(self, hub: Hub, channel: str, game_id: str, split: Splitter) -> None:
         self.hub = hub
         self.channel = channel
         self.game_id = game_id
+        self.split = split  # who reads which text of an event: the room's domain says
         self._queue: deque[tuple[list[dict[str, Any]], int, float | None]] = deque()  # committed, not yet published
         # Done when what is queued is published (None: nothing on its way); the task while the publishing waits.
         self._publisher: asyncio.Future[None] | None = None
@@ -99,7 +117,7 @@ class Outbox:
     async def _publish(self, events: list[dict[str, Any]], first_v: int) -> None:
         for offset, event in enumerate(events):
             v = first_v + offset
-            cut = split(event, v)
+            cut = self.split(event, v)
             await self.hub.publish(
                 self.channel, pack(cut.visible, v=v, vis=cut.visibility, others=cut.others, private=cut.private), v=v
             )

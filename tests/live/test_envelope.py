@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import orjson
 
+from app.games.live.seats import committed_payload, seat_text
 from app.transport.envelope import pack, unpack
 
 
@@ -11,10 +12,10 @@ def test_each_viewer_gets_the_text_its_seat_may_see() -> None:
     visible = orjson.dumps({"t": "chat", "text": "try the corner", "v": 4})
     envelope = unpack(pack(visible, v=4, vis="spectators", others=b'{"t":"hidden","v":4}'))
     assert envelope.v == 4
-    assert envelope.text_for(None) == visible.decode()
-    assert envelope.text_for("B") == envelope.text_for("W") == '{"t":"hidden","v":4}'
+    assert seat_text(envelope, None) == visible.decode()
+    assert seat_text(envelope, "B") == seat_text(envelope, "W") == '{"t":"hidden","v":4}'
     public = unpack(pack(b'{"t":"move","v":1}', v=1))
-    assert public.text_for("B") == public.text_for(None) == '{"t":"move","v":1}'
+    assert seat_text(public, "B") == seat_text(public, None) == '{"t":"move","v":1}'
 
 
 def test_a_committed_event_carries_its_stored_payload() -> None:
@@ -31,12 +32,12 @@ def test_a_committed_event_carries_its_stored_payload() -> None:
     private = {k: v for k, v in stored.items() if k.startswith("_") or k == "others"}
     visible = orjson.dumps({"t": "chat", "text": "a\nb", "v": 3})
     envelope = unpack(pack(visible, v=3, vis="spectators", others=b'{"t":"hidden","v":3}', private=private))
-    assert envelope.committed_payload() == stored
+    assert committed_payload(envelope) == stored
     move = unpack(pack(b'{"t":"move","p":[3,3],"v":1}', v=1, private={}))
-    assert move.committed_payload() == {"t": "move", "p": [3, 3]}
+    assert committed_payload(move) == {"t": "move", "p": [3, 3]}
 
 
 def test_ephemeral_and_older_envelopes_carry_no_payload() -> None:
-    assert unpack(pack(b'{"t":"presence"}', vis="presence")).committed_payload() is None
-    assert unpack(pack(b'{"t":"move","v":2}', v=2)).committed_payload() is None  # the room reads the database
-    assert unpack(pack(b'{"t":"tick"}', private={"_x": 1})).committed_payload() is None  # no version
+    assert committed_payload(unpack(pack(b'{"t":"presence"}', vis="presence"))) is None
+    assert committed_payload(unpack(pack(b'{"t":"move","v":2}', v=2))) is None  # the room reads the database
+    assert committed_payload(unpack(pack(b'{"t":"tick"}', private={"_x": 1}))) is None  # no version

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import orjson
 
+from app.games.live.seats import seat_text
 from app.transport.connection import Connection
 from app.transport.envelope import Envelope, pack
 from app.transport.hub import Hub, Role
@@ -49,7 +50,7 @@ class Audience:
     def deliver(self, envelope: Envelope) -> None:
         """Hand an event from the hub to every socket here, as its seat may see it."""
         for conn in list(self.connections):
-            conn.push(envelope.text_for(conn.seat), envelope.v)
+            conn.push(seat_text(envelope, conn.seat), envelope.v)
 
     def broadcast(self, text: str) -> None:
         """An unversioned text to every socket here."""

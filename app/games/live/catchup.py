@@ -3,7 +3,7 @@
 From the hub's recent-event log when it holds them, else from the database (``texts_since``, which fills a
 socket's gap); or from the log only, when it can prove it holds every one of them (``logged_since``, for a
 reconnect with ``?v=N``: otherwise one resync snapshot replaces the client's state, docs/protocol.md §2).
-``logged_texts`` is that reading of the log, which a review room's catching up uses too.
+The reading of the log is the transport's (``logged_texts``), with each envelope read as the seat sees it.
 """
 
 from __future__ import annotations
@@ -13,15 +13,14 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.games.live.seats import seat_text
 from app.games.visibility import text_for
 from app.store.repositories import games as games_repo
-from app.transport.envelope import unpack
+from app.transport.envelope import Texts, logged_texts, unpack
 from app.transport.hub import Hub
 from app.transport.outbox import Outbox
 
 log = logging.getLogger(__name__)
-
-Texts = list[tuple[int, str]]
 
 
 class SocketCatchUp:
@@ -44,7 +43,7 @@ class SocketCatchUp:
             for data in logged:
                 envelope = unpack(data)
                 if envelope.v is not None and (upto_v is None or envelope.v <= upto_v):
-                    out.append((envelope.v, envelope.text_for(seat)))
+                    out.append((envelope.v, seat_text(envelope, seat)))
             return out
         async with self.sessionmaker() as session:
             rows = await games_repo.events_after(session, self.game_id, after_v)
@@ -62,23 +61,7 @@ class SocketCatchUp:
             return []
         await self.outbox.settled()  # this instance's own commits still on their way to the log
         try:
-            return await logged_texts(self.hub, self.channel, since_v, upto_v, seat)
+            return await logged_texts(self.hub, self.channel, since_v, upto_v, lambda envelope: seat_text(envelope, seat))
         except Exception:  # the hub is unreachable: the snapshot needs only this room's state
             log.warning("game %s: the recent-event log could not be read", self.game_id, exc_info=True)
             return None
-
-
-async def logged_texts(hub: Hub, channel: str, after_v: int, upto_v: int, seat: str | None = None) -> Texts | None:
-    """The texts of a channel's events after ``after_v`` up to ``upto_v`` as ``seat`` sees them, from the hub's
-    recent-event log (a game's or a review's); None when the log cannot prove it holds every one of them."""
-    logged = await hub.replay(channel, after_v, latest=upto_v)
-    if logged is None:
-        return None
-    out = []
-    for data in logged:
-        envelope = unpack(data)
-        if envelope.v is not None and envelope.v <= upto_v:
-            out.append((envelope.v, envelope.text_for(seat)))
-    if [v for v, _ in out] != list(range(after_v + 1, upto_v + 1)):
-        return None
-    return out

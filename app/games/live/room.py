@@ -35,7 +35,7 @@ from app.games.live.proposals import DeadStoneProposer
 from app.games.live.rows import rows_for, with_turn
 from app.games.live.state import GameState, game_config
 from app.games.live.turns_lock import TurnsLock
-from app.games.visibility import chat_visible, public
+from app.games.visibility import chat_visible, public, split
 from app.lobby.starting import create_rematch
 from app.lobby.views import player_view
 from app.metrics import Metrics
@@ -91,7 +91,7 @@ class Room:
         self.players: dict[str, dict[str, Any]] = {}
         self.user_seats: dict[int, str] = {}
         self.audience = Audience(hub, self.channel, self._presence_seen)
-        self.outbox = Outbox(hub, self.channel, game_id)
+        self.outbox = Outbox(hub, self.channel, game_id, split)
         self.catchup = SocketCatchUp(hub, self.channel, sessionmaker, game_id, self.outbox)
         self._unsubscribe: Callable[[], Any] | None = None
         self.practice = False  # one user on both sides: see _actors

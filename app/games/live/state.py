@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import GameAuthority
 from app.games.config import GameConfig
+from app.games.live.seats import committed_payload
 from app.metrics import Metrics
 from app.store.repositories import games as games_repo
 from app.store.repositories.games import GameWithPlayers
@@ -87,7 +88,7 @@ class GameState:
             return False
         # Committed elsewhere: catch up before the next decision, from the carried payload when it has one.
         self.heard = max(self.heard, envelope.v)
-        payload = envelope.committed_payload()
+        payload = committed_payload(envelope)
         if payload is not None and len(self.carried) < CARRIED_LIMIT:
             self.carried[envelope.v] = payload
         return True

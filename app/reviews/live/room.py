@@ -23,7 +23,6 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.games.live.catchup import logged_texts
 from app.protocol import Ack, ErrorMessage, Participants, ReviewSnapshot, at_version, encode
 from app.reviews.limits import ReviewLimits
 from app.reviews.loading import load_state, snapshot_view
@@ -33,7 +32,7 @@ from app.store.repositories import users as users_repo
 from app.store.repositories.reviews import ReviewConflict
 from app.study.workers import StudyWorkers
 from app.transport.connection import Connection
-from app.transport.envelope import pack, unpack
+from app.transport.envelope import logged_texts, pack, unpack
 from app.transport.hub import Hub
 
 log = logging.getLogger(__name__)
