@@ -1,12 +1,10 @@
-"""Presence of a room: which players are connected and how many spectators watch."""
+"""Presence of a room: which seats are taken by a connected player and how many spectators watch (the message
+that tells it is the room's domain's: a game's, app/games/live/audience.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
-
-from app.protocol import Presence as PresenceMessage
 
 ROLES = ("B", "W", "spectator")
 
@@ -15,10 +13,6 @@ ROLES = ("B", "W", "spectator")
 class Presence:
     players: dict[str, bool] = field(default_factory=lambda: {"B": False, "W": False})
     spectators: int = 0
-
-    def to_message(self) -> dict[str, Any]:
-        """The ephemeral ``presence`` message of the protocol."""
-        return PresenceMessage(players=dict(self.players), spectators=self.spectators).wire()
 
 
 def check_role(role: str) -> None:

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from app.games.live.audience import presence_message
 from app.transport.codec import decode, encode
 from app.transport.hub import LOBBY_CHANNEL, Unsubscribe, game_channel
 from app.transport.presence import Presence
@@ -264,7 +265,7 @@ async def test_unknown_roles_are_refused(hub):
 
 async def test_presence_message(hub):
     await hub.join(CH, "c1", "W", 1)
-    assert decode(encode((await hub.presence(CH)).to_message())) == {
+    assert decode(encode(presence_message(await hub.presence(CH)))) == {
         "t": "presence",
         "players": {"B": False, "W": True},
         "spectators": 0,

@@ -16,9 +16,17 @@ from typing import Any, cast
 import orjson
 
 from app.games.live.seats import seat_text
+from app.protocol import Presence as PresenceMessage
 from app.transport.connection import Connection
 from app.transport.envelope import Envelope, pack
 from app.transport.hub import Hub, Role
+from app.transport.presence import Presence
+
+
+def presence_message(presence: Presence) -> dict[str, Any]:
+    """The ephemeral ``presence`` message of the game protocol."""
+    return PresenceMessage(players=dict(presence.players), spectators=presence.spectators).wire()
+
 
 PRESENCE_COALESCE_SECONDS = 0.1  # spectators arriving or leaving within this are announced together
 
@@ -59,7 +67,7 @@ class Audience:
 
     async def refresh(self, publish: bool = True) -> None:
         """Read presence from the hub; announce it to every instance, or (``publish=False``) just take it."""
-        presence = (await self.hub.presence(self.channel)).to_message()
+        presence = presence_message(await self.hub.presence(self.channel))
         if publish:
             await self.hub.publish(self.channel, pack(orjson.dumps(presence), vis="presence"))
         else:
