@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 import app as package
 from app.accounts.cookies import SessionSigner
 from app.accounts.credentials import endings as credential_endings
+from app.accounts.endings import LOGGED_OUT, TOKEN_REVOKED
 from app.accounts.hashing import PasswordPool
 from app.api.body_limit import BodyLimitMiddleware
 from app.api.errors import install_error_handlers
@@ -109,7 +110,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             app.state.sockets, partial(credential_endings, app.state.sessionmaker), settings.credential_check_seconds
         )
         app.state.credential_sweep = sweep
-        stop_listening = await app.state.sockets.listen(hub, sweep.soon)
+        stop_listening = await app.state.sockets.listen(hub, sweep.soon, logged_out=LOGGED_OUT, token_revoked=TOKEN_REVOKED)
         slots = None
         if isinstance(hub, RedisHub):  # the socket caps hold across every instance on this Redis
             slots = SharedSlots(hub.redis, settings.redis_prefix, settings.socket_slot_seconds)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.accounts.endings import LOGGED_OUT, TOKEN_REVOKED
 from app.moderation.notices import sanction_ending
 from app.moderation.standing import Sanctioned, sanction_key, sanction_notices
 from app.store.repositories import moderation as moderation_repo
@@ -21,7 +22,7 @@ from app.store.repositories import tokens as tokens_repo
 from app.store.repositories import users as users_repo
 from app.store.types import utcnow
 from app.transport.credentials import Ending
-from app.transport.sockets import LOGGED_OUT, TOKEN_REVOKED, Ticket
+from app.transport.sockets import Ticket
 
 CHUNK = 500  # ids per query: within every database's limit of bound parameters
 

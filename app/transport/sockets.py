@@ -15,7 +15,8 @@ Each ticket holds the credential its socket was opened with (app/transport/crede
 credential ends the sockets it opened, on every instance, over the hub's sessions channel
 (app/transport/hub_messages.py): ``announce_logout`` (the user's session cookies stop working) closes the sockets
 opened with a session cookie of that user, ``announce_token_revoked`` those opened with that token, close code
-4401 either way (a revoked token's socket reads an ``invalid_token`` error first). ``end`` closes one socket for
+4401 either way (a revoked token's socket reads an ``invalid_token`` error first: what each ending says is the
+accounts' own, app/accounts/endings.py, handed to ``listen``). ``end`` closes one socket for
 a reason (an ``Ending``): the ticket is marked at once, so the socket's messages are refused from then on, its
 last words are said through the socket's own writer (``Ticket.say``, in order with what it was sending) and
 then it is closed.
@@ -28,7 +29,6 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 
-from app.protocol import ErrorMessage, encode
 from app.transport.credentials import ANONYMOUS, CLOSE_CREDENTIAL_ENDED, Credential, Ending
 from app.transport.hub import Hub, ResetCallback
 from app.transport.hub_messages import SESSIONS, Logout, TokenRevoked
@@ -41,16 +41,6 @@ CLOSE_TOO_MANY_SOCKETS = 4429
 
 Closer = Callable[[int, str], Awaitable[None]]
 Sayer = Callable[[str], Awaitable[None]]
-
-LOGGED_OUT = Ending(CLOSE_LOGGED_OUT, "logged out", "not_authenticated", "You logged out: sign in again.")
-REVOKED_MESSAGE = "The API token is unknown or revoked."
-TOKEN_REVOKED = Ending(
-    CLOSE_CREDENTIAL_ENDED,
-    "token revoked",
-    "invalid_token",
-    REVOKED_MESSAGE,
-    encode(ErrorMessage(code="invalid_token", message=REVOKED_MESSAGE)).decode(),
-)
 
 
 @dataclass(eq=False)
@@ -179,17 +169,19 @@ class SocketRegistry:
 
     # ---- across instances
 
-    async def listen(self, hub: Hub, on_reset: ResetCallback | None = None) -> Callable[[], Awaitable[None]]:
-        """End, on this instance, the sockets of a session that logged out or of a token revoked on any instance;
-        ``on_reset``: called when this instance may have missed some of that news. Returns the unsubscribe
-        function."""
+    async def listen(
+        self, hub: Hub, on_reset: ResetCallback | None = None, *, logged_out: Ending, token_revoked: Ending
+    ) -> Callable[[], Awaitable[None]]:
+        """End, on this instance, the sockets of a session that logged out (for ``logged_out``) or of a token
+        revoked (for ``token_revoked``) on any instance; ``on_reset``: called when this instance may have missed
+        some of that news. Returns the unsubscribe function."""
 
         async def on_news(message: Logout | TokenRevoked) -> None:
             if isinstance(message, Logout):
-                await self.end_user(message.user_id, LOGGED_OUT, lambda ticket: not ticket.credential.is_token)
+                await self.end_user(message.user_id, logged_out, lambda ticket: not ticket.credential.is_token)
             else:
                 token_id = message.token_id
-                await self.end_user(message.user_id, TOKEN_REVOKED, lambda ticket: ticket.credential.token_id == token_id)
+                await self.end_user(message.user_id, token_revoked, lambda ticket: ticket.credential.token_id == token_id)
 
         return await SESSIONS.subscribe(hub, on_news, on_reset)
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import asyncio
 
+from app.accounts.endings import TOKEN_REVOKED
 from app.api.socket_admission import Acting
 from app.transport.credential_sweep import STALE_AFTER, CredentialSweep
 from app.transport.credentials import Credential, Ending
-from app.transport.sockets import TOKEN_REVOKED, SocketRegistry, Ticket
+from app.transport.sockets import SocketRegistry, Ticket
 from tests.support.fake_clock import FakeClock
 
 INTERVAL = 10.0

@@ -13,6 +13,7 @@ import orjson
 import pytest
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from app.accounts.endings import LOGGED_OUT, TOKEN_REVOKED
 from app.moderation import notices
 from app.moderation.chat_filter import ChatFilters
 from app.protocol import AccountSanctioned
@@ -127,7 +128,7 @@ async def test_the_wire_is_the_objects_the_models_make(make_hub: HubMaker) -> No
 async def test_a_logout_on_one_instance_closes_the_users_sockets_on_another_after_malformed_news(
     instances: TwoInstances, caplog: pytest.LogCaptureFixture
 ) -> None:
-    stop = await instances.registry.listen(instances.b)
+    stop = await instances.registry.listen(instances.b, logged_out=LOGGED_OUT, token_revoked=TOKEN_REVOKED)
     try:
         with caplog.at_level(logging.WARNING, logger="app.transport.hub_messages"):
             for data in MALFORMED:
@@ -155,7 +156,7 @@ async def test_a_revoked_token_closes_the_sockets_it_opened_on_another_instance_
         ticket = await instances.registry.admit(7, "10.0.0.3", opened[name], credential=credential)
         assert isinstance(ticket, Ticket)
         ticket.say = opened[name].say
-    stop = await instances.registry.listen(instances.b)
+    stop = await instances.registry.listen(instances.b, logged_out=LOGGED_OUT, token_revoked=TOKEN_REVOKED)
     try:
         await announce_token_revoked(instances.a, 7, 12)
         await opened["12"].wait()
