@@ -65,6 +65,66 @@ def installed_by(requirements: list[str]) -> set[str]:
     return seen
 
 
+# The transport every live feature shares knows no domain (docs/architecture.md, "Layers"); no domain reaches up
+# into the API layer. A domain's live part imports the transport, never the other way round.
+DOMAINS = (
+    "app.games",
+    "app.reviews",
+    "app.automatch",
+    "app.lobby",
+    "app.ratings",
+    "app.moderation",
+    "app.study",
+    "app.bots",
+    "app.mail",
+    "app.api",
+    "app.protocol",
+)
+
+
+def app_imports(package: str) -> dict[str, set[str]]:
+    """Every ``app`` module each file of ``package`` (a folder under the root) imports, lazily or not."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module)
+                names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        found[str(path.relative_to(ROOT))] = {name for name in names if name.split(".")[0] == "app"}
+    return found
+
+
+def reaching(package: str, targets: tuple[str, ...]) -> dict[str, list[str]]:
+    def inside(name: str, target: str) -> bool:
+        return name == target or name.startswith(target + ".")
+
+    return {
+        path: sorted(name for name in names if any(inside(name, t) for t in targets))
+        for path, names in app_imports(package).items()
+        if any(inside(name, t) for t in targets for name in names)
+    }
+
+
+def test_the_transport_imports_no_domain() -> None:
+    assert (ROOT / "app/transport/hub.py").exists()
+    assert not (ROOT / "app/live").exists(), "app/live/ is split: the transport or a domain's own live part"
+    assert reaching("app/transport", DOMAINS) == {}
+
+
+def test_no_domain_imports_the_api_layer() -> None:
+    for domain in DOMAINS:
+        if domain not in ("app.api", "app.protocol"):
+            assert reaching(domain.replace(".", "/"), ("app.api",)) == {}, domain
+
+
+def test_the_check_sees_a_domain_import() -> None:
+    assert reaching("app/api", ("app.games",))  # the API layer calls the game's live part
+    assert reaching("app/games/live", ("app.transport",))
+
+
 def test_every_module_the_server_imports_is_installed_without_the_test_extras() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     installed = installed_by(project["dependencies"])
