@@ -114,6 +114,19 @@ def test_the_transport_imports_no_domain() -> None:
     assert reaching("app/transport", DOMAINS) == {}
 
 
+# What the transport may import of app besides itself: shared utilities that import nothing of app (background
+# tasks; the limits a message's fields carry).
+TRANSPORT_MAY_USE = ("app.transport", "app.background", "app.field_limits")
+
+
+def test_the_transport_imports_nothing_of_app_but_itself_and_shared_utilities() -> None:
+    beyond = {
+        path: sorted(name for name in names if not any(name == u or name.startswith(u + ".") for u in TRANSPORT_MAY_USE))
+        for path, names in app_imports("app/transport").items()
+    }
+    assert {path: names for path, names in beyond.items() if names} == {}
+
+
 def test_no_domain_imports_the_api_layer() -> None:
     for domain in DOMAINS:
         if domain not in ("app.api", "app.protocol"):
