@@ -7,7 +7,8 @@ null; ``playing``: the id of the live game the user is playing now, or null), th
 ``challenge_created`` (``challenge``), ``challenge_removed`` (``id``, ``reason``), ``game_started``
 (``challenge_id`` or ``automatch``, ``game_id``, ``url``, ``game``), ``game_finished`` (``game_id``,
 ``result``), and ``resync`` when the socket fell too far behind or may have missed news (Redis reconnected, a
-publish failed: app/lobby/live/hub_broadcaster.py); the client opens the socket again for a new snapshot. Open challenges of players
+publish failed: app/lobby/live/hub_broadcaster.py); the client opens the socket again for a new
+snapshot. Open challenges of players
 this user blocked or was blocked by are left out (docs/moderation.md). To this user only:
 ``seeking``, ``seek_cancelled``, ``paired``, and the challenges addressed to this user (``challenge_created``,
 ``challenge_removed``), and ``my_game`` (one of this user's games changed: app/lobby/my_games.py); the

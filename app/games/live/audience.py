@@ -16,7 +16,7 @@ from typing import Any, cast
 import orjson
 
 from app.games.live.seats import seat_text
-from app.protocol import Presence as PresenceMessage
+from app.games.messages import Presence as PresenceMessage
 from app.transport.connection import Connection
 from app.transport.envelope import Envelope, pack
 from app.transport.hub import Hub, Role

@@ -10,13 +10,8 @@ from dataclasses import dataclass
 
 import orjson
 
-from app.protocol import (
-    CHAT_RATE_LIMITED_MESSAGE,
-    NOT_A_PLAYER_MESSAGE,
-    RATE_LIMITED_MESSAGE,
-    ErrorMessage,
-    encode,
-)
+from app.games.messages import NOT_A_PLAYER_MESSAGE
+from app.transport.messages import CHAT_RATE_LIMITED_MESSAGE, RATE_LIMITED_MESSAGE, ErrorMessage, encode
 
 
 def _prebuilt(code: str, message: str) -> tuple[str, bytes, bytes, bytes]:

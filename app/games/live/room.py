@@ -39,7 +39,8 @@ from app.games.visibility import chat_visible, public, split
 from app.lobby.starting import create_rematch
 from app.lobby.views import player_view
 from app.metrics import Metrics
-from app.protocol import NOT_A_PLAYER_MESSAGE, ClockTick, GameView, Snapshot, encode
+from app.games.messages import NOT_A_PLAYER_MESSAGE, ClockTick, GameView, Snapshot
+from app.transport.messages import encode
 from app.ratings.lookup import display_ranks
 from app.ratings.verdict import Verdict, verdict
 from app.store.db import is_connection_lost

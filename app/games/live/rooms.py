@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.games.live.proposals import DeadStoneProposer
 from app.games.live.room import Clock, Room
 from app.metrics import Metrics
-from app.protocol import ServerPing, encode
+from app.transport.messages import ServerPing, encode
 from app.store.repositories import games as games_repo
 from app.store.repositories import server_marks
 from app.transport.hub import Hub

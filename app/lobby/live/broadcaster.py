@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
-from app.protocol import LobbyResync
+from app.lobby.messages import LobbyResync
 
 QUEUE_SIZE = 256
 

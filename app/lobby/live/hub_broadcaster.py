@@ -30,7 +30,7 @@ from typing import Any
 
 from app.background import BackgroundTask
 from app.lobby.live.broadcaster import LobbySubscription, MemoryLobbyBroadcaster
-from app.protocol import LobbyResync
+from app.lobby.messages import LobbyResync
 from app.transport.codec import decode, encode
 from app.transport.hub import LOBBY_CHANNEL, Hub, Unsubscribe, user_channel
 

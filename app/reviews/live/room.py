@@ -23,7 +23,8 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.protocol import Ack, ErrorMessage, Participants, ReviewSnapshot, at_version, encode
+from app.reviews.messages import Participants, ReviewSnapshot
+from app.transport.messages import Ack, ErrorMessage, at_version, encode
 from app.reviews.limits import ReviewLimits
 from app.reviews.loading import load_state, snapshot_view
 from app.reviews.state import Actor, Person, ReviewError, ReviewState
