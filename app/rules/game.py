@@ -156,6 +156,11 @@ class Game:
     def board_rows(self) -> list[str]:
         return self._board.rows()
 
+    @property
+    def setup(self) -> tuple[list[Point], list[Point], str | None] | None:
+        """The setup stones (Black's, White's) and the side they gave the first move to, or None (no setup)."""
+        return self._setup
+
     def stone_at(self, point: Point) -> str | None:
         x, y = point
         if not (0 <= x < self.size and 0 <= y < self.size):
