@@ -41,6 +41,7 @@ from app.automatch.pool import make_seek_pool
 from app.automatch.service import Automatch
 from app.engines.service import EngineService
 from app.games.live.housekeeping import Housekeeping
+from app.games.live.proposals import DeadStoneProposer
 from app.games.live.rooms import RoomManager
 from app.games.live.turns import TurnFeed
 from app.games.live.vacations import VacationSweeper
@@ -153,6 +154,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             on_rematch=rematch,
             on_committed=turns.committed,
             deadline_sweep=settings.deadline_sweep_seconds,
+            proposer=DeadStoneProposer(engines=app.state.engines),  # KataGo's dead stones first, where it runs
         )
         app.state.rooms = rooms
         review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, app.state.study_workers, clock=clock)

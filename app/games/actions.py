@@ -30,6 +30,7 @@ PHASES_FOR: dict[str, tuple[str, ...]] = {
     "toggle_dead": ("scoring",),
     "accept_score": ("scoring",),
     "resume_play": ("scoring",),
+    "ask_engine": ("scoring",),
     "adjourn_offer": ("playing",),
     "adjourn_accept": ("playing",),
     "adjourn_decline": ("playing",),

@@ -91,6 +91,8 @@ class GameAuthority:
         self.offers: dict[str, str | None] = {k: None for k in OFFER_KINDS}
         self.result: Result | None = None
         self.dead: set[Point] = set()
+        self.uncertain: set[Point] = set()  # the stones of the chains KataGo's proposal is unsure of (scoring)
+        self.judge = "rules"  # whose proposal the marks started from: "katago" or "rules" (the rules engine's)
         self.accepted = {"B": False, "W": False}
         self.scoring_deadline: float | None = None
         self.sealed: dict[str, Any] | None = None  # {"color": c, "p": (x, y) | None, "charge": ...}
@@ -387,6 +389,8 @@ class GameAuthority:
             "offers": dict(self.offers),
             "result": self.result,
             "dead": set(self.dead),
+            "uncertain": set(self.uncertain),
+            "judge": self.judge,
             "accepted": dict(self.accepted),
             "scoring_deadline": self.scoring_deadline,
             "sealed": None if self.sealed is None else dict(self.sealed),
@@ -583,6 +587,7 @@ _HANDLERS: dict[str, Handler] = {
     "toggle_dead": _do_toggle_dead,
     "accept_score": _simple("accept_score", scoring_phase.accept_score),
     "resume_play": _simple("resume_play", scoring_phase.resume_play),
+    "ask_engine": _simple("ask_engine", scoring_phase.ask_engine),
     "adjourn_offer": _simple("adjourn_offer", adjournment.adjourn_offer),
     "adjourn_accept": _simple("adjourn_accept", adjournment.adjourn_accept),
     "adjourn_decline": _simple("adjourn_decline", adjournment.adjourn_decline),

@@ -32,6 +32,8 @@ class AuthorityState(Protocol):
     offers: dict[str, str | None]
     result: Result | None
     dead: set[Point]
+    uncertain: set[Point]
+    judge: str
     accepted: dict[str, bool]
     scoring_deadline: float | None
     sealed: dict[str, Any] | None

@@ -32,9 +32,11 @@ class ProposalNeeded(Exception):
     """The action starts the scoring phase and the caller asked to compute the dead-stone proposal itself.
 
     Raised with nothing changed; ``game`` is a copy of the rules engine's game as the proposal must see it.
-    Apply the same action again with the fact ``dead`` (a list of points).
+    Apply the same action again with the fact ``dead`` (a list of points), and ``uncertain`` and ``judge`` when
+    the engine gave them.
     """
 
-    def __init__(self, game: object) -> None:
+    def __init__(self, game: object, second_opinion: bool = False) -> None:
         super().__init__("the dead-stone proposal is needed")
         self.game = game
+        self.second_opinion = second_opinion  # a player asked the engine (``ask_engine``): KataGo's alone

@@ -80,6 +80,8 @@ class PhaseEvent(GameEventBody):
     clocks: Clocks
     offers: OffersView | None = None
     dead: list[WirePoint] | None = None
+    uncertain: list[WirePoint] | None = None  # scoring: the stones of the chains KataGo's proposal is unsure of
+    judge: Literal["katago", "rules"] | None = None  # scoring: whose proposal the marks start from
     accepted: dict[str, bool] | None = None
     score: ScoreView | None = None
     deadline: float | None = None
@@ -93,6 +95,21 @@ class DeadStonesEvent(GameEventBody):
     chain: list[WirePoint]
     marked_dead: bool
     dead: list[WirePoint]
+    uncertain: list[WirePoint] | None = None
+    judge: Literal["katago", "rules"] | None = None
+    accepted: dict[str, bool]
+    score: ScoreView
+    deadline: float | None
+
+
+class EngineOpinionEvent(GameEventBody):
+    """A player asked KataGo (``ask_engine``): the marks are now its proposal, both acceptances cleared."""
+
+    t: Literal["engine_opinion"]
+    by: Color
+    dead: list[WirePoint]
+    uncertain: list[WirePoint]
+    judge: Literal["katago", "rules"]
     accepted: dict[str, bool]
     score: ScoreView
     deadline: float | None
@@ -218,6 +235,7 @@ GAME_EVENT_MODELS = (
     PassEvent,
     PhaseEvent,
     DeadStonesEvent,
+    EngineOpinionEvent,
     ScoreAcceptedEvent,
     GameOverEvent,
     OfferEvent,

@@ -78,6 +78,10 @@ class ResumePlay(ClientMessageBase):
     t: Literal["resume_play"]
 
 
+class AskEngine(ClientMessageBase):
+    t: Literal["ask_engine"]
+
+
 class AdjournOffer(ClientMessageBase):
     t: Literal["adjourn_offer"]
 

@@ -19,6 +19,8 @@ from app.games.results import by_score
 def score_fields(auth: AuthorityState) -> dict[str, Any]:
     return {
         "dead": sorted([list(p) for p in auth.dead]),
+        "uncertain": sorted([list(p) for p in auth.uncertain]),
+        "judge": auth.judge,
         "accepted": dict(auth.accepted),
         "score": auth.game.score(auth.dead).to_dict(),
         "deadline": auth.scoring_deadline,
@@ -27,6 +29,7 @@ def score_fields(auth: AuthorityState) -> dict[str, Any]:
 
 def enter_scoring(auth: AuthorityState, now: float) -> Event:
     auth.dead = proposal(auth)
+    auth.uncertain, auth.judge = engine_facts(auth)
     auth.phase = "scoring"
     auth.clock.pause(now, "scoring")
     auth.offers = {k: None for k in OFFER_KINDS}
@@ -48,6 +51,32 @@ def proposal(auth: AuthorityState) -> set[Point]:
     return propose_dead_chains(auth.game)
 
 
+def engine_facts(auth: AuthorityState) -> tuple[set[Point], str]:
+    """The chains the proposal is unsure of and whose proposal it is (``katago``, or ``rules``: the rules engine's),
+    from the action's facts (a replay reads them as recorded)."""
+    given = auth.facts.get("uncertain") or []
+    if not isinstance(given, list):
+        raise GameError("bad_request", "'uncertain' must be a list of points")
+    judge = auth.facts.get("judge")
+    return expand_to_chains(auth.game, [point(p) for p in given]), judge if judge == "katago" else "rules"
+
+
+def ask_engine(auth: AuthorityState, actor: str, now: float) -> list[Event]:
+    """A player asks KataGo for its proposal (a second opinion): the marks become KataGo's, both acceptances are
+    cleared. The room computes it and applies the action again with it as facts, recorded with the action."""
+    if auth.judge == "katago":
+        raise GameError("engine_already_judged", "the marks started from KataGo's proposal already")
+    if auth.facts.get("dead") is None:
+        if auth.defer_proposals:
+            raise ProposalNeeded(auth.game.copy(), second_opinion=True)
+        raise GameError("engine_unavailable", "KataGo does not run here.")
+    auth.dead = proposal(auth)
+    auth.uncertain, auth.judge = engine_facts(auth)
+    auth.accepted = {"B": False, "W": False}
+    auth.scoring_deadline = now + auth.config.scoring_timeout
+    return [auth.event("engine_opinion", now, by=actor, **score_fields(auth))]
+
+
 def toggle_dead(auth: AuthorityState, actor: str, p: Point, now: float) -> list[Event]:
     size = auth.game.size
     if not (0 <= p[0] < size and 0 <= p[1] < size):  # the same answer as a move off the board
@@ -61,6 +90,7 @@ def toggle_dead(auth: AuthorityState, actor: str, p: Point, now: float) -> list[
     else:
         auth.dead |= chain
         now_dead = True
+    auth.uncertain -= chain  # a player has decided it
     auth.accepted = {"B": False, "W": False}
     auth.scoring_deadline = now + auth.config.scoring_timeout
     return [
@@ -90,6 +120,8 @@ def accept_score(auth: AuthorityState, actor: str, now: float) -> list[Event]:
 def resume_play(auth: AuthorityState, actor: str, now: float) -> list[Event]:
     auth.phase = "playing"
     auth.dead = set()
+    auth.uncertain = set()
+    auth.judge = "rules"
     auth.accepted = {"B": False, "W": False}
     auth.scoring_deadline = None
     auth.resume_mark = len(auth.game.moves)

@@ -109,6 +109,8 @@ class ScoringView(TypedDict):
     """GAME's ``scoring`` while the game is in its scoring phase (``scoring_phase.score_fields``)."""
 
     dead: list[WirePoint]
+    uncertain: list[WirePoint]  # the stones of the chains KataGo's proposal is unsure of (marked "?" on the board)
+    judge: Literal["katago", "rules"]  # whose proposal the marks start from
     accepted: dict[str, bool]
     score: ScoreView
     deadline: float | None

@@ -112,3 +112,47 @@ async def test_a_proposal_over_its_budget_starts_scoring_with_nothing_proposed(
     assert marked["t"] == "ack"
     for sock in (b, w):
         await sock.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_without_katago_the_rules_engine_proposes_and_no_second_opinion_is_given(
+    make_player: MakePlayer, server: LiveServer
+) -> None:
+    assert server.app.state.engines.state == "off"  # TENGEN_ENV=test: KataGo is not started
+    game_id, b, w = await _seated(make_player)
+    await _to_scoring_moves(b, w)
+    assert (await w.act({"t": "pass"}, timeout=30.0))["t"] == "ack"
+    phase = await b.until(lambda m: m.get("t") == "phase" and m.get("phase") == "scoring")
+    assert phase["judge"] == "rules" and phase["uncertain"] == []
+    refused = await b.act({"t": "ask_engine"})
+    assert refused["t"] == "error" and refused["code"] == "engine_unavailable"
+    snapshot = await (await (await make_player()).socket(game_id)).of_type("snapshot")
+    assert snapshot["game"]["scoring"]["judge"] == "rules" and snapshot["game"]["scoring"]["uncertain"] == []
+    for sock in (b, w):
+        await sock.close()
+
+
+class SlowEngines:
+    """An engine service that never answers in time (KataGo busy with a 19x19 queue, or a slow machine)."""
+
+    def evals_per_second(self, size: int) -> float:
+        return 1.0
+
+    async def analyze(self, question: Any, priority: Any) -> Any:
+        await asyncio.sleep(60)
+
+
+async def test_katago_over_the_budget_leaves_the_rules_engines_proposal() -> None:
+    from app.rules.game import Game
+
+    proposer = DeadStoneProposer(budget=0.5, engines=SlowEngines())  # type: ignore[arg-type]
+    game = Game(9)
+    for colour, p in (("B", (2, 2)), ("W", (0, 0)), ("B", (6, 6)), ("W", (8, 8))):
+        game.play(colour, p)
+    try:
+        proposal = await proposer.propose(game)
+    finally:
+        proposer.close()
+    assert proposal["judge"] == "rules" and proposal["uncertain"] == []
+    assert proposal["dead"] == sorted([x, y] for x, y in game.propose_dead())
+    assert proposer.given_up == 0

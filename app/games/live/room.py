@@ -420,9 +420,12 @@ class Room:
                 return self._apply(actor, action, now, facts)
             except ProposalNeeded as needed:
                 assert self.proposer is not None
-                dead = await self.proposer.propose(needed.game)
+                if needed.second_opinion:  # a player asked KataGo: its answer, or a refusal (GameError)
+                    proposal = await self.proposer.second_opinion(needed.game)
+                else:
+                    proposal = await self.proposer.propose(needed.game)
             assert self.authority is not None  # the lock is held: nothing replaced it meanwhile
-            return self._apply(actor, action, now, {**(facts or {}), "dead": dead})
+            return self._apply(actor, action, now, {**(facts or {}), **proposal})
         finally:
             if self.authority is not None:
                 self.authority.defer_proposals = False

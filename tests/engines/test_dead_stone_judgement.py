@@ -1,0 +1,93 @@
+"""KataGo's dead-stone proposal combined from its two readings (each side to move): fake ownership, no KataGo."""
+
+from __future__ import annotations
+
+from app.engines.dead_stones import Reading, judge, visits_for
+from app.rules.game import Game
+
+
+def board(rows: list[str]) -> Game:
+    """A game with the stones of ``rows`` (``X`` Black, ``O`` White) set up."""
+    game = Game(len(rows))
+    black = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "X"]
+    white = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "O"]
+    game.add_setup(black, white)
+    return game
+
+
+def grid(rows: list[str], values: dict[str, float]) -> list[list[float]]:
+    """Ownership from a picture: each character's value (Black's +1 .. White's -1)."""
+    return [[values[c] for c in row] for row in rows]
+
+
+ROWS = [
+    ".....",
+    ".XXX.",
+    ".XO..",
+    ".XXX.",
+    ".....",
+]
+
+
+def test_a_stone_both_readings_give_away_is_dead() -> None:
+    game = board(ROWS)
+    owned = grid(ROWS, {".": 0.9, "X": 1.0, "O": 0.95})
+    judgement = judge(game, [Reading(owned), Reading(owned)])
+    assert judgement.dead == [[2, 2]]
+    assert judgement.uncertain == []
+
+
+def test_readings_that_disagree_leave_the_chain_alive_and_uncertain() -> None:
+    game = board(ROWS)
+    black_to_move = grid(ROWS, {".": 0.9, "X": 1.0, "O": 0.95})
+    white_to_move = grid(ROWS, {".": 0.2, "X": 0.5, "O": -0.7})  # with White to play, the stone might live
+    judgement = judge(game, [Reading(black_to_move), Reading(white_to_move)])
+    assert judgement.dead == []
+    assert judgement.uncertain == [[2, 2]]
+
+
+def test_an_unsure_reading_is_not_a_decision() -> None:
+    game = board(ROWS)
+    owned = grid(ROWS, {".": 0.9, "X": 1.0, "O": 0.95})
+    unsure = grid(ROWS, {".": 0.1, "X": 0.1, "O": 0.6})
+    judgement = judge(game, [Reading(owned, unsure), Reading(owned, unsure)])
+    assert judgement.dead == [] and judgement.uncertain == [[2, 2]]
+
+
+SEKI = [
+    ".XO..",
+    "XXO..",
+    "OOO..",
+    ".....",
+    ".....",
+]
+
+
+def test_stones_nobody_owns_stay_alive_as_in_seki() -> None:
+    game = board(SEKI)
+    # KataGo gives the stones of a seki to nobody: neither side's chains are proposed dead, nor uncertain
+    owned = grid(SEKI, {"X": 0.05, "O": -0.1, ".": -0.9})
+    judgement = judge(game, [Reading(owned), Reading(owned)])
+    assert judgement.dead == [] and judgement.uncertain == []
+
+
+def test_chains_are_judged_whole() -> None:
+    rows = [
+        ".....",
+        ".OO..",
+        ".....",
+        "XXXXX",
+        ".....",
+    ]
+    game = board(rows)
+    owned = grid(rows, {".": 0.8, "X": 1.0, "O": 0.8})
+    owned[1][1] = -0.2  # one stone of the pair looks better than the other: the chain's mean decides
+    judgement = judge(game, [Reading(owned), Reading(owned)])
+    assert judgement.dead == []  # mean -0.3 from White's side: not dead enough...
+    assert judgement.uncertain == [[1, 1], [2, 1]]  # ...and not alive: uncertain, both stones
+
+
+def test_visits_follow_the_measured_speed() -> None:
+    assert visits_for(0.6, 5.0) == 1  # 19x19 on this CPU
+    assert visits_for(2.0, 5.0) == 2  # 9x9 on this CPU
+    assert visits_for(1000.0, 5.0) == 64  # a GPU: capped
