@@ -184,6 +184,10 @@ export default {
   "score.color_not_accepted": "{color}: not yet accepted",
   "score.auto_accept_in": "Accepted automatically in {time}",
   "score.area_note": "Area scoring: stones on the board plus surrounded points. Prisoners do not count.",
+  "score.judge_katago": "Dead stones proposed by KataGo. Check them, change any mark, then accept.",
+  "score.judge_rules": "Dead stones proposed by the server's own judgement. Check them, change any mark, then accept.",
+  "score.uncertain": "KataGo is unsure of the groups marked ?: they are counted alive until you mark them.",
+  "score.ask_engine": "Ask KataGo",
 
   "result.wins_by": "{who} wins by {how}",
   "result.wins_by_points": "{who} wins by {margin} points",
@@ -229,6 +233,7 @@ export default {
   "board.dead": "dead",
   "board.last_move": "last move",
   "board.illegal": "Not a legal move",
+  "board.uncertain": "uncertain",
 
   "error.generic": "Something went wrong: {message}",
   "error.network_error": "Cannot reach the server.",
@@ -521,6 +526,7 @@ export default {
   "error.no_such_review": "No such review.",
   "error.too_many_reviews": "You have made as many reviews as a day allows. Try again tomorrow.",
   "error.review_full": "This review is full.",
+  "error.engine_already_judged": "The marks are already KataGo's proposal.",
   "game.analyse": "Analyse",
   "analysis.title": "Analysis board",
   "analysis.local_note": "This board is yours alone: nothing of it reaches the players.",

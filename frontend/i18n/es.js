@@ -184,6 +184,10 @@ export default {
   "score.color_not_accepted": "{color}: aún no aceptado",
   "score.auto_accept_in": "Se acepta automáticamente en {time}",
   "score.area_note": "Puntuación por área: piedras en el tablero más puntos rodeados. Los prisioneros no cuentan.",
+  "score.judge_katago": "Piedras muertas propuestas por KataGo. Revísalas, cambia cualquier marca y acepta.",
+  "score.judge_rules": "Piedras muertas propuestas por el propio criterio del servidor. Revísalas, cambia cualquier marca y acepta.",
+  "score.uncertain": "KataGo no está seguro de los grupos marcados con ?: cuentan como vivos hasta que los marquéis.",
+  "score.ask_engine": "Preguntar a KataGo",
 
   "result.wins_by": "Gana {who} por {how}",
   "result.wins_by_points": "Gana {who} por {margin} puntos",
@@ -229,6 +233,7 @@ export default {
   "board.dead": "muerta",
   "board.last_move": "última jugada",
   "board.illegal": "Jugada ilegal",
+  "board.uncertain": "dudosa",
 
   "error.generic": "Algo salió mal: {message}",
   "error.network_error": "No se puede contactar con el servidor.",
@@ -521,6 +526,7 @@ export default {
   "error.no_such_review": "No existe esa revisión.",
   "error.too_many_reviews": "Ya has creado todas las revisiones permitidas hoy. Vuelve a intentarlo mañana.",
   "error.review_full": "Esta revisión está llena.",
+  "error.engine_already_judged": "Las marcas ya son la propuesta de KataGo.",
   "game.analyse": "Analizar",
   "analysis.title": "Tablero de análisis",
   "analysis.local_note": "Este tablero es solo tuyo: nada llega a los jugadores.",

@@ -184,6 +184,10 @@ export default {
   "score.color_not_accepted": "{color}：未承諾",
   "score.auto_accept_in": "{time}後に自動で承諾されます",
   "score.area_note": "数え方は中国式（盤上の石と囲んだ点）です。アゲハマは数えません。",
+  "score.judge_katago": "KataGo が提案した死に石です。確認し、必要なら印を変えてから承諾してください。",
+  "score.judge_rules": "サーバー自身の判定による死に石の提案です。確認し、必要なら印を変えてから承諾してください。",
+  "score.uncertain": "? の付いた石は KataGo にも判断がつきません。印を付けるまで生きとして数えます。",
+  "score.ask_engine": "KataGo に聞く",
 
   "result.wins_by": "{who}の{how}勝ち",
   "result.wins_by_points": "{who}の{margin}目勝ち",
@@ -229,6 +233,7 @@ export default {
   "board.dead": "死に石",
   "board.last_move": "最終手",
   "board.illegal": "そこには打てません",
+  "board.uncertain": "判定不明",
 
   "error.generic": "エラーが発生しました：{message}",
   "error.network_error": "サーバーに接続できません。",
@@ -521,6 +526,7 @@ export default {
   "error.no_such_review": "その検討はありません。",
   "error.too_many_reviews": "今日作成できる検討の数に達しました。明日また試してください。",
   "error.review_full": "この検討は満員です。",
+  "error.engine_already_judged": "印はすでに KataGo の提案です。",
   "game.analyse": "検討",
   "analysis.title": "検討盤",
   "analysis.local_note": "この盤はあなた専用です。対局者には何も届きません。",

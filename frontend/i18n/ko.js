@@ -184,6 +184,10 @@ export default {
   "score.color_not_accepted": "{color}: 아직 수락 안 함",
   "score.auto_accept_in": "{time} 후 자동으로 수락됩니다",
   "score.area_note": "중국식 계가(판 위의 돌과 둘러싼 점)입니다. 따낸 돌은 세지 않습니다.",
+  "score.judge_katago": "KataGo가 제안한 사석입니다. 확인하고 필요하면 표시를 바꾼 뒤 수락하세요.",
+  "score.judge_rules": "서버 자체 판단으로 제안한 사석입니다. 확인하고 필요하면 표시를 바꾼 뒤 수락하세요.",
+  "score.uncertain": "? 표시된 돌은 KataGo도 확신하지 못합니다. 표시하기 전까지 산 돌로 셉니다.",
+  "score.ask_engine": "KataGo에게 묻기",
 
   "result.wins_by": "{who} {how}승",
   "result.wins_by_points": "{who} {margin}집 승",
@@ -229,6 +233,7 @@ export default {
   "board.dead": "사석",
   "board.last_move": "마지막 수",
   "board.illegal": "둘 수 없는 자리",
+  "board.uncertain": "불확실",
 
   "error.generic": "문제가 생겼습니다: {message}",
   "error.network_error": "서버에 연결할 수 없습니다.",
@@ -521,6 +526,7 @@ export default {
   "error.no_such_review": "그런 복기가 없습니다.",
   "error.too_many_reviews": "오늘 만들 수 있는 복기 수를 모두 썼습니다. 내일 다시 해 보세요.",
   "error.review_full": "이 복기는 인원이 찼습니다.",
+  "error.engine_already_judged": "표시는 이미 KataGo의 제안입니다.",
   "game.analyse": "분석",
   "analysis.title": "분석 바둑판",
   "analysis.local_note": "이 바둑판은 당신만의 것입니다. 대국자에게는 아무것도 가지 않습니다.",

@@ -184,6 +184,10 @@ export default {
   "score.color_not_accepted": "{color}: chưa đồng ý",
   "score.auto_accept_in": "Tự động đồng ý sau {time}",
   "score.area_note": "Tính theo diện: quân trên bàn cộng điểm bao vây. Tù binh không được tính.",
+  "score.judge_katago": "Quân chết do KataGo đề xuất. Hãy kiểm tra, sửa dấu nếu cần rồi đồng ý.",
+  "score.judge_rules": "Quân chết do máy chủ tự đánh giá đề xuất. Hãy kiểm tra, sửa dấu nếu cần rồi đồng ý.",
+  "score.uncertain": "KataGo không chắc về các nhóm có dấu ?: chúng được tính là sống cho đến khi bạn đánh dấu.",
+  "score.ask_engine": "Hỏi KataGo",
 
   "result.wins_by": "{who} thắng {how}",
   "result.wins_by_points": "{who} thắng {margin} điểm",
@@ -229,6 +233,7 @@ export default {
   "board.dead": "quân chết",
   "board.last_move": "nước vừa đi",
   "board.illegal": "Nước đi không hợp lệ",
+  "board.uncertain": "chưa chắc",
 
   "error.generic": "Đã xảy ra lỗi: {message}",
   "error.network_error": "Không kết nối được máy chủ.",
@@ -521,6 +526,7 @@ export default {
   "error.no_such_review": "Không có buổi xem lại này.",
   "error.too_many_reviews": "Hôm nay bạn đã tạo đủ số buổi xem lại cho phép. Hãy thử lại vào ngày mai.",
   "error.review_full": "Buổi xem lại này đã đủ người.",
+  "error.engine_already_judged": "Các dấu đã là đề xuất của KataGo.",
   "game.analyse": "Phân tích",
   "analysis.title": "Bàn phân tích",
   "analysis.local_note": "Bàn này chỉ của riêng bạn: người chơi không thấy gì.",

@@ -184,6 +184,10 @@ export default {
   "score.color_not_accepted": "{color}：未确认",
   "score.auto_accept_in": "{time}后自动确认",
   "score.area_note": "数子法：计算盘上活子与围住的空点，提子不计。",
+  "score.judge_katago": "死子由 KataGo 提议。请检查，如有需要修改标记，然后确认。",
+  "score.judge_rules": "死子由服务器自身的判断提议。请检查，如有需要修改标记，然后确认。",
+  "score.uncertain": "标有 ? 的棋块 KataGo 也无法确定：在你们标记之前按活棋计算。",
+  "score.ask_engine": "询问 KataGo",
 
   "result.wins_by": "{who}{how}胜",
   "result.wins_by_points": "{who}胜{margin}目",
@@ -229,6 +233,7 @@ export default {
   "board.dead": "死子",
   "board.last_move": "最后一手",
   "board.illegal": "此处不能落子",
+  "board.uncertain": "不确定",
 
   "error.generic": "出错了：{message}",
   "error.network_error": "无法连接服务器。",
@@ -521,6 +526,7 @@ export default {
   "error.no_such_review": "没有这个复盘。",
   "error.too_many_reviews": "今天创建的复盘已达上限，请明天再试。",
   "error.review_full": "这个复盘人数已满。",
+  "error.engine_already_judged": "当前标记已经是 KataGo 的提议。",
   "game.analyse": "分析",
   "analysis.title": "分析棋盘",
   "analysis.local_note": "此棋盘只属于你：对局双方看不到任何内容。",

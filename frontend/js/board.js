@@ -47,6 +47,7 @@ export class Board {
     this.pending = null;
     this.cursor = [Math.floor(this.size / 2), Math.floor(this.size / 2)];
     this.dead = new Set();
+    this.uncertain = new Set(); // stones of the chains KataGo was unsure of at counting: marked "?"
     this.ownership = null;
     this.stoneEls = new Map();
     this.build(container);
@@ -310,6 +311,7 @@ export class Board {
     const c = this.grid[y][x];
     let what = c === "B" ? t("board.black_stone") : c === "W" ? t("board.white_stone") : t("board.empty");
     if (c && this.dead.has(`${x},${y}`)) what += ", " + t("board.dead");
+    if (c && this.uncertain.has(`${x},${y}`)) what += ", " + t("board.uncertain");
     if (this.lastMove && this.lastMove[0] === x && this.lastMove[1] === y) what += ", " + t("board.last_move");
     return `${gtp([x, y], this.size)}, ${what}`;
   }
@@ -354,9 +356,11 @@ export class Board {
     if (!on && this.pending) this.setPending(null);
   }
 
-  /** Scoring overlay: dead stones (list of [x,y]) and ownership rows ('X'/'B' black, 'O'/'W' white). */
-  setScoring(dead, ownership) {
+  /** Scoring overlay: dead stones (list of [x,y]), ownership rows ('X'/'B' black, 'O'/'W' white) and the stones
+   *  the engine was unsure of (list of [x,y], marked "?"). */
+  setScoring(dead, ownership, uncertain = []) {
     this.dead = new Set((dead || []).map(([x, y]) => `${x},${y}`));
+    this.uncertain = new Set((uncertain || []).map(([x, y]) => `${x},${y}`));
     this.ownership = ownership ? parsePosition(ownership, this.size) : null;
     this.drawStones();
     this.drawTerritory();
@@ -427,6 +431,24 @@ export class Board {
           "stroke-linecap": "round",
         }),
       );
+    }
+    for (const key of this.uncertain) {
+      const [x, y] = key.split(",").map(Number);
+      if (!this.grid[y] || !this.grid[y][x] || this.dead.has(key)) continue;
+      const mark = svg("text", {
+        class: "uncertain-mark",
+        "data-x": x,
+        "data-y": y,
+        x: this.px(x),
+        y: this.px(y),
+        "text-anchor": "middle",
+        "dominant-baseline": "central",
+        "font-size": C * 0.6,
+        "font-weight": "bold",
+        fill: "#e0a31f",
+      });
+      mark.textContent = "?";
+      this.markLayer.append(mark);
     }
     const p = this.lastMove;
     if (p && this.grid[p[1]] && this.grid[p[1]][p[0]]) {

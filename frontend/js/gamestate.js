@@ -94,6 +94,8 @@ export function fromSnapshot(snap, receivedAt = performance.now()) {
     result: g.result || null,
     chat: (g.chat || []).slice(),
     dead: (g.scoring && g.scoring.dead) || [],
+    uncertain: (g.scoring && g.scoring.uncertain) || [],
+    judge: (g.scoring && g.scoring.judge) || "rules",
     accepted: (g.scoring && g.scoring.accepted) || { B: false, W: false },
     score: (g.scoring && g.scoring.score) || null,
     scoringDeadline: deadlineFrom(g.scoring && g.scoring.deadline, g.server_time, receivedAt),
@@ -211,11 +213,15 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       state.phase = ev.phase;
       if (ev.phase === "scoring") {
         state.dead = ev.dead || [];
+        state.uncertain = ev.uncertain || [];
+        state.judge = ev.judge || "rules";
         state.accepted = ev.accepted || { B: false, W: false };
         state.score = ev.score || null;
         setDeadline(state, ev, receivedAt);
       } else {
         state.dead = [];
+        state.uncertain = [];
+        state.judge = "rules";
         state.accepted = { B: false, W: false };
         state.score = null;
         state.scoringDeadline = null;
@@ -226,7 +232,10 @@ export function applyEvent(state, ev, receivedAt = performance.now()) {
       setClocks(state, ev, receivedAt);
       return "ok";
     case "dead_stones":
+    case "engine_opinion": // a player asked KataGo: the marks are its proposal
       state.dead = ev.dead;
+      state.uncertain = ev.uncertain || [];
+      if (ev.judge) state.judge = ev.judge;
       state.accepted = ev.accepted;
       state.score = ev.score;
       setDeadline(state, ev, receivedAt);

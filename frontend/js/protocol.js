@@ -36,7 +36,7 @@ export const CLIENT_ACTIONS = new Set([
   "play", "pass", "resign", "chat", "abort",
   "undo_request", "undo_accept", "undo_decline",
   "draw_offer", "draw_accept", "draw_decline",
-  "toggle_dead", "accept_score", "resume_play",
+  "toggle_dead", "accept_score", "resume_play", "ask_engine",
   "adjourn_offer", "adjourn_accept", "adjourn_decline", "seal",
   "resume_offer", "resume_accept", "resume_decline", "claim_victory",
   "rematch_offer", "rematch_accept", "rematch_decline",

@@ -354,7 +354,11 @@ export class GameView {
     this.board.setPosition(position);
     this.board.setLastMove(lastMove);
     const scoringView = live && (s.phase === "scoring" || (s.phase === "finished" && s.score));
-    this.board.setScoring(scoringView ? s.dead : [], scoringView && s.score ? s.score.ownership : null);
+    this.board.setScoring(
+      scoringView ? s.dead : [],
+      scoringView && s.score ? s.score.ownership : null,
+      live && s.phase === "scoring" ? s.uncertain : [],
+    );
     const canPlay = live && ((s.phase === "playing" && myTurn(s)) || (s.phase === "scoring" && isPlayer(s)));
     this.board.setInteractive(canPlay);
     if (this.optimistic) {

@@ -39,6 +39,8 @@ export class ScoringPanel {
     if (area) parts.push(h("p", { class: "muted small area-note", i18n: "score.area_note" }));
     this.countdown = null;
     if (s.phase === "scoring") {
+      parts.push(h("p", { class: "small judge", dataset: { judge: s.judge }, i18n: s.judge === "katago" ? "score.judge_katago" : "score.judge_rules" }));
+      if (s.uncertain && s.uncertain.length) parts.push(h("p", { class: "small uncertain-note", i18n: "score.uncertain" }));
       parts.push(
         h(
           "ul",
@@ -65,7 +67,11 @@ export class ScoringPanel {
           onclick: () => this.act("accept_score", { title: "confirm.accept_score_title", body: "confirm.accept_score_body", confirm: "score.accept" }),
         });
         accept.disabled = done;
-        parts.push(h("div", { class: "row" }, accept, h("button", { type: "button", class: "btn", i18n: "score.resume", onclick: () => this.act("resume_play") })));
+        const buttons = [accept, h("button", { type: "button", class: "btn", i18n: "score.resume", onclick: () => this.act("resume_play") })];
+        if (s.judge !== "katago") {
+          buttons.push(h("button", { type: "button", class: "btn", i18n: "score.ask_engine", dataset: { action: "ask_engine" }, onclick: () => this.act("ask_engine") }));
+        }
+        parts.push(h("div", { class: "actions" }, ...buttons));
       }
     }
     replace(this.el, parts);
