@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.engines.analysis import Position
+from app.engines.dead_stones import Reading, judge
+from app.engines.rules import RulesNotMapped, position_of
 from app.rules import Game, IllegalMove, Move
 from app.study.schemas import SetupDoc, TreeDoc, tree_from_doc, tree_to_doc
 from app.study.sgf_tree import export_tree, import_tree
@@ -79,3 +82,25 @@ def doc_to_sgf(doc: dict[str, Any]) -> str:
 def doc_to_tree(doc: dict[str, Any], limits: Limits) -> Tree:
     """A stored tree, every move replayed and checked (it crosses back flat: ``Tree.__reduce__``)."""
     return tree_from_doc(TreeDoc.model_validate(doc), limits)
+
+
+def katago_position(setup: dict[str, Any], line: Line) -> Position | None:
+    """The position after ``line`` as KataGo is asked about it (TreeError naming the number of an illegal move;
+    None when KataGo cannot be told the rules: docs/rules.md)."""
+    game = replay(SetupDoc.model_validate(setup).to_setup().new_game(), _moves(line))
+    try:
+        return position_of(game)
+    except RulesNotMapped:
+        return None
+
+
+def estimate_from(setup: dict[str, Any], line: Line, ownership: list[list[float]]) -> dict[str, Any]:
+    """:func:`estimate` from KataGo's ownership: the dead stones it gives (``app.engines.dead_stones``), counted
+    by the rules engine under the position's own rules and komi; the ownership is KataGo's."""
+    game = replay(SetupDoc.model_validate(setup).to_setup().new_game(), _moves(line))
+    dead = judge(game, [Reading(ownership)]).dead
+    return {
+        "dead": dead,
+        "ownership": [[round(v, 2) for v in row] for row in ownership],
+        "score": game.score([(x, y) for x, y in dead]).to_dict(),
+    }

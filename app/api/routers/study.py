@@ -10,6 +10,7 @@ its client address instead of its user.
 from __future__ import annotations
 
 from email.message import Message
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -26,6 +27,7 @@ from app.store.models import User
 from app.store.repositories import games as games_repo
 from app.study import jobs
 from app.study.games import game_history, game_line
+from app.study import judge
 from app.study.hints import HintEngine
 from app.study.schemas import MoveDoc, SetupDoc, TreeDoc
 from app.study.tree import LIMITS, TreeError
@@ -78,6 +80,15 @@ async def _run(request: Request, fn: Any, *args: Any, budget: float) -> Any:
         raise ServiceError(exc.code, exc.message, 422) from None
 
 
+def _runner(request: Request, budget: float) -> Callable[..., Awaitable[Any]]:
+    """``_run`` with its request and budget, for ``app.study.judge``."""
+
+    async def run(fn: Any, *args: Any) -> Any:
+        return await _run(request, fn, *args, budget=budget)
+
+    return run
+
+
 def _settings(request: Request) -> Settings:
     return request.app.state.settings
 
@@ -102,7 +113,12 @@ async def position(request: Request, body: PositionBody, user: OptionalUser, db:
 @router.post("/estimate", summary="Score estimate: dead stones, ownership of every point, the score")
 async def estimate(request: Request, body: LineBody, user: OptionalUser) -> dict:
     await _limit(request, Rule("study-estimate", _settings(request).study_estimates, 60), _key(request, user), "estimates")
-    return await _run(request, jobs.estimate, body.setup.model_dump(), body.plain_line(), budget=HEAVY_BUDGET)
+    setup, line = body.setup.model_dump(), body.plain_line()
+    run = _runner(request, HEAVY_BUDGET)
+    with_katago = await judge.estimate(request.app.state.engines, run, setup, line)
+    if with_katago is not None:
+        return with_katago
+    return {**await run(jobs.estimate, setup, line), "judge": "rules"}
 
 
 @router.post("/hints", summary="The engine's top moves at a position (not while you play a game)")
@@ -114,7 +130,11 @@ async def hints(request: Request, body: LineBody, user: OptionalUser, db: DB) ->
     await _limit(request, rule, _key(request, user), "hint requests")
     engine: HintEngine = request.app.state.hints
     # the line is checked by the rules first: the engine only ever sees legal positions
-    await _run(request, jobs.position, body.setup.model_dump(), body.plain_line(), budget=POSITION_BUDGET)
+    setup, line = body.setup.model_dump(), body.plain_line()
+    with_katago = await judge.hints(request.app.state.engines, _runner(request, HEAVY_BUDGET), setup, line)
+    if with_katago is not None:
+        return with_katago
+    await _run(request, jobs.position, setup, line, budget=POSITION_BUDGET)
     return await engine.top_moves(body.setup.to_setup(), body.plain_line())
 
 

@@ -185,6 +185,7 @@ async def test_score_estimate_marks_dead_stones_and_gives_ownership(visitor: Pla
     assert all(own[y][x] > 0.3 for y in range(9) for x in range(4))
     assert all(own[y][x] < -0.3 for y in range(9) for x in range(5, 9))
     assert body["score"]["B"]["territory"] == body["score"]["W"]["territory"] == 27 and body["score"]["result"] == "W+7.5"
+    assert body["judge"] == "rules"  # KataGo does not run under TENGEN_ENV=test unless asked to
 
 
 @pytest.mark.gnugo
