@@ -561,6 +561,8 @@ export default {
   "analysis.source_none": "A board of your own.",
   "analysis.status": "{color} to play · move {n} · captures: Black {b}, White {w}",
   "analysis.estimate_result": "Estimate: {result}",
+  "analysis.estimate_katago": "KataGo: {result} counted, lead {lead}, Black wins {winrate}%",
+  "analysis.hint_katago": "{move}: Black {winrate}%, {lead}; {pv}",
   "archive.analysis": "Analysis board · import SGF",
   "review.reviews": "Reviews",
   "review.my_reviews": "My reviews",

@@ -561,6 +561,8 @@ export default {
   "analysis.source_none": "Un tablero propio.",
   "analysis.status": "Juega {color} · jugada {n} · capturas: Negras {b}, Blancas {w}",
   "analysis.estimate_result": "Estimación: {result}",
+  "analysis.estimate_katago": "KataGo: {result} al contar, ventaja {lead}, Negro gana {winrate} %",
+  "analysis.hint_katago": "{move}: Negro {winrate} %, {lead}; {pv}",
   "archive.analysis": "Tablero de análisis · importar SGF",
   "review.reviews": "Revisiones",
   "review.my_reviews": "Mis revisiones",

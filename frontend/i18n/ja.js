@@ -561,6 +561,8 @@ export default {
   "analysis.source_none": "あなたの盤です。",
   "analysis.status": "{color}番 · {n} 手目 · アゲハマ：黒 {b}、白 {w}",
   "analysis.estimate_result": "形勢：{result}",
+  "analysis.estimate_katago": "KataGo: 計算で {result}、形勢 {lead}、黒の勝率 {winrate}%",
+  "analysis.hint_katago": "{move}: 黒 {winrate}%、{lead}; {pv}",
   "archive.analysis": "検討盤 · SGF 読み込み",
   "review.reviews": "検討",
   "review.my_reviews": "自分の検討",

@@ -561,6 +561,8 @@ export default {
   "analysis.source_none": "나만의 바둑판입니다.",
   "analysis.status": "{color} 차례 · {n}수 · 따낸 돌: 흑 {b}, 백 {w}",
   "analysis.estimate_result": "형세: {result}",
+  "analysis.estimate_katago": "KataGo: 계가 {result}, 형세 {lead}, 흑 승률 {winrate}%",
+  "analysis.hint_katago": "{move}: 흑 {winrate}%, {lead}; {pv}",
   "archive.analysis": "분석 바둑판 · SGF 가져오기",
   "review.reviews": "복기",
   "review.my_reviews": "내 복기",

@@ -561,6 +561,8 @@ export default {
   "analysis.source_none": "Bàn của riêng bạn.",
   "analysis.status": "{color} đi · nước {n} · bắt quân: Đen {b}, Trắng {w}",
   "analysis.estimate_result": "Ước tính: {result}",
+  "analysis.estimate_katago": "KataGo: đếm được {result}, hơn {lead}, Đen thắng {winrate}%",
+  "analysis.hint_katago": "{move}: Đen {winrate}%, {lead}; {pv}",
   "archive.analysis": "Bàn phân tích · nhập SGF",
   "review.reviews": "Buổi xem lại",
   "review.my_reviews": "Buổi xem lại của tôi",

@@ -561,6 +561,8 @@ export default {
   "analysis.source_none": "你自己的棋盘。",
   "analysis.status": "{color}走 · 第 {n} 手 · 提子：黑 {b}，白 {w}",
   "analysis.estimate_result": "形势：{result}",
+  "analysis.estimate_katago": "KataGo：数子 {result}，领先 {lead}，黑胜率 {winrate}%",
+  "analysis.hint_katago": "{move}：黑 {winrate}%，{lead}；{pv}",
   "archive.analysis": "分析棋盘 · 导入 SGF",
   "review.reviews": "复盘",
   "review.my_reviews": "我的复盘",

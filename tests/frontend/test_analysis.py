@@ -187,3 +187,47 @@ def test_the_analysis_page_and_its_link_fit_in_every_language(browser: Browser, 
         assert person.errors == []
     finally:
         person.close()
+
+
+def test_katagos_estimate_and_hints_show_its_lead_win_rate_and_variations(browser: Browser, server: LiveServer) -> None:
+    """What the page shows of KataGo's answers (docs/study.md; the answers themselves: tests/engines/test_study.py):
+    given here by the browser's own network layer, so that no KataGo is needed."""
+    person = Person(browser, server.url)
+    estimate = {
+        "dead": [],
+        "ownership": [[0.0] * 9 for _ in range(9)],
+        "score": {"result": "W+3.5"},
+        "judge": "katago",
+        "winrate": 0.62,
+        "score_lead": 1.5,
+    }
+    hints = {
+        "to_move": "W",
+        "engine": "katago",
+        "winrate": 0.6,
+        "score_lead": 1.2,
+        "moves": [{"point": [2, 2], "value": None, "visits": 8, "winrate": 0.41, "score_lead": -0.5, "pv": [[2, 2], [6, 6]]}],
+    }
+    try:
+        person.page.route("**/api/study/estimate", lambda route: route.fulfill(json=estimate))
+        person.page.route("**/api/study/hints", lambda route: route.fulfill(json=hints))
+        person.open("#/games")
+        person.page.click("a[data-action=analysis]")
+        person.page.wait_for_selector(".analysis svg.board .pt")
+        _wait_depth(person, 0)
+        person.click_point(4, 4)
+        _wait_depth(person, 1)
+        person.page.click("button[data-action=estimate]")
+        person.page.wait_for_selector(".estimate-line:not([hidden])")
+        assert person.page.locator(".estimate-line").inner_text() == "KataGo: W+3.5 counted, lead B+1.5, Black wins 62%"
+        person.page.click("button[data-action=hints]")
+        person.page.wait_for_selector(".hint-list:not([hidden]) li")
+        assert person.page.locator(".hint-list li").first.inner_text() == "1. C17: Black 41%, W+0.5; C17 G13"
+        texts = set()
+        for lang in LANGUAGES:
+            person.language(lang)
+            texts.add(person.page.locator(".estimate-line").inner_text())
+        assert len(texts) == len(LANGUAGES)
+        assert person.errors == []
+    finally:
+        person.close()

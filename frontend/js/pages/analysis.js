@@ -20,6 +20,17 @@ export function mount(container, gameId, moveNumber) {
 const TOOLS = ["play", "triangle", "square", "circle", "label"];
 const OWNED = 0.3; // an estimate's ownership from which a point is shown as someone's
 
+/** One hint's line: "1. D4 (2.5)" from GNU Go; from KataGo "1. D4 Black 62% B+1.5: D4 C3 E5" (win rate and lead
+ *  for Black, the principal variation). */
+function hintText(m, i, size) {
+  const where = (p) => (p ? gtp(p, size) : t("analysis.pass"));
+  if (typeof m.winrate !== "number") {
+    return `${i + 1}. ${where(m.point)}${m.value !== null && m.value !== undefined ? ` (${m.value.toFixed(1)})` : ""}`;
+  }
+  const lead = `${m.score_lead >= 0 ? "B" : "W"}+${Math.abs(m.score_lead).toFixed(1)}`;
+  return `${i + 1}. ${t("analysis.hint_katago", { move: where(m.point), winrate: Math.round(m.winrate * 100), lead, pv: (m.pv || []).map(where).join(" ") })}`;
+}
+
 export class AnalysisView {
   constructor(container, gameId, moveNumber) {
     this.gameId = gameId;
@@ -278,7 +289,7 @@ export class AnalysisView {
       const answer = await api.studyEstimate(this.tree.setup, this.tree.line(node));
       if (this.node !== node) return;
       const rows = answer.ownership.map((row) => row.map((v) => (v >= OWNED ? "X" : v <= -OWNED ? "O" : ".")).join(""));
-      this.estimate = { dead: answer.dead, rows, result: answer.score.result };
+      this.estimate = { dead: answer.dead, rows, result: answer.score.result, lead: answer.score_lead, winrate: answer.winrate };
       this.render();
     } catch (err) {
       errorToast(err);
@@ -365,7 +376,14 @@ export class AnalysisView {
       w: pos.prisoners.W,
     });
     if (this.estimate) {
-      setText(this.estimateLine, "analysis.estimate_result", { result: this.estimate.result });
+      const e = this.estimate;
+      if (typeof e.lead === "number") {
+        // KataGo's: the count with its dead stones, and its own score lead and Black's win rate
+        const lead = `${e.lead >= 0 ? "B" : "W"}+${Math.abs(e.lead).toFixed(1)}`;
+        setText(this.estimateLine, "analysis.estimate_katago", { result: e.result, lead, winrate: Math.round(e.winrate * 100) });
+      } else {
+        setText(this.estimateLine, "analysis.estimate_result", { result: e.result });
+      }
       this.estimateLine.hidden = false;
     } else {
       this.estimateLine.hidden = true;
@@ -373,7 +391,7 @@ export class AnalysisView {
     if (this.hints && this.hints.length) {
       replace(
         this.hintList,
-        this.hints.map((m, i) => h("li", {}, `${i + 1}. ${m.point ? gtp(m.point, size) : t("analysis.pass")}${m.value !== null && m.value !== undefined ? ` (${m.value.toFixed(1)})` : ""}`)),
+        this.hints.map((m, i) => h("li", { class: "hint" }, hintText(m, i, size))),
       );
       this.hintList.hidden = false;
     } else {
