@@ -162,6 +162,7 @@ _HANDLERS = {
     "undo": Position._undo,
     "phase": Position._phase,
     "dead_stones": Position._dead_stones,
+    "engine_opinion": Position._dead_stones,  # a player asked KataGo: the marks are its proposal
     "score_accepted": Position._score_accepted,
     "game_over": Position._game_over,
     "rematch": Position._rematch,
