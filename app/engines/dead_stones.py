@@ -85,13 +85,13 @@ def visits_for(evals_per_second: float, budget: float) -> int:
     return max(1, min(MAX_VISITS, int(evals_per_second * budget * SHARE / 2)))
 
 
-async def ask(engines: EngineService, game: Game, budget: float) -> Judgement:
+async def ask(engines: EngineService, game: Game, budget: float, visits: int | None = None) -> Judgement:
     """KataGo's judgement of ``game``'s dead stones: the board asked with each side to move, at counting's priority,
     within ``budget`` seconds (``TimeoutError`` past it; the engine's errors, ``RulesNotMapped`` as they come)."""
     speed = engines.evals_per_second(game.size)
     if speed is None:
         raise EngineUnavailable(f"KataGo is {engines.state} for {game.size}x{game.size}")
-    visits = visits_for(speed, budget)
+    visits = visits or visits_for(speed, budget)
     questions = [
         Question(board_position(game, colour), visits, ownership=True, ownership_stdev=True, pv_length=1) for colour in ("B", "W")
     ]

@@ -1,0 +1,103 @@
+"""The dead-stone proposals against each other on stored finished positions: KataGo's (app/engines/dead_stones.py,
+through the engine service), the rules engine's playouts (app/rules/dead.py) and GNU Go's ``final_status_list
+dead`` (stored with each position in tests/rules/data/dead_<size>.txt, so GNU Go is not needed).
+
+PARTIAL (issue 33): the issue's oracle is the position played out to the end under area rules, every disagreement
+adjudicated by the strongest judge and kept with the set. That is not built yet; this measures agreement with
+GNU Go's static judgement only, and prints every position where KataGo and GNU Go differ, for adjudication by hand.
+Printed per size: identical dead lists with GNU Go (KataGo, the playouts), KataGo's uncertain chains, and the time
+to a KataGo proposal (p50, p99) at the given visits::
+
+    .venv/bin/python bench/dead_stone_oracle.py --size 9 --visits 2 [--limit 30] [--engines DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.engines import dead_stones
+from app.engines.lane import Lane
+from app.engines.layout import Layout, engines_dir
+from app.engines.process import Launch
+from app.engines.service import EngineService
+from app.games.chains import expand_to_chains
+from app.rules import Game
+from app.rules.coords import to_gtp
+from app.settings import Settings
+from tests.rules.dead_positions import load
+
+NICENESS = 19
+
+
+def game_of(rows: list[str], to_move: str) -> Game:
+    game = Game(len(rows))
+    black = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "X"]
+    white = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "O"]
+    game.add_setup(black, white, to_move)
+    return game
+
+
+def labels(points: set[tuple[int, int]], size: int) -> str:
+    return " ".join(sorted(to_gtp(p, size) for p in points)) or "-"
+
+
+async def run(layout: Layout, size: int, visits: int, limit: int | None) -> None:
+    positions = load(size)[:limit]
+    lane = Lane(size, Launch.katago(layout, size, 1, 1, NICENESS), measure_visits=1)
+    service = EngineService([lane])
+    service.start()
+    try:
+        await lane.started.wait()
+        if lane.state != "ready":
+            raise SystemExit(f"KataGo did not start: {lane.error}")
+        same_katago = same_playouts = uncertain = 0
+        times: list[float] = []
+        for position in positions:
+            game = game_of(position.rows, position.to_move)
+            playouts = expand_to_chains(game, game.propose_dead())
+            started = time.perf_counter()
+            judgement = await dead_stones.ask(service, game, budget=600.0, visits=visits)
+            times.append(time.perf_counter() - started)
+            katago = {(x, y) for x, y in judgement.dead}
+            same_katago += katago == position.dead
+            same_playouts += playouts == position.dead
+            uncertain += bool(judgement.uncertain)
+            if katago != position.dead:
+                print(
+                    f"{position.note}: GNU Go {labels(position.dead, size)} | KataGo {labels(katago, size)}"
+                    f" (uncertain {labels({(x, y) for x, y in judgement.uncertain}, size)}) | playouts {labels(playouts, size)}",
+                    flush=True,
+                )
+        n = len(positions)
+        times.sort()
+        p99 = times[min(n - 1, int(n * 0.99))]
+        print(
+            f"{size}x{size}: {n} positions, {visits} visits per reading; identical with GNU Go: KataGo {same_katago}"
+            f" ({100 * same_katago / n:.1f} %), playouts {same_playouts} ({100 * same_playouts / n:.1f} %);"
+            f" KataGo unsure somewhere on {uncertain}; time to a KataGo proposal p50 {statistics.median(times):.2f} s,"
+            f" p99 {p99:.2f} s"
+        )
+    finally:
+        await service.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", type=int, default=9, choices=(9, 13, 19))
+    parser.add_argument("--visits", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--engines", type=Path, default=None)
+    args = parser.parse_args()
+    layout = Layout.under(args.engines or engines_dir(Settings()))
+    asyncio.run(run(layout, args.size, args.visits, args.limit))
+
+
+if __name__ == "__main__":
+    main()
