@@ -1,5 +1,5 @@
 """Moderation news every instance must act on at once, over the hub's ``moderation`` channel (in-process or
-Redis alike; the messages are typed in app/transport/hub_messages.py):
+Redis alike; the messages are typed in app/moderation/hub_news.py):
 
 - ``Sanction`` (``{"t": "sanction", "user_id", "action", "reason", "until"}``): the user was suspended or
   banned. Every instance ends their seek and ends every socket of theirs it holds (lobby, game and review
@@ -28,7 +28,7 @@ from app.moderation.messages import AccountSanctioned
 from app.moderation.standing import notice_key
 from app.transport.credentials import CLOSE_SANCTIONED, Ending
 from app.transport.hub import Hub
-from app.transport.hub_messages import MODERATION, BlocksChanged, Sanction
+from app.moderation.hub_news import MODERATION, BlocksChanged, Sanction
 from app.transport.messages import encode
 from app.transport.sockets import SocketRegistry
 

@@ -1,14 +1,11 @@
 """What one instance tells the others over the hub's own channels, as typed models built and read at both ends.
 
-The game, review and lobby channels carry what clients receive (app/protocol.py, app/transport/envelope.py). Two
-more channels carry news every instance acts on by itself, in-process or over Redis alike:
-
-- ``sessions``: ``Logout`` — the user logged out; every instance closes the sockets their session cookies
-  opened. ``TokenRevoked`` — an API token was revoked; every instance closes the sockets it opened
-  (app/transport/sockets.py).
-- ``moderation``: ``Sanction`` — the user was suspended or banned, with what their sockets tell them before
-  closing; ``BlocksChanged`` — one of the users blocked or unblocked the other (app/moderation/notices.py says
-  what each instance does).
+The game, review and lobby channels carry what clients receive (app/protocol.py, app/transport/envelope.py).
+The hub's own channels carry news every instance acts on by itself, in-process or over Redis alike. A
+``HubChannel`` is one such channel and the models it carries, declared by whoever owns the news: the
+transport's own is ``sessions`` (``Logout`` — the user logged out; every instance closes the sockets their
+session cookies opened. ``TokenRevoked`` — an API token was revoked; every instance closes the sockets it
+opened, app/transport/sockets.py); moderation's is declared beside it (app/moderation/hub_news.py).
 
 ``HubChannel.publish`` sends a message built with its model; ``HubChannel.subscribe`` hands each listener the
 parsed model. A message that does not parse as one of its channel's models (another version's, or damaged)
@@ -29,35 +26,24 @@ from app.transport.hub import Hub, ResetCallback, Unsubscribe
 log = logging.getLogger(__name__)
 
 
-class _HubMessage(BaseModel):
+class HubMessage(BaseModel):
+    """The base of every message on the hub's own channels."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Logout(_HubMessage):
+class Logout(HubMessage):
     t: Literal["logout"] = "logout"
     user_id: StrictInt
 
 
-class TokenRevoked(_HubMessage):
+class TokenRevoked(HubMessage):
     t: Literal["token_revoked"] = "token_revoked"
     user_id: StrictInt  # whose token it was
     token_id: StrictInt
 
 
-class Sanction(_HubMessage):
-    t: Literal["sanction"] = "sanction"
-    user_id: StrictInt
-    action: Literal["suspend", "ban"]
-    reason: str
-    until: str | None  # ISO time with zone (a suspension), None (a ban)
-
-
-class BlocksChanged(_HubMessage):
-    t: Literal["blocks"] = "blocks"
-    user_ids: list[StrictInt]  # the one who blocked (or unblocked) and the one blocked
-
-
-M = TypeVar("M", bound=_HubMessage)
+M = TypeVar("M", bound=HubMessage)
 
 
 class HubChannel(Generic[M]):
@@ -97,5 +83,3 @@ class HubChannel(Generic[M]):
 
 SessionNews = Annotated[Union[Logout, TokenRevoked], Field(discriminator="t")]
 SESSIONS: HubChannel[Logout | TokenRevoked] = HubChannel("sessions", SessionNews)
-ModerationMessage = Annotated[Union[Sanction, BlocksChanged], Field(discriminator="t")]
-MODERATION: HubChannel[Sanction | BlocksChanged] = HubChannel("moderation", ModerationMessage)

@@ -19,7 +19,8 @@ from app.moderation.chat_filter import ChatFilters
 from app.protocol import AccountSanctioned
 from app.transport.credentials import Credential
 from app.transport.hub import Hub
-from app.transport.hub_messages import MODERATION, SESSIONS, BlocksChanged, Logout, Sanction, TokenRevoked
+from app.moderation.hub_news import MODERATION, BlocksChanged, Sanction
+from app.transport.hub_messages import SESSIONS, Logout, TokenRevoked
 from app.transport.sockets import CLOSE_LOGGED_OUT, SocketRegistry, Ticket, announce_logout, announce_token_revoked
 from tests.live.collect import WAIT, Collector
 from tests.live.conftest import HubMaker
