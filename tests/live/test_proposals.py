@@ -145,7 +145,7 @@ class SlowEngines:
 async def test_katago_over_the_budget_leaves_the_rules_engines_proposal() -> None:
     from app.rules.game import Game
 
-    proposer = DeadStoneProposer(budget=0.5, engines=SlowEngines())  # type: ignore[arg-type]
+    proposer = DeadStoneProposer(budget=0.5, engines=SlowEngines())  # type: ignore[arg-type]  # a stand-in with only the two methods the proposer calls
     game = Game(9)
     for colour, p in (("B", (2, 2)), ("W", (0, 0)), ("B", (6, 6)), ("W", (8, 8))):
         game.play(colour, p)

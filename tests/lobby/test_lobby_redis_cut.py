@@ -9,6 +9,8 @@ tells the other instances' sockets once Redis takes its messages again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from tests.ratings.rated_play import registered
@@ -28,10 +30,10 @@ def cut(redis_cut_cluster: tuple[Instances, Instances, TcpProxy]) -> tuple[str, 
     return direct.start(1)[0].url, proxied.start(1)[0].url, proxy
 
 
-async def _told(sock: GameSocket, kind: str, matches: object = None, timeout: float = 30) -> dict:
+async def _told(sock: GameSocket, kind: str, matches: Callable[[dict], bool] | None = None, timeout: float = 30) -> dict:
     """The message of type ``kind`` (matching ``matches``, a predicate) or the ``resync`` that stands for it."""
     return await sock.until(
-        lambda m: m.get("t") == "resync" or (m.get("t") == kind and (matches is None or matches(m))),  # type: ignore[operator]
+        lambda m: m.get("t") == "resync" or (m.get("t") == kind and (matches is None or matches(m))),
         timeout,
     )
 
