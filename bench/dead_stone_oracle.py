@@ -5,8 +5,9 @@ dead`` (stored with each position in tests/rules/data/dead_<size>.txt, so GNU Go
 PARTIAL (issue 33): the issue's oracle is the position played out to the end under area rules, every disagreement
 adjudicated by the strongest judge and kept with the set. That is not built yet; this measures agreement with
 GNU Go's static judgement only, and prints every position where KataGo and GNU Go differ, for adjudication by hand.
-Printed per size: identical dead lists with GNU Go (KataGo, the playouts), KataGo's uncertain chains, and the time
-to a KataGo proposal (p50, p99) at the given visits::
+Every position where any two of the three judges differ is printed with all three lists. Printed per size:
+identical dead lists with GNU Go (KataGo, the playouts), KataGo with the playouts, KataGo's uncertain chains, and
+the time to a KataGo proposal (p50, p99) at the given visits; last, the same as ``key=value`` pairs::
 
     .venv/bin/python bench/dead_stone_oracle.py --size 9 --visits 2 [--limit 30] [--engines DIR]
 """
@@ -21,6 +22,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from playout_oracle import played_out_dead
 
 from app.engines import dead_stones
 from app.engines.lane import Lane
@@ -48,7 +52,7 @@ def labels(points: set[tuple[int, int]], size: int) -> str:
     return " ".join(sorted(to_gtp(p, size) for p in points)) or "-"
 
 
-async def run(layout: Layout, size: int, visits: int, limit: int | None) -> None:
+async def run(layout: Layout, size: int, visits: int, limit: int | None, playout_level: int) -> None:
     positions = load(size)[:limit]
     lane = Lane(size, Launch.katago(layout, size, 1, 1, NICENESS), measure_visits=1)
     service = EngineService([lane])
@@ -57,33 +61,59 @@ async def run(layout: Layout, size: int, visits: int, limit: int | None) -> None
         await lane.started.wait()
         if lane.state != "ready":
             raise SystemExit(f"KataGo did not start: {lane.error}")
-        same_katago = same_playouts = uncertain = 0
+        same = dict.fromkeys(("katago_gnugo", "playouts_gnugo", "katago_playouts", "katago_uncertain"), 0)
+        if playout_level:
+            same.update(dict.fromkeys(("katago_truth", "playouts_truth", "gnugo_truth"), 0))
         times: list[float] = []
         for position in positions:
             game = game_of(position.rows, position.to_move)
             playouts = expand_to_chains(game, game.propose_dead())
+            truth_task = (
+                asyncio.create_task(asyncio.to_thread(played_out_dead, position.rows, position.to_move, playout_level))
+                if playout_level
+                else None
+            )
             started = time.perf_counter()
             judgement = await dead_stones.ask(service, game, budget=600.0, visits=visits)
             times.append(time.perf_counter() - started)
             katago = {(x, y) for x, y in judgement.dead}
-            same_katago += katago == position.dead
-            same_playouts += playouts == position.dead
-            uncertain += bool(judgement.uncertain)
-            if katago != position.dead:
+            gnugo = position.dead
+            same["katago_gnugo"] += katago == gnugo
+            same["playouts_gnugo"] += playouts == gnugo
+            same["katago_playouts"] += katago == playouts
+            same["katago_uncertain"] += bool(judgement.uncertain)
+            differ = not katago == playouts == gnugo
+            truth_text = ""
+            if truth_task is not None:
+                truth, moves = await truth_task
+                same["katago_truth"] += katago == truth
+                same["playouts_truth"] += playouts == truth
+                same["gnugo_truth"] += gnugo == truth
+                differ = differ or truth != gnugo
+                truth_text = f"played out ({moves} moves) {labels(truth, size)} | "
+            if differ:
                 print(
-                    f"{position.note}: GNU Go {labels(position.dead, size)} | KataGo {labels(katago, size)}"
+                    f"{position.note}: {truth_text}GNU Go {labels(gnugo, size)} | KataGo {labels(katago, size)}"
                     f" (uncertain {labels({(x, y) for x, y in judgement.uncertain}, size)}) | playouts {labels(playouts, size)}",
                     flush=True,
                 )
         n = len(positions)
         times.sort()
-        p99 = times[min(n - 1, int(n * 0.99))]
+        p50, p99 = statistics.median(times), times[min(n - 1, int(n * 0.99))]
         print(
-            f"{size}x{size}: {n} positions, {visits} visits per reading; identical with GNU Go: KataGo {same_katago}"
-            f" ({100 * same_katago / n:.1f} %), playouts {same_playouts} ({100 * same_playouts / n:.1f} %);"
-            f" KataGo unsure somewhere on {uncertain}; time to a KataGo proposal p50 {statistics.median(times):.2f} s,"
+            f"{size}x{size}: {n} positions, {visits} visits per reading; identical with GNU Go: KataGo {same['katago_gnugo']}"
+            f" ({100 * same['katago_gnugo'] / n:.1f} %), playouts {same['playouts_gnugo']}"
+            f" ({100 * same['playouts_gnugo'] / n:.1f} %); KataGo with the playouts {same['katago_playouts']};"
+            f" KataGo unsure somewhere on {same['katago_uncertain']}; time to a KataGo proposal p50 {p50:.2f} s,"
             f" p99 {p99:.2f} s"
         )
+        if playout_level:
+            print(
+                f"identical with the play-out (GNU Go level {playout_level}, area rules, capturing the dead):"
+                f" KataGo {same['katago_truth']}, playouts {same['playouts_truth']}, GNU Go {same['gnugo_truth']} of {n}"
+            )
+        pairs = " ".join(f"{key}={value}" for key, value in same.items())
+        print(f"positions={n} {pairs} proposal_p50_s={p50:.2f} proposal_p99_s={p99:.2f}", flush=True)
     finally:
         await service.close()
 
@@ -94,9 +124,12 @@ def main() -> None:
     parser.add_argument("--visits", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--engines", type=Path, default=None)
+    parser.add_argument(
+        "--playout-level", type=int, default=0, help="GNU Go's level for the play-out oracle (playout_oracle.py); 0: none"
+    )
     args = parser.parse_args()
     layout = Layout.under(args.engines or engines_dir(Settings()))
-    asyncio.run(run(layout, args.size, args.visits, args.limit))
+    asyncio.run(run(layout, args.size, args.visits, args.limit, args.playout_level))
 
 
 if __name__ == "__main__":
