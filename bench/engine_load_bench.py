@@ -20,7 +20,11 @@ estimate answered by the rules engine instead (KataGo over its 10 s) is counted 
     engine_busy_ratio=<median of busy p50 / quiet p50> busy_p50_ms=<x> quiet_p50_ms=<x> estimates=<n>
 
     .venv/bin/python bench/engine_load_bench.py [--games 20] [--spectators 2] [--moves 24] [--interval 1.0]
-        [--rounds 6] [--in-flight 2] [--engines DIR] [--quick]
+        [--rounds 6] [--in-flight 2] [--engines DIR] [--sched-idle] [--quick]
+
+``--sched-idle`` is a trial of a scheduling policy the server does not use yet: once KataGo is ready, every thread
+of its process is put under Linux's ``SCHED_IDLE`` (it runs only when nothing else wants the core) instead of
+only niceness 19 (which still takes a share of the core, and its time slice, from a waking web server).
 
 The per-user estimate limit (30 a minute) is raised for the bench's one client; nothing else is. CPU group and
 PostgreSQL as in ``room_bench.py``.
@@ -44,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
 from bench_server import add_game_options, bench_run, free_port, run_favoured, start_tengen, wait_listening
 from cpu_groups import Favoured
+from proc_cpu import processes
 from room_bench import Pair, TengenGames, matched_ratio, ms
 from ws_clients import percentile
 
@@ -114,6 +119,15 @@ async def wait_ready(base: str) -> dict[str, object]:
     raise SystemExit(f"KataGo not ready after {READY_SECONDS:.0f} s")
 
 
+def katago_to_idle(server_pid: int) -> list[int]:
+    """Every thread of the server's KataGo processes under ``SCHED_IDLE`` (the ``--sched-idle`` trial): the pids."""
+    pids = [pid for pid, (name, _, _, parent) in processes().items() if parent == server_pid and name == "katago"]
+    for pid in pids:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            os.sched_setscheduler(int(tid), os.SCHED_IDLE, os.sched_param(0))
+    return pids
+
+
 async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
     rng = random.Random(args.seed)
     async with bench_run(favoured) as bench:
@@ -134,6 +148,8 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
             try:
                 katago = await wait_ready(base)
                 print(f"machine: {os.cpu_count()} cores; KataGo: {json.dumps(katago['buffers'])}", flush=True)
+                if args.sched_idle:
+                    print(f"KataGo's threads under SCHED_IDLE: processes {katago_to_idle(tengen.process.pid)}", flush=True)
                 games, estimates = TengenGames(base, args, rng), Estimates(base, args.in_flight)
                 await games.open()
                 await bench.backends.join()
@@ -189,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=6, help="matched pairs of a busy and a quiet round (default 6)")
     parser.add_argument("--in-flight", type=int, default=2, help="estimates asked at once in a busy round (default 2)")
     parser.add_argument("--engines", type=Path, default=None, help="KataGo's folder (default: TENGEN_ENGINES_DIR)")
+    parser.add_argument(
+        "--sched-idle",
+        action="store_true",
+        help="a trial: once started, KataGo's threads under Linux's SCHED_IDLE policy instead of only nice 19",
+    )
     parser.add_argument("--quick", action="store_true", help="a smoke run: 3 games, 1 spectator, 4 moves in 2 pairs")
     args = parser.parse_args(argv)
     if args.quick:
