@@ -44,6 +44,7 @@ class Question:
     ownership: bool = False
     ownership_stdev: bool = False
     pv_length: int = 10  # moves of each candidate's principal variation after the candidate itself
+    policy: bool = False  # the network's raw policy (the house bots choose among its likely moves)
 
     def to_katago(self, query_id: str, priority: int) -> dict[str, Any]:
         """KataGo's query (``priority``: KataGo's, higher first)."""
@@ -60,6 +61,7 @@ class Question:
             "includeOwnership": self.ownership,
             "includeOwnershipStdev": self.ownership_stdev,
             "analysisPVLen": self.pv_length,
+            "includePolicy": self.policy,
             "priority": priority,
         }
         if self.position.to_move is not None:
@@ -85,6 +87,8 @@ class Analysis:
     candidates: list[Candidate] = field(default_factory=list)  # best first
     ownership: list[list[float]] | None = None
     ownership_stdev: list[list[float]] | None = None
+    # The raw policy, row by row from the top then the pass last (size * size + 1 values; -1: illegal).
+    policy: list[float] | None = None
 
 
 class _Strict(BaseModel):
@@ -115,6 +119,7 @@ class _Answer(_Strict):
     moveInfos: list[_Move] = []
     ownership: list[float] | None = None
     ownershipStdev: list[float] | None = None
+    policy: list[float] | None = None
 
 
 def finished(line: dict[str, Any]) -> bool:
@@ -151,11 +156,18 @@ def read_answer(line: dict[str, Any], question: Question) -> Analysis:
         candidates=candidates,
         ownership=_grid(answer.ownership, size, "ownership") if question.ownership else None,
         ownership_stdev=_grid(answer.ownershipStdev, size, "ownershipStdev") if question.ownership_stdev else None,
+        policy=_policy(answer.policy, size) if question.policy else None,
     )
 
 
 def _point(label: str, size: int) -> Point | None:
     return None if label.lower() == "pass" else from_gtp(label, size)
+
+
+def _policy(values: list[float] | None, size: int) -> list[float]:
+    if values is None or len(values) != size * size + 1:
+        raise BadAnswer(f"policy: {size * size + 1} values expected, not {'none' if values is None else len(values)}")
+    return values
 
 
 def _grid(values: list[float] | None, size: int, name: str) -> list[list[float]]:

@@ -64,6 +64,15 @@ async def test_a_position_is_answered_with_ownership_and_score_lead(service: Eng
         await service.analyze(Question(Position(13), visits=1), Priority.ESTIMATE)
 
 
+async def test_the_policy_is_reported_when_asked_with_minus_one_on_occupied_points(service: EngineService) -> None:
+    answer = await service.analyze(Question(walls(), visits=1, policy=True), Priority.ESTIMATE)
+    assert answer.policy is not None and len(answer.policy) == 9 * 9 + 1
+    assert answer.policy[4 * 9 + 2] == -1 and answer.policy[4 * 9 + 6] == -1  # C5 and G5 hold stones
+    assert abs(sum(p for p in answer.policy if p > 0) - 1) < 0.01
+    plain = await service.analyze(Question(walls(), visits=1), Priority.ESTIMATE)
+    assert plain.policy is None
+
+
 async def test_counting_then_estimates_then_background_work(service: EngineService) -> None:
     finished: list[str] = []
 
