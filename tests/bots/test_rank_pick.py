@@ -1,0 +1,77 @@
+"""The policy steps' rule (app/bots/rank_pick.py) on made-up policies: the place of the move played grows with the
+kyu rank, obvious moves and passes are kept, and a weak step never puts its own chain where it is taken."""
+
+from __future__ import annotations
+
+import random
+from statistics import mean
+
+from app.bots.rank_pick import STEPS, choose, loses_a_chain, mean_place, picks, step_named
+from app.rules import Game
+
+SIZE = 9
+
+
+def falling_policy(size: int = SIZE, pass_share: float = 0.0) -> list[float]:
+    """Every point legal, the policy falling by a third from each point to the next in row order."""
+    raw = [0.67**i for i in range(size * size)]
+    total = sum(raw) / (1 - pass_share)
+    return [p / total for p in raw] + [pass_share]
+
+
+def place_played(kyu: float | None, draws: int = 400) -> float:
+    rng = random.Random(7)
+    game = Game(SIZE)
+    policy = falling_policy()
+    places = []
+    for _ in range(draws):
+        x, y = choose(policy, game, kyu, rng) or (0, 0)
+        places.append(y * SIZE + x + 1)
+    return mean(places)
+
+
+def test_the_weaker_the_step_the_further_down_the_policy_its_moves() -> None:
+    places = [place_played(kyu) for kyu in (25, 15, 7, 1)]
+    assert places == sorted(places, reverse=True) and places[0] > 3 * places[-1], places
+    assert place_played(None) == 1  # the network's own choice
+    assert mean_place(25, 19) > 4 * mean_place(25, 9) and mean_place(0, 19) < 2
+    assert picks(25, 19, 300) < picks(5, 19, 300) and picks(40, 9, 3) == 1
+
+
+def test_an_obvious_move_and_a_pass_are_played_at_any_rank() -> None:
+    game = Game(SIZE)
+    obvious = [0.0] * (SIZE * SIZE + 1)
+    obvious[40], obvious[41] = 0.95, 0.05
+    assert all(choose(obvious, game, 25, random.Random(seed)) == (4, 4) for seed in range(20))
+    passing = falling_policy(pass_share=0.9)
+    assert all(choose(passing, game, 25, random.Random(seed)) is None for seed in range(20))
+    nothing = [-1.0] * (SIZE * SIZE) + [1.0]
+    assert choose(nothing, game, 10, random.Random(1)) is None
+
+
+def corner_game() -> Game:
+    """Black A9-B9 (top left) with White at C9 and B8 around it: Black A8 would leave three stones in atari."""
+    game = Game(SIZE)
+    for colour, point in (("B", (0, 0)), ("W", (2, 0)), ("B", (1, 0)), ("W", (1, 1)), ("B", (8, 8)), ("W", (7, 8))):
+        game.play(colour, point)
+    return game
+
+
+def test_a_weak_step_never_plays_a_self_atari_that_loses_the_chain() -> None:
+    game = corner_game()
+    assert game.to_move == "B"
+    assert loses_a_chain(game, "B", (0, 1))  # A8: A9-B9-A8 with one liberty, A7, where White may play
+    assert not loses_a_chain(game, "B", (4, 4))
+    policy = [0.0] * (SIZE * SIZE + 1)
+    policy[4 * SIZE + 4] = 0.3  # the top move: E5
+    policy[1 * SIZE + 0] = 0.25  # A8, the second
+    for i in (20, 30, 50, 60, 70):
+        policy[i] = 0.09
+    played = {choose(policy, game, 25, random.Random(seed)) for seed in range(200)}
+    assert (0, 1) not in played and (4, 4) in played and len(played) > 2
+
+
+def test_the_steps_go_from_beginner_to_the_search() -> None:
+    assert len(STEPS) >= 8 and STEPS[0].strength == "25k" and STEPS[-1].search
+    assert [step.kyu for step in STEPS[:7]] == sorted((step.kyu for step in STEPS[:7] if step.kyu is not None), reverse=True)
+    assert step_named("kata-7k").kyu == 7 and step_named("15k").name == "Kata-15k"
