@@ -38,7 +38,12 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("role", choices=("moderator", "admin"))
 
     bot = sub.add_parser("bot", help="connect a GTP engine to a Tengen server as a bot account (docs/bots.md)")
-    bot.add_argument("--gtp", required=True, help='the engine\'s command line, e.g. "gnugo --mode gtp --level 5"')
+    bot.add_argument("--gtp", default=None, help='the engine\'s command line, e.g. "gnugo --mode gtp --level 5"')
+    bot.add_argument(
+        "--katago-step",
+        default=None,
+        help="a KataGo house bot's step (e.g. Kata-15k or 15k): its moves from the server's KataGo (house bots only)",
+    )
     bot.add_argument(
         "--token", default=os.environ.get("TENGEN_BOT_TOKEN"), help="the bot account's API token (default: $TENGEN_BOT_TOKEN)"
     )
@@ -103,10 +108,20 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("bot: --token (or TENGEN_BOT_TOKEN) is required")
         if not 0 <= args.random_share <= 1:
             parser.error("bot: --random-share is between 0 and 1")
+        if (args.gtp is None) == (args.katago_step is None):
+            parser.error("bot: one of --gtp (an engine's command line) or --katago-step (a KataGo house bot) is required")
+        if args.katago_step is not None:
+            from app.bots.rank_pick import step_named
+
+            try:
+                step_named(args.katago_step)
+            except ValueError as exc:
+                parser.error(f"bot: --katago-step: {exc}")
         return run_bridge(
             args.server,
             args.token,
-            args.gtp,
+            args.gtp or "",
+            katago_step=args.katago_step,
             max_games=args.max_games,
             margin=args.margin,
             random_share=args.random_share,

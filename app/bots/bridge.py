@@ -27,7 +27,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.bots.declaration import BotAccepts, refusal
 from app.bots.backoff import Backoff
+from app.bots.kata_engine import KataEngine
 from app.bots.player import GamePlayer, PlayerOptions
+from app.bots.position import Position
+from app.bots.rank_pick import step_named
 
 log = logging.getLogger("tengen.bot")
 
@@ -52,6 +55,7 @@ class Bridge:
         untimed_limit: float = 30.0,
         max_think: float | None = None,
         fallback: str | None = None,
+        katago_step: str | None = None,
     ) -> None:
         self.server = server.rstrip("/")
         self.ws_url = "ws" + self.server[4:] if self.server.startswith("http") else self.server
@@ -64,6 +68,7 @@ class Bridge:
         self.untimed_limit = untimed_limit
         self.max_think = max_think
         self.fallback = fallback
+        self.step = None if katago_step is None else step_named(katago_step)
         self.http = httpx.AsyncClient(base_url=self.server, headers={"Authorization": f"Bearer {token}"}, timeout=15)
         self.me: dict[str, Any] = {}
         self.accepts = BotAccepts()
@@ -135,6 +140,7 @@ class Bridge:
             random_share=self.random_share,
             scoring=self.scoring,
             rematch=self._may_rematch,
+            engine_factory=None if self.step is None else self._kata_engine,
         )
 
     async def _connect_loop(self) -> None:
@@ -230,6 +236,10 @@ class Bridge:
     async def _new_game(self, game_id: str) -> None:
         log.info("rematch: game %s", game_id)
         self._start(game_id)
+
+    def _kata_engine(self, game: Position) -> KataEngine:
+        assert self.step is not None
+        return KataEngine(self.http, self.step, game)
 
     def _may_rematch(self, _game_id: str) -> bool:
         return not self.stopping.is_set() and self.active < self.max_games

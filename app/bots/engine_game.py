@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.bots import clocks
-from app.bots.gtp import Engine, GtpError
+from app.bots.gtp import Engine, GtpEngine, GtpError
 from app.bots.position import GameMove, Position
 from app.rules.coords import to_gtp
 
@@ -21,7 +21,7 @@ FALLBACK_MIN_SECONDS = 1.0  # the least time before the flag worth asking the fa
 LogLine = Callable[..., Any]
 
 
-async def load_game(engine: Engine, pos: Position, held: list[GameMove], logline: LogLine) -> None:
+async def load_game(engine: GtpEngine, pos: Position, held: list[GameMove], logline: LogLine) -> None:
     """Bring ``engine`` from ``held`` (a start of the game's moves; empty: set the game up) to every move."""
     if not held:
         await engine.send(f"boardsize {pos.size}", timeout=10)

@@ -11,12 +11,26 @@ import asyncio
 import contextlib
 import logging
 import shlex
+from typing import Protocol
 
 log = logging.getLogger("tengen.bot.gtp")
 
 
 class GtpError(Exception):
     """The engine answered ``? message`` (or died, or overran its time limit)."""
+
+
+class GtpEngine(Protocol):
+    """What the bridge needs of an engine: a GTP process (``Engine``) or one answered in process (``KataEngine``)."""
+
+    @property
+    def alive(self) -> bool: ...
+
+    async def send(self, command: str, timeout: float = 30.0) -> str: ...
+
+    async def close(self) -> None: ...
+
+    async def kill(self) -> None: ...
 
 
 class Engine:

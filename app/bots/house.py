@@ -1,4 +1,5 @@
-"""The server's own bots: GNU Go at several strengths, started by ``tengen serve`` as child processes.
+"""The server's own bots: KataGo's steps from 25 kyu to its full strength where KataGo is installed, and GNU Go at
+several strengths where GNU Go is, started by ``tengen serve`` as child processes.
 
 Each house bot is a bot account with no owner, played by a ``tengen bot`` bridge of its own (a separate
 process: no engine ever runs in the web server's event loop). On every start the server makes sure the
@@ -10,6 +11,12 @@ GNU Go at its lowest level is still far too strong for a newcomer, so the weaker
 moves at random among the legal moves that do not fill one of their own eyes (``--random-share``): half of
 them for the beginner, a fifth for the novice. Their starting ranks say so, and their results move them
 like anyone's.
+
+The KataGo bots (``KATAGO_BOTS``, from ``app/bots/rank_pick.STEPS``) run no KataGo of their own: each bridge
+answers GTP in process (``app/bots/kata_engine.py``) and asks the server's engine service for each move's
+evaluation (``POST /api/bots/katago``), so the machine keeps one KataGo whatever the number of bots and games.
+Their fallback, when the server's KataGo cannot answer within the move's budget, is GNU Go at level 0 where it
+is installed (else the bot passes that move).
 
 Several instances sharing one database: enable house bots on one of them only (``TENGEN_HOUSE_BOTS``).
 """
@@ -31,6 +38,8 @@ from app.accounts import tokens
 from app.accounts.service import name_key
 from app.bots.bridge import PARENT_PID_VARIABLE
 from app.bots.declaration import BotAccepts
+from app.bots.rank_pick import STEPS
+from app.engines.layout import Installed, Layout, engines_dir
 from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import tokens as tokens_repo
@@ -51,14 +60,23 @@ class HouseBot:
     strength: str  # the starting rank
     max_games: int
     max_think: float  # seconds a move may take at most: the pace of its level, whatever the clock allows
+    step: str | None = None  # a KataGo step (app/bots/rank_pick.py); None: GNU Go at ``level``
+    min_move_seconds: float = 1.0  # the least time per move it accepts
 
 
-HOUSE_BOTS = (
+GNUGO_BOTS = (
     HouseBot("GnuGo-Beginner", 1, 0.5, "25k", 20, 2.0),
     HouseBot("GnuGo-Novice", 1, 0.2, "20k", 20, 2.0),
     HouseBot("GnuGo-Level5", 5, 0.0, "14k", 10, 4.0),
-    HouseBot("GnuGo-Level10", 10, 0.0, "10k", 6, 8.0),
+    HouseBot("GnuGo-Level10", 10, 0.0, "10k", 6, 8.0, min_move_seconds=2.0),
 )
+# One KataGo evaluation takes about 0.4 s on 9x9 and up to 1.5 s on 19x19 on a 2-core machine: two seconds a move
+# at least, five for the search.
+KATAGO_BOTS = tuple(
+    HouseBot(step.name, 0, 0.0, step.strength, step.max_games, step.max_think, step.name, 5.0 if step.search else 2.0)
+    for step in STEPS
+)
+HOUSE_BOTS = KATAGO_BOTS + GNUGO_BOTS
 
 
 def find_gnugo(configured: str) -> str | None:
@@ -71,16 +89,21 @@ def find_gnugo(configured: str) -> str | None:
 
 
 def accepts_for(bot: HouseBot) -> BotAccepts:
-    return BotAccepts(board_sizes=[9, 13, 19], max_games=bot.max_games, min_move_seconds=2.0 if bot.level >= 10 else 1.0)
+    return BotAccepts(board_sizes=[9, 13, 19], max_games=bot.max_games, min_move_seconds=bot.min_move_seconds)
 
 
-async def prepare(settings: Settings) -> list[tuple[HouseBot, str]]:
+def katago_installed(settings: Settings) -> bool:
+    """Whether the server runs KataGo (its engine service starts it): the KataGo house bots need it."""
+    return settings.katago_enabled and Installed.read(Layout.under(engines_dir(settings))) is not None
+
+
+async def prepare(settings: Settings, bots: tuple[HouseBot, ...] = HOUSE_BOTS) -> list[tuple[HouseBot, str]]:
     """Make sure the house bot accounts exist and declare what they accept; a fresh token for each."""
     engine = create_engine(settings.effective_database_url)
     out = []
     try:
         async with create_sessionmaker(engine)() as session:
-            for bot in HOUSE_BOTS:
+            for bot in bots:
                 user = await users.get_by_name_key(session, name_key(bot.name))
                 accepts = accepts_for(bot).model_dump()
                 if user is None:
@@ -110,7 +133,7 @@ async def prepare(settings: Settings) -> list[tuple[HouseBot, str]]:
 class HouseBots:
     """The bridges of the house bots, as child processes of ``tengen serve``."""
 
-    def __init__(self, gnugo: str, server_url: str, bots: list[tuple[HouseBot, str]], log_dir: Path) -> None:
+    def __init__(self, gnugo: str | None, server_url: str, bots: list[tuple[HouseBot, str]], log_dir: Path) -> None:
         self.gnugo = gnugo
         self.server_url = server_url
         self.bots = bots
@@ -127,25 +150,16 @@ class HouseBots:
         log.info("house bots started: %s", ", ".join(bot.name for bot, _ in self.bots))
 
     def _spawn(self, bot: HouseBot, token: str) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "app.cli",
-            "bot",
-            "--gtp",
-            f"{self.gnugo} --mode gtp --level {bot.level}",
-            "--server",
-            self.server_url,
-            "--random-share",
-            str(bot.random_share),
-            "--max-think",
-            str(bot.max_think),
-            "--untimed-limit",
-            str(bot.max_think),
+        command = [sys.executable, "-m", "app.cli", "bot", "--server", self.server_url]
+        if bot.step is not None:
+            # KataGo's steps accept the server's dead stones (KataGo's own proposal where it runs).
+            command += ["--katago-step", bot.step, "--scoring", "accept"]
+        else:
+            command += ["--gtp", f"{self.gnugo} --mode gtp --level {bot.level}", "--random-share", str(bot.random_share)]
+        command += ["--max-think", str(bot.max_think), "--untimed-limit", str(bot.max_think)]
+        if self.gnugo is not None:
             # Over its budget, GNU Go at its fastest level gives the move.
-            "--fallback-gtp",
-            f"{self.gnugo} --mode gtp --level 0",
-        ]
+            command += ["--fallback-gtp", f"{self.gnugo} --mode gtp --level 0"]
         env = {**os.environ, "TENGEN_BOT_TOKEN": token, PARENT_PID_VARIABLE: str(os.getpid())}
         with open(self.log_dir / f"{bot.name}.log", "ab") as out:
             self.processes[bot.name] = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -184,14 +198,18 @@ class HouseBots:
 
 
 def start_house_bots(settings: Settings, host: str, port: int) -> HouseBots | None:
-    """Start the house bots when they are enabled and GNU Go is installed (None otherwise)."""
+    """Start the house bots when they are enabled: KataGo's steps where KataGo runs, GNU Go's where it is
+    installed (None when neither)."""
     if not settings.house_bots_enabled:
         return None
     gnugo = find_gnugo(settings.gnugo)
+    wanted = (KATAGO_BOTS if katago_installed(settings) else ()) + (GNUGO_BOTS if gnugo is not None else ())
     if gnugo is None:
-        log.info("GNU Go not found: no house bots (install the gnugo package, or set TENGEN_GNUGO)")
+        log.info("GNU Go not found: no GNU Go house bots (install the gnugo package, or set TENGEN_GNUGO)")
+    if not wanted:
+        log.info("neither KataGo nor GNU Go: no house bots")
         return None
-    bots = asyncio.run(prepare(settings))
+    bots = asyncio.run(prepare(settings, wanted))
     connect_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if ":" in connect_host:
         connect_host = f"[{connect_host}]"

@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from app.bots import clocks
 from app.bots.backoff import Backoff
 from app.bots.engine_game import fallback_move, load_game
-from app.bots.gtp import Engine, GtpError
+from app.bots.gtp import Engine, GtpEngine, GtpError
 from app.bots.position import GameMove, Gap, Point, Position
 from app.protocol import client_frame
 from app.rules.coords import from_gtp, to_gtp
@@ -59,6 +59,8 @@ class PlayerOptions:
     random_share: float = 0.0  # the share of moves chosen at random among the legal ones (weaker bots)
     scoring: str = "engine"  # "engine": mark what the engine says is dead; "accept": accept the proposal
     rematch: Callable[[str], bool] | None = None  # asked before accepting a rematch; False declines
+    # An engine answered in process (a KataGo house bot: app/bots/kata_engine.py) instead of ``engine``'s process.
+    engine_factory: Callable[[Position], GtpEngine] | None = None
 
 
 class GamePlayer:
@@ -66,7 +68,7 @@ class GamePlayer:
         self.game_id = game_id
         self.options = options
         self.position = Position(game_id)
-        self.engine: Engine | None = None
+        self.engine: GtpEngine | None = None
         self.engine_moves: list[GameMove] | None = None  # what the engine's board holds (None: unknown)
         self._ids = itertools.count(1)
         self._run_id = secrets.token_hex(4)
@@ -330,7 +332,7 @@ class GamePlayer:
             max_think=self.options.max_think,
         )
         synced = await self._synced_engine()
-        engine: Engine | None = synced
+        engine: GtpEngine | None = synced
         if plan.time_left:
             await synced.send(plan.time_left, timeout=5)
         colour = "black" if pos.me == "B" else "white"
@@ -367,7 +369,7 @@ class GamePlayer:
             return
         await self._send({"t": "play", "p": list(point)})
 
-    async def _random_move(self, engine: Engine, colour: str, chosen: Point) -> Point:
+    async def _random_move(self, engine: GtpEngine, colour: str, chosen: Point) -> Point:
         """Undo the engine's move and play a random legal one that does not fill one of our own eyes."""
         pos = self.position
         await engine.send("undo", timeout=5)
@@ -404,11 +406,12 @@ class GamePlayer:
 
     # ------------------------------------------------------------------ the engine
 
-    async def _synced_engine(self) -> Engine:
+    async def _synced_engine(self) -> GtpEngine:
         """The engine, with exactly the game's moves on its board."""
         pos = self.position
         if self.engine is None or not self.engine.alive:
-            self.engine = await Engine.start(self.options.engine)
+            factory = self.options.engine_factory
+            self.engine = factory(pos) if factory is not None else await Engine.start(self.options.engine)
             self.engine_moves = None
         engine = self.engine
         held = self.engine_moves
@@ -419,7 +422,7 @@ class GamePlayer:
         self._board = await self._read_board(engine)
         return engine
 
-    async def _read_board(self, engine: Engine) -> dict[Point, str]:
+    async def _read_board(self, engine: GtpEngine) -> dict[Point, str]:
         board: dict[Point, str] = {}
         if self.options.random_share <= 0:
             return board
