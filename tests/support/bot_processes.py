@@ -62,16 +62,25 @@ class ServeProcess:
 
 
 class BridgeProcess:
-    """``tengen bot`` with GNU Go, logging to ``log_path``."""
+    """``tengen bot`` with GNU Go (or a KataGo house bot's step, ``katago_step``), logging to ``log_path``."""
 
-    def __init__(self, server: str, token: str, log_path: Path, *, level: int = 1, extra: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        server: str,
+        token: str,
+        log_path: Path,
+        *,
+        level: int = 1,
+        extra: list[str] | None = None,
+        katago_step: str | None = None,
+    ) -> None:
+        engine = ["--gtp", f"{GNUGO} --mode gtp --level {level}"] if katago_step is None else ["--katago-step", katago_step]
         self.args = [
             sys.executable,
             "-m",
             "app.cli",
             "bot",
-            "--gtp",
-            f"{GNUGO} --mode gtp --level {level}",
+            *engine,
             "--token",
             token,
             "--server",
