@@ -38,7 +38,7 @@ from app.accounts import tokens
 from app.accounts.service import name_key
 from app.bots.bridge import PARENT_PID_VARIABLE
 from app.bots.declaration import BotAccepts
-from app.bots.rank_pick import STEPS
+from app.bots.rank_pick import SPARRING, STEPS
 from app.engines.layout import Installed, Layout, engines_dir
 from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
@@ -74,7 +74,7 @@ GNUGO_BOTS = (
 # at least, five for the search.
 KATAGO_BOTS = tuple(
     HouseBot(step.name, 0, 0.0, step.strength, step.max_games, step.max_think, step.name, 5.0 if step.search else 2.0)
-    for step in STEPS
+    for step in (*STEPS, SPARRING)
 )
 HOUSE_BOTS = KATAGO_BOTS + GNUGO_BOTS
 

@@ -7,6 +7,8 @@ half a gigabyte and every core it is given). The bridge, its clocks, its fallbac
 handling are the same as for any GTP engine; only what answers ``genmove`` differs:
 
 - a policy step asks for one evaluation with the policy and picks its move with ``rank_pick.choose``;
+- the sparring partner first aims at its opponent (``app/bots/sparring.py``), then plays as the policy step
+  or the search its aim names;
 - the search step asks for ``SEARCH_VISITS`` at most, within the seconds its move's budget leaves (the server
   lowers the visits to what its measured speed does in them), and plays KataGo's best candidate.
 
@@ -27,6 +29,7 @@ import httpx
 from app.bots.gtp import GtpError
 from app.bots.position import Position
 from app.bots.rank_pick import Step, choose
+from app.bots.sparring import Aim, aim, kyu_of, outcomes
 from app.rules import Game, IllegalMove, rules_for
 from app.rules.coords import from_gtp, to_gtp
 
@@ -49,6 +52,7 @@ class KataEngine:
         self.handicap: list[tuple[int, int]] = []
         self.moves: list[tuple[str, tuple[int, int] | None]] = []
         self.alive = True
+        self.aim: Aim | None = None if step.adaptive else Aim(step.kyu, step.search)
 
     async def send(self, command: str, timeout: float = 30.0) -> str:
         if not self.alive:
@@ -97,17 +101,37 @@ class KataEngine:
             game = self._board(colour)
         except (IllegalMove, ValueError) as exc:
             raise GtpError(f"the game does not replay here: {exc}") from None
-        seconds = max(0.2, timeout * ASK_SHARE)
-        answer = await self._ask(self.step.evaluations if not self.step.search else SEARCH_VISITS, seconds)
-        if self.step.search:
+        began = asyncio.get_running_loop().time()
+        if self.aim is None:
+            self.aim = await self._aim()
+        seconds = max(0.2, (timeout - (asyncio.get_running_loop().time() - began)) * ASK_SHARE)
+        answer = await self._ask(SEARCH_VISITS if self.aim.search else self.step.evaluations, seconds)
+        if self.aim.search:
             best = next(iter(answer["candidates"]), None)
             point = None if best is None or best["point"] is None else (best["point"][0], best["point"][1])
         else:
-            point = choose(answer["policy"], game, self.step.kyu, self.rng)
+            point = choose(answer["policy"], game, self.aim.kyu, self.rng)
         if point is None:
             return "pass"
         self.moves.append((colour, point))
         return to_gtp(point, self.size)
+
+    async def _aim(self) -> Aim:
+        """The sparring partner's aim in this game, from the opponent's rank and its results against them."""
+        fallback = Aim(kyu_of(self.step.strength))
+        if not self.game.opponent_name:
+            return fallback
+        try:
+            response = await self.http.get(f"/api/players/{self.game.opponent_name}", timeout=5)
+            profile = response.json() if response.status_code == 200 else {}
+            rank = (profile.get("player") or {}).get("rank")
+            chosen = aim(kyu_of(rank), outcomes(profile)) if rank else fallback
+        except (httpx.HTTPError, ValueError) as exc:
+            log.info("game %s: no profile of %s (%s)", self.game.game_id, self.game.opponent_name, exc)
+            return fallback
+        name = self.game.opponent_name
+        log.info("game %s: sparring with %s (%s): aiming at %s", self.game.game_id, name, rank, chosen.describe())
+        return chosen
 
     async def _ask(self, visits: int, seconds: float) -> dict[str, Any]:
         body = {

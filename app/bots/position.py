@@ -26,6 +26,7 @@ class Gap(Exception):
 class Position:
     game_id: str
     me: str = ""  # "B" or "W"
+    opponent_name: str = ""
     v: int = 0
     size: int = 19
     komi: float = 7.5
@@ -63,6 +64,7 @@ class Position:
         self.time_control = game.get("time_control") or {}
         players = game["players"]
         self.me = "B" if players["B"]["id"] == my_user_id else "W"
+        self.opponent_name = str((players[self.opponent] or {}).get("name") or "")
         self.moves = [(m["color"], tuple(m["p"]) if m.get("p") is not None else None) for m in game["moves"]]
         self.to_move = game.get("to_move") or "B"
         self.phase = game["phase"]

@@ -49,6 +49,7 @@ class Step:
     search: bool = False  # the strongest step: a search with the visits its clock allows
     max_games: int = 10
     max_think: float = 3.0  # seconds: the step's pace
+    adaptive: bool = False  # the sparring partner: its rank chosen for each opponent (app/bots/sparring.py)
 
     @property
     def evaluations(self) -> int:
@@ -70,8 +71,12 @@ STEPS = (
 )
 
 
+# Not a step of its own: at each game's start it aims at its opponent (app/bots/sparring.py).
+SPARRING = Step("Kata-Sparring", "10k", None, adaptive=True, max_games=10, max_think=8.0)
+
+
 def step_named(name: str) -> Step:
-    for step in STEPS:
+    for step in (*STEPS, SPARRING):
         if step.name.lower() == name.lower() or step.strength == name.lower():
             return step
     raise ValueError(f"no step {name!r}; steps: {', '.join(step.name for step in STEPS)}")

@@ -83,6 +83,8 @@ async def test_each_step_plays_a_legal_9x9_game_to_the_end_within_its_clock(
     # Every move the server took was legal by its rules; the game was counted, not lost on time.
     assert outcome.result is not None and outcome.result["reason"] == "score", (outcome.result, log[-3000:])
     assert outcome.bot_moves >= 10 and "no move within the budget" not in log, log[-3000:]
+    if bot.step == "Kata-Sparring":  # a new player, 6k by default, and no games against it yet: aimed at 6k
+        assert "aiming at 6.0 kyu" in log, log[-3000:]
 
 
 @pytest.mark.parametrize("size", [13, 19])

@@ -7,6 +7,7 @@ import random
 from statistics import mean
 
 from app.bots.rank_pick import STEPS, choose, loses_a_chain, mean_place, picks, step_named
+from app.bots.sparring import Aim, aim, kyu_of, outcomes
 from app.rules import Game
 
 SIZE = 9
@@ -75,3 +76,34 @@ def test_the_steps_go_from_beginner_to_the_search() -> None:
     assert len(STEPS) >= 8 and STEPS[0].strength == "25k" and STEPS[-1].search
     assert [step.kyu for step in STEPS[:7]] == sorted((step.kyu for step in STEPS[:7] if step.kyu is not None), reverse=True)
     assert step_named("kata-7k").kyu == 7 and step_named("15k").name == "Kata-15k"
+    assert step_named("Kata-Sparring").adaptive
+
+
+def test_the_sparring_partner_aims_at_the_player_and_moves_with_the_results() -> None:
+    assert kyu_of("12k") == 12 and kyu_of("12k?") == 12 and kyu_of("1d") == 0 and kyu_of("3d") == -2
+    assert aim(12, []).kyu == 12
+    won, lost = aim(12, [1.0]).kyu, aim(12, [0.0]).kyu
+    assert won is not None and lost is not None and won > 12 > lost  # it won: weaker next time; lost: stronger
+    # The newest game counts most; old ones fade; a draw moves nothing.
+    recent_win = aim(12, [1.0, 0.0]).kyu
+    assert recent_win is not None and recent_win > 12 and aim(12, [0.5, 0.5]).kyu == 12
+    assert aim(1, [0.0, 0.0, 0.0]) == Aim(None) and aim(-5, []) == Aim(None, search=True)
+    assert aim(29, [1.0] * 6).kyu == 30
+
+
+def test_the_partner_reads_its_own_results_from_the_head_to_head() -> None:
+    def game(result: str, bot_colour: str, status: str = "finished") -> dict:
+        return {
+            "status": status,
+            "result": result,
+            "players": {bot_colour: {"id": 7}, "W" if bot_colour == "B" else "B": {"id": 3}},
+        }
+
+    profile = {
+        "head_to_head": {
+            "opponent": {"id": 7},
+            "games": [game("B+R", "B"), game("B+3.5", "W"), game("Draw", "W"), game("Void", "B"), game("W+R", "W")],
+        }
+    }
+    assert outcomes(profile) == [1.0, 0.0, 0.5, 1.0]
+    assert outcomes({"head_to_head": None}) == []
