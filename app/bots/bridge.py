@@ -64,7 +64,8 @@ class Bridge:
         self.max_games_option = max_games
         self.margin = margin
         self.random_share = random_share
-        self.scoring = scoring
+        # A KataGo step has no final_status_list: it accepts the server's proposal (KataGo's own where it runs).
+        self.scoring = "accept" if katago_step is not None else scoring
         self.untimed_limit = untimed_limit
         self.max_think = max_think
         self.fallback = fallback
