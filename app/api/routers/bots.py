@@ -92,9 +92,10 @@ class BotQuestion(BaseModel):
 
 
 @router.post("/bots/katago", summary="KataGo's policy and candidates at a position: the server's own house bots only")
-async def house_bot_analysis(body: BotQuestion, request: Request, user: RequiredUser) -> dict:
+async def house_bot_analysis(body: BotQuestion, request: Request, db: DB, user: RequiredUser) -> dict:
     if not user.is_bot or user.owner_id is not None:
         raise Forbidden("house_bots_only", "Only the server's own house bots ask its KataGo for moves.")
+    await db.close()  # the pooled connection goes back while the line is checked and KataGo thinks
     if body.visits > MAX_BOT_VISITS:
         raise ServiceError("too_many_visits", f"A house bot's question is at most {MAX_BOT_VISITS} visits.", 422)
     if body.seconds > MAX_BOT_SECONDS:
