@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from app.bots.house import KATAGO_BOTS, HouseBot, prepare
-from app.bots.rank_pick import STEPS
+from app.bots.rank_pick import SPARRING, STEPS
 from app.settings import Settings
 from tests.bots.accounts import bearer, make_bot, register
 from tests.support.bot_opponent import Opponent, challenge_bot
@@ -125,4 +125,5 @@ async def test_only_house_bots_ask_the_servers_katago(server: ServeProcess) -> N
         illegal = {**question, "line": [{"color": "B", "point": [4, 4]}, {"color": "W", "point": [4, 4]}]}
         refused = await bot.post("/api/bots/katago", json=illegal)
         assert refused.status_code == 422, refused.text
-    assert len(STEPS) == len(KATAGO_BOTS)
+    # Every step and the sparring partner is a house bot.
+    assert {bot.step for bot in KATAGO_BOTS} == {step.name for step in (*STEPS, SPARRING)}
