@@ -34,8 +34,8 @@ from app.rules.game import opponent
 
 Point = tuple[int, int]
 
-PLACE_GROWTH = 1.17  # the wanted place in the policy's order grows by this factor a kyu rank
-PLACE_SCALE = 0.6  # ... from 1 + PLACE_SCALE at 1 kyu / 1 dan on 19x19
+PLACE_GROWTH = 1.18  # the wanted place in the policy's order grows by this factor a kyu rank
+PLACE_SCALE = 1.2  # ... from 1 + PLACE_SCALE at 1 dan on 19x19
 PLAUSIBLE = 0.002  # moves with less than this share of the top move's policy are never drawn
 OBVIOUS_EMPTY = 0.85  # the top move's policy beyond which it is played, on an empty board...
 OBVIOUS_FULL = 0.5  # ... and on a full one

@@ -35,7 +35,7 @@ def test_the_weaker_the_step_the_further_down_the_policy_its_moves() -> None:
     places = [place_played(kyu) for kyu in (25, 15, 7, 1)]
     assert places == sorted(places, reverse=True) and places[0] > 3 * places[-1], places
     assert place_played(None) == 1  # the network's own choice
-    assert mean_place(25, 19) > 4 * mean_place(25, 9) and mean_place(0, 19) < 2
+    assert mean_place(25, 19) > 4 * mean_place(25, 9) and mean_place(0, 19) < 2.5
     assert picks(25, 19, 300) < picks(5, 19, 300) and picks(40, 9, 3) == 1
 
 
