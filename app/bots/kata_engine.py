@@ -36,6 +36,9 @@ from app.rules.coords import from_gtp, to_gtp
 log = logging.getLogger("tengen.bot.katago")
 
 SEARCH_VISITS = 200  # the search step's visits at most (the server lowers them to what its budget allows)
+# What the server answers a house bot at most (POST /api/bots/katago refuses more, each with its code).
+MAX_VISITS = 400
+MAX_SECONDS = 30.0
 ASK_SHARE = 0.7  # of genmove's time limit given to the server's KataGo; the rest is the round trip and the pick
 
 
@@ -104,7 +107,7 @@ class KataEngine:
         began = asyncio.get_running_loop().time()
         if self.aim is None:
             self.aim = await self._aim()
-        seconds = max(0.2, (timeout - (asyncio.get_running_loop().time() - began)) * ASK_SHARE)
+        seconds = min(MAX_SECONDS, max(0.2, (timeout - (asyncio.get_running_loop().time() - began)) * ASK_SHARE))
         answer = await self._ask(SEARCH_VISITS if self.aim.search else self.step.evaluations, seconds)
         if self.aim.search:
             best = next(iter(answer["candidates"]), None)

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import tokens
 from app.api.deps import DB, RequiredUser, SessionUser
-from app.bots import service
+from app.bots import kata_engine, service
 from app.bots.declaration import BotAccepts
 from app.engines.analysis import Question
 from app.engines.lane import Priority
@@ -75,8 +75,8 @@ async def revoke_token(token_id: int, request: Request, db: DB, user: SessionUse
     return {"ok": True}
 
 
-MAX_BOT_VISITS = 400  # a house bot's search at most (the strongest step on a fast machine)
-MAX_BOT_SECONDS = 30.0  # a house bot's question at most (its clock's budget for the move)
+MAX_BOT_VISITS = kata_engine.MAX_VISITS  # a house bot's search at most (the strongest step on a fast machine)
+MAX_BOT_SECONDS = kata_engine.MAX_SECONDS  # a house bot's question at most (its clock's budget for the move)
 SPEED_SHARE = 0.6  # of the budget's seconds the visits are planned to fill
 REPLAY_BUDGET = 5.0  # seconds: a study worker checks the game's line (milliseconds)
 
