@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.bots.house import KATAGO_BOTS, HouseBot, prepare
+from app.bots.house import KATAGO_BOTS, HouseBot, HouseBots, katago_installed, prepare
 from app.bots.rank_pick import SPARRING, STEPS
 from app.settings import Settings
 from tests.bots.accounts import bearer, make_bot, register
@@ -127,3 +127,23 @@ async def test_only_house_bots_ask_the_servers_katago(server: ServeProcess) -> N
         assert refused.status_code == 422, refused.text
     # Every step and the sparring partner is a house bot.
     assert {bot.step for bot in KATAGO_BOTS} == {step.name for step in (*STEPS, SPARRING)}
+
+
+async def test_the_server_starts_katago_steps_as_house_bots(server: ServeProcess, katago_dir: Path, tmp_path: Path) -> None:
+    assert katago_installed(Settings(env="test", katago=True, engines_dir=katago_dir))
+    assert not katago_installed(Settings(env="test", katago=False, engines_dir=katago_dir))
+    assert not katago_installed(Settings(env="test", katago=True, engines_dir=tmp_path))
+    bot = KATAGO_BOTS[0]
+    # As `tengen serve` starts them (without GNU Go: no fallback engine), for one step.
+    house = HouseBots(None, server.url, [(bot, await house_token(server, bot))], tmp_path / "house-bots")
+    house.start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as player:
+            await register(player)
+            game_id = await challenge_bot(player, bot.name, board_size=9, rated=False, time_control=QUICK)
+            outcome = await Resigner(server.ws_url, _cookie(player), game_id, moves=3, seed=1).play(120)
+    finally:
+        house.stop()
+    log = (tmp_path / "house-bots" / f"{bot.name}.log").read_text()
+    assert outcome.result is not None and outcome.result["reason"] == "resignation", log[-2000:]
+    assert outcome.bot_moves >= 3 and "no move within the budget" not in log, log[-2000:]
