@@ -42,10 +42,7 @@ class AiReviewService:
         game = await _finished_game(session, game_id)
         moves = await games.moves(session, game_id)
         review = await ai_reviews.get(session, game_id)
-        positions: list[dict[str, Any] | None] = [None] * (len(moves) + 1)
-        for row in await ai_reviews.positions(session, game_id):
-            if row.i < len(positions):
-                positions[row.i] = row.figure
+        positions = await ai_reviews.figures(session, game_id, len(moves) + 1)
         depth = None if review is None else review.depth
         done = sum(1 for p in positions if p is not None and depth is not None and ai_reviews.at_least(p["depth"], depth))
         line: list[tuple[Colour, Point | None]] = [

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sgfmill import sgf
 
 from app.ai_review.raw import raw_figure, reviewed
 from app.engines.lane import Priority
@@ -121,3 +122,12 @@ async def test_a_quick_review_completes_with_katagos_answers_and_the_socket_carr
 
         row = await ai_reviews.get(session, game_id)
         assert row is not None and row.evaluations == len(MOVES) + 1
+
+    # the SGF export carries them: a comment on each move and Black's win rate as SBKV (percent)
+    record = sgf.Sgf_game.from_bytes((await black.http.get(f"/api/games/{game_id}/sgf")).content)
+    nodes = record.get_main_sequence()[1:]
+    assert len(nodes) == len(MOVES)
+    for n, node in enumerate(nodes, start=1):
+        figure = review["positions"][n]
+        assert float(node.get_raw("SBKV").decode()) == pytest.approx(figure["winrate"] * 100, abs=0.006)
+        assert f"Black's win rate {figure['winrate'] * 100:.1f}%" in node.get("C")

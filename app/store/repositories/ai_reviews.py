@@ -72,6 +72,15 @@ async def positions(session: AsyncSession, game_id: str) -> list[AiReviewPositio
     return list(rows)
 
 
+async def figures(session: AsyncSession, game_id: str, total: int) -> list[dict[str, Any] | None]:
+    """The stored figures of the game's ``total`` positions, by index (None: not computed)."""
+    out: list[dict[str, Any] | None] = [None] * total
+    for row in await positions(session, game_id):
+        if row.i < total:
+            out[row.i] = row.figure
+    return out
+
+
 async def stored_depths(session: AsyncSession, game_id: str) -> dict[int, str]:
     """Position index → the depth of its stored figure."""
     rows = await session.execute(select(AiReviewPosition.i, AiReviewPosition.depth).where(AiReviewPosition.game_id == game_id))
