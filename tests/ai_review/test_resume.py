@@ -5,6 +5,9 @@ for the same review."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ from tests.live.room_fixtures import MakePlayer, Servers
 from tests.live.room_fixtures import make_player, server, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.live.room_fixtures import stack_settings as room_settings  # noqa: F401 - the database and hub of each stack
 from tests.support.players import Player, start_game
+from tests.support.server_process import REPO_ROOT, stop
 
 pytestmark = [pytest.mark.katago]
 
@@ -42,8 +46,8 @@ async def stack_settings(room_settings: Settings, katago_dir: Path) -> AsyncIter
     )
 
 
-async def finished_game(make_player: MakePlayer) -> tuple[str, Player]:
-    black, white = await make_player(), await make_player()
+async def finished_game(make_player: MakePlayer, base_url: str | None = None) -> tuple[str, Player]:
+    black, white = await make_player(base_url), await make_player(base_url)
     game_id = await start_game(black, white)
     b, w = await black.socket(game_id), await white.socket(game_id)
     await b.of_type("snapshot")
@@ -113,3 +117,49 @@ async def test_two_instances_asked_for_one_review_compute_it_once(
     computed = server.app.state.analyst.evaluations + other.app.state.analyst.evaluations
     assert computed == TOTAL
     assert (await review_of(db_sessionmaker, game_id)).evaluations == TOTAL
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True, ids=["postgres+redis"])
+async def test_tengen_analyst_on_its_own_works_the_queue_of_servers_without_one(stack_settings: Settings, tmp_path: Path) -> None:
+    quiet = Servers(stack_settings.model_copy(update={"ai_review_worker": False}))
+    people: list[Player] = []
+
+    async def make(base_url: str | None = None) -> Player:
+        people.append(await Player(base_url or web.url).visit())
+        return people[-1]
+
+    try:
+        web = quiet.start()
+        assert web.app.state.analyst is None
+        game_id, black = await finished_game(make)
+        watcher = await black.socket(game_id)
+        asked = await black.http.post(f"/api/games/{game_id}/review", json={"depth": "quick"})
+        assert asked.status_code == 200 and asked.json()["state"] == "queued", asked.text
+
+        env = {
+            **os.environ,
+            "TENGEN_ENV": "test",
+            "TENGEN_DATABASE_URL": stack_settings.database_url,
+            "TENGEN_REDIS_URL": stack_settings.redis_url,
+            "TENGEN_REDIS_PREFIX": stack_settings.redis_prefix,
+            "TENGEN_KATAGO": "true",
+            "TENGEN_ENGINES_DIR": str(stack_settings.engines_dir),
+            "TENGEN_KATAGO_BUFFERS": "[9]",
+            "TENGEN_KATAGO_MEASURE_VISITS": "1",
+            "TENGEN_AI_REVIEW_QUICK_SECONDS": "0",
+        }
+        log_path = tmp_path / "analyst.log"
+        with open(log_path, "wb") as log:
+            analyst = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", "analyst"], cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        try:
+            done = await watcher.until(lambda m: m.get("t") == "ai_review" and m["state"] == "done", timeout=WAIT)
+        finally:
+            stop(analyst, grace=30)
+        assert done["progress"] == {"done": TOTAL, "total": TOTAL}, log_path.read_text()
+        assert analyst.returncode == 0, log_path.read_text()[-2000:]
+    finally:
+        for person in people:
+            await person.close()
+        quiet.stop_all()

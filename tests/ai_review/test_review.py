@@ -1,6 +1,7 @@
 """KataGo's review of a finished game through a real server, its API and its game socket, with the real KataGo on
 9x9 (two visits a position): the review completes, its figures are KataGo's answers to the same questions, the
-socket carries them as they arrive, and a game in progress is refused."""
+socket carries them as they arrive, the SGF export carries them, a rated game is reviewed when it ends, and a game
+in progress is refused."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from app.settings import Settings
 from app.store.repositories import games
 from tests.conftest import LiveServer
 from tests.live.room_fixtures import MakePlayer
+from tests.ratings.rated_play import rated_game, registered
 from tests.live.room_fixtures import make_player, server, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game
 
@@ -36,7 +38,6 @@ async def stack_settings(settings: Settings, katago_dir: Path) -> AsyncIterator[
             "katago_buffers": [9],
             "katago_measure_visits": 1,
             "ai_review_quick_seconds": 0.0,  # two visits a position (the least)
-            "ai_review_auto": False,
         }
     )
 
@@ -60,6 +61,22 @@ async def news_until_done(sock: GameSocket) -> list[dict[str, Any]]:
         seen.append(message)
         if message["state"] in ("done", "failed"):
             return seen
+
+
+async def test_a_rated_game_is_reviewed_when_it_ends_without_anyone_asking(server: LiveServer) -> None:
+    black, white = await registered(server.url), await registered(server.url)
+    try:
+        game_id = await rated_game(black, white, winner="W")
+        for _ in range(int(WAIT * 4)):
+            review = (await black.http.get(f"/api/games/{game_id}/review")).json()
+            if review["state"] in ("done", "failed"):
+                break
+            await asyncio.sleep(0.25)
+        assert review["state"] == "done" and review["depth"] == "quick", review
+        assert all(figure is not None for figure in review["positions"])
+    finally:
+        await black.close()
+        await white.close()
 
 
 async def test_a_game_in_progress_is_refused(make_player: MakePlayer) -> None:
