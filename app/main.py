@@ -143,8 +143,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
         ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)
         app.state.ratings = ratings
-        reviews_queue = ReviewQueue(url, app.state.sessionmaker)
-        await reviews_queue.open()
+        reviews_queue = ReviewQueue(url, app.state.sessionmaker)  # opened at its first use
         analyst: Analyst | None = None
         no_analyst = None
         if settings.ai_review_worker and app.state.engines.absent is None:

@@ -82,7 +82,6 @@ async def run(layout: Layout, args: argparse.Namespace, folder: Path) -> None:
         print(
             f"machine: {os.cpu_count()} cores; KataGo {args.size}x{args.size} measured at start: {speed:.3f} evals/s", flush=True
         )
-        await queue.open()
         analyst = Analyst(sessionmaker, engines, None, Budget(args.quick_seconds, args.deep_seconds))
         queue.start_worker(analyst)
         started = time.perf_counter()

@@ -45,7 +45,6 @@ def run_analyst(settings: Settings) -> int:
             loop.add_signal_handler(sig, stop.set)
         try:
             engines.start()
-            await queue.open()
             budget = Budget(settings.ai_review_quick_seconds, settings.ai_review_deep_seconds)
             queue.start_worker(Analyst(sessionmaker, engines, hub, budget))
             log.info("analyst started: KataGo for %s", ", ".join(f"{lane.buffer}x{lane.buffer}" for lane in engines.lanes))

@@ -48,6 +48,7 @@ RETRY_SECONDS = 10
 ASKED, AUTOMATIC = 10, 0  # procrastinate priorities: higher first
 STALLED_SECONDS = 30.0  # a worker silent this long (no heartbeat) is dead: its job goes back to the queue
 STALLED_SWEEP_SECONDS = 60.0
+RESTART_SECONDS = 5.0  # a worker that failed starts again after this
 ENGINE_ERRORS = (EngineUnavailable, EngineBusy, EngineFailed)  # tried again later; anything else is a bug
 SCHEMA_LOCK = 7_346_001  # pg_advisory_xact_lock key while procrastinate's schema is applied
 
@@ -85,12 +86,18 @@ class ReviewQueue:
         self._worker = BackgroundTask("ai-review worker")
         self._sweep = BackgroundTask("ai-review stalled jobs")
         self._opened = False
+        self._opening = asyncio.Lock()
 
     async def open(self) -> None:
-        if not self.embedded:
-            await ensure_schema(self.url)
-        await self.app.open_async()
-        self._opened = True
+        """Connect (and on PostgreSQL apply procrastinate's schema if missing): at the first use, so that a
+        server nobody asks for a review never opens the queue's connections."""
+        async with self._opening:
+            if self._opened:
+                return
+            if not self.embedded:
+                await ensure_schema(self.url)
+            await self.app.open_async()
+            self._opened = True
 
     async def close(self) -> None:
         await self._sweep.close()
@@ -101,6 +108,7 @@ class ReviewQueue:
 
     async def defer(self, game_id: str, depth: str, automatic: bool = False) -> None:
         """Queue the job of (game, depth), unless one waits already (its queueing lock)."""
+        await self.open()
         deferrer = self.app.configure_task(
             name=TASK,
             queueing_lock=f"ai_review:{game_id}:{depth}",
@@ -140,19 +148,27 @@ class ReviewQueue:
             self._sweep.start(self._sweeping())
 
     async def _work(self, analyst: Analyst) -> None:
-        await self.release_stalled()
-        await self.requeue()
-        await self.app.run_worker_async(
-            queues=[QUEUE],
-            concurrency=1,
-            install_signal_handlers=False,
-            listen_notify=not self.embedded,
-            fetch_job_polling_interval=1.0 if self.embedded else 5.0,
-            shutdown_graceful_timeout=0,
-            stalled_worker_timeout=STALLED_SECONDS,
-            delete_jobs="successful",
-            additional_context={"analyst": analyst},
-        )
+        """The worker, started again after a failure (the database away, a bug in a job's bookkeeping)."""
+        while True:
+            try:
+                await self.open()
+                await self.release_stalled()
+                await self.requeue()
+                await self.app.run_worker_async(
+                    queues=[QUEUE],
+                    concurrency=1,
+                    install_signal_handlers=False,
+                    listen_notify=not self.embedded,
+                    fetch_job_polling_interval=1.0 if self.embedded else 5.0,
+                    shutdown_graceful_timeout=0,
+                    stalled_worker_timeout=STALLED_SECONDS,
+                    delete_jobs="successful",
+                    additional_context={"analyst": analyst},
+                )
+                return
+            except Exception:
+                log.exception("the review worker stopped; starting it again in %g s", RESTART_SECONDS)
+                await asyncio.sleep(RESTART_SECONDS)
 
     async def _sweeping(self) -> None:
         while True:
