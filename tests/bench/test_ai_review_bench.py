@@ -13,9 +13,7 @@ from tests.support.katago import katago_dir
 
 __all__ = ["katago_dir"]
 
-LAST = re.compile(
-    r"^positions=5 visits=\d+ evals_per_second=\d+\.\d{3} wall_s=\d+\.\d\d expected_s=\d+\.\d\d ratio=\d+\.\d\d$"
-)
+LAST = re.compile(r"^positions=5 visits=\d+ evals_per_second=\d+\.\d{3} wall_s=\d+\.\d\d expected_s=\d+\.\d\d ratio=\d+\.\d\d$")
 
 
 @pytest.mark.katago
