@@ -3,8 +3,9 @@
 A job computes the positions of one game at one depth that are not stored at that depth or deeper yet, so a
 job that stopped (a restart, a crash) resumes where it stopped and never computes a stored position again. The
 figures are stored as they arrive, a batch at a time, then announced on the game's socket (``ai_review``).
-KataGo gets the questions a few at a time (as many as it analyses at once), so that it never waits for the
-database or the hub between two positions.
+KataGo gets the questions a few at a time (one more than it analyses at once, so that the engine service hands
+it the next the moment it answers one), so that it never waits for the database, the hub or this loop between
+two positions.
 
 Visits: the quick pass spends ``ai_review_quick_seconds`` of the engine's measured speed on each position (at
 least two visits: the position's own evaluation and one for its best move), the deep pass
@@ -110,7 +111,8 @@ class Analyst:
     ) -> None:
         pending: list[tuple[int, str, dict]] = []
         last = time.monotonic()
-        width = max(1, sum(lane.parallel for lane in self.engines.lanes))
+        # one question more than KataGo analyses at once: the lane sends it the moment an answer frees a thread
+        width = 1 + max(1, sum(lane.parallel for lane in self.engines.lanes))
         queue = iter(todo)
         running: dict[asyncio.Task[Analysis], int] = {}
 
