@@ -21,13 +21,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine_latency_bench import random_line
 
 from app.ai_review.analyst import Analyst, Budget
 from app.ai_review.jobs import ReviewQueue
@@ -35,7 +37,6 @@ from app.engines.lane import Lane
 from app.engines.layout import Installed, Layout, engines_dir
 from app.engines.process import Launch
 from app.engines.service import EngineService
-from app.rules import Game
 from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
 from app.store.migrations import upgrade_to_head
@@ -46,28 +47,13 @@ NICENESS = 19
 MEASURE_VISITS = 4  # the server's default (TENGEN_KATAGO_MEASURE_VISITS)
 
 
-def random_game(size: int, moves: int, seed: int) -> list[tuple[str, tuple[int, int] | None]]:
-    rng = random.Random(seed)
-    game = Game(size)
-    line: list[tuple[str, tuple[int, int] | None]] = []
-    tries = 0
-    while len(line) < moves and tries < 100 * moves:
-        tries += 1
-        point = (rng.randrange(size), rng.randrange(size))
-        colour = game.to_move
-        if game.is_legal(colour, point):
-            line.append((colour, point))
-            game.play(colour, point)
-    return line
-
-
 async def run(layout: Layout, args: argparse.Namespace, folder: Path) -> None:
     url = f"sqlite:///{folder / 'bench.db'}"
     await asyncio.to_thread(upgrade_to_head, url)
     database = create_engine(url)
     sessionmaker = create_sessionmaker(database)
     black, white = await player(sessionmaker), await player(sessionmaker)
-    moves = random_game(args.size, args.moves, args.seed)
+    moves = random_line(args.size, args.seed, args.moves)
     game_id = await finished_game(sessionmaker, black, white, "B+R", size=args.size, rated=False, moves=moves)
 
     lane = Lane(args.size, Launch.katago(layout, args.size, 1, 1, NICENESS), measure_visits=MEASURE_VISITS)
