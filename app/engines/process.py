@@ -6,9 +6,10 @@ last lines kept for diagnosis (``stderr_tail``), so a chatty KataGo can never st
 standard output that is not a JSON object is logged and counted (``malformed``) and handed on as nothing.
 
 It runs below the web server, so that the games go first: under Linux's ``SCHED_IDLE`` where the kernel allows
-it, else at ``nice`` 19 (``lowered.py`` starts it so; ``scheduling`` reads what the running process got), in a
-session of its own (a Ctrl-C in the server's terminal is the server's to handle), with ``-quit-without-waiting``: when the server dies and the pipe
-closes, KataGo stops at once instead of finishing its queue for nobody.
+it, else at ``nice`` 19 (``lowered.py`` starts it so; ``scheduling`` reads what the running process got). It
+runs in a session of its own (a Ctrl-C in the server's terminal is the server's to handle), with
+``-quit-without-waiting``: when the server dies and the pipe closes, KataGo stops at once instead of finishing
+its queue for nobody.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any, Protocol
 
 from app.engines.layout import Layout
 from app.engines.opencl import library_path
+from app.settings import Settings
 
 log = logging.getLogger("tengen.engines")
 
@@ -75,9 +77,7 @@ class Launch:
     idle: bool = False  # asked for SCHED_IDLE (what it got: ``KataGoProcess.scheduling``)
 
     @classmethod
-    def katago(
-        cls, layout: Layout, buffer: int, parallel: int, search_threads: int, niceness: int, idle: bool = True
-    ) -> Launch:
+    def katago(cls, layout: Layout, buffer: int, parallel: int, search_threads: int, niceness: int, idle: bool = True) -> Launch:
         """KataGo's analysis engine for ``buffer``, under ``SCHED_IDLE`` if ``idle`` (where permitted) at ``niceness``."""
         overrides = (
             f"numAnalysisThreads={parallel},numSearchThreadsPerAnalysisThread={search_threads},"
@@ -96,6 +96,18 @@ class Launch:
         ]
         lowered = [sys.executable, "-I", "-S", str(LOWERED), str(niceness), "idle" if idle else "nice"]
         return cls([*lowered, *argv], {"LD_LIBRARY_PATH": library_path(layout.lib_dir)}, idle)
+
+    @classmethod
+    def configured(cls, layout: Layout, buffer: int, settings: Settings) -> Launch:
+        """KataGo for ``buffer`` as the settings have it (threads, niceness, ``SCHED_IDLE``)."""
+        return cls.katago(
+            layout,
+            buffer,
+            settings.katago_parallel,
+            settings.katago_search_threads,
+            settings.katago_nice,
+            settings.katago_sched_idle,
+        )
 
     def wrapped(self, prefix: list[str]) -> Launch:
         """The same, started through ``prefix`` (a program that runs the rest of its command line)."""

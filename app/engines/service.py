@@ -51,10 +51,7 @@ class EngineService:
         lanes = [
             Lane(
                 buffer,
-                Launch.katago(
-                    layout, buffer, settings.katago_parallel, settings.katago_search_threads, settings.katago_nice,
-                    settings.katago_sched_idle,
-                ),  # fmt: skip
+                Launch.configured(layout, buffer, settings),
                 parallel=settings.katago_parallel,
                 start_timeout=settings.katago_start_seconds,
                 measure_visits=settings.katago_measure_visits,
