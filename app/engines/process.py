@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,22 @@ def _tell_refusal(scheduling: str, stderr: str) -> None:
         "KataGo could not be put under SCHED_IDLE here; it runs at %s, and the games may feel it when it is busy "
         "(docs/engines.md, CPU share). %s", scheduling, stderr,
     )  # fmt: skip
+
+
+_PROBE = "import os; print('SCHED_IDLE' if os.sched_getscheduler(0) == os.SCHED_IDLE else f'nice {os.nice(0)}')"
+
+
+def scheduling_here(settings: Settings) -> str:
+    """The CPU policy KataGo would get on this machine, found by running the launcher with a probe in its place
+    (for ``tengen engines status``; blocking, a few tens of milliseconds: not for the event loop)."""
+    mode = "idle" if settings.katago_sched_idle else "nice"
+    probe = [sys.executable, "-I", "-S", "-c", _PROBE]
+    lowered = [sys.executable, "-I", "-S", str(LOWERED), str(settings.katago_nice), mode, *probe]
+    try:
+        done = subprocess.run(lowered, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"? ({exc})"
+    return done.stdout.strip() or f"? ({done.stderr.strip()[-200:]})"
 
 
 class Listener(Protocol):
