@@ -40,6 +40,7 @@ from app.settings import Settings
 from tests.rules.dead_positions import load, load_truths
 
 NICENESS = 19
+Point = tuple[int, int]
 
 
 def game_of(rows: list[str], to_move: str) -> Game:
@@ -54,7 +55,24 @@ def labels(points: set[tuple[int, int]], size: int) -> str:
     return " ".join(sorted(to_gtp(p, size) for p in points)) or "-"
 
 
-async def run(layout: Layout, size: int, visits: int, limit: int | None, playout_level: int, truths: bool) -> None:
+def explained(game: Game, readings: list[dead_stones.Reading], katago: set[Point], truth: set[Point]) -> str:
+    """KataGo's readings (Black to play, White to play) of each chain it judged other than the truth."""
+    lines = []
+    for chain in dead_stones.read_chains(game, readings):
+        if (chain.stones[0] in katago) != (chain.stones[0] in truth):
+            owned = " ".join(f"{o:+.2f}" for o in chain.owned)
+            stdev = " ".join("-" if s is None else f"{s:.2f}" for s in chain.stdev)
+            lines.append(
+                f"    {to_gtp(chain.stones[0], game.size)} ({chain.colour}, {len(chain.stones)} stones): truth"
+                f" {'dead' if chain.stones[0] in truth else 'alive'}, KataGo {dead_stones.verdict(chain)};"
+                f" owned (B, W to play) {owned}, stdev {stdev}"
+            )
+    return "\n".join(lines) or "    (KataGo agrees with the truth)"
+
+
+async def run(
+    layout: Layout, size: int, visits: int, limit: int | None, playout_level: int, truths: bool, explain: bool = False
+) -> None:
     stored = load_truths(size) if truths else {}
     positions = [p for p in load(size) if not truths or p.note in stored][:limit]
     if not positions:
@@ -79,7 +97,8 @@ async def run(layout: Layout, size: int, visits: int, limit: int | None, playout
                 else None
             )
             started = time.perf_counter()
-            judgement = await dead_stones.ask(service, game, budget=600.0, visits=visits)
+            readings = await dead_stones.read(service, game, budget=600.0, visits=visits)
+            judgement = dead_stones.judge(game, readings)
             times.append(time.perf_counter() - started)
             katago = {(x, y) for x, y in judgement.dead}
             gnugo = position.dead
@@ -106,6 +125,8 @@ async def run(layout: Layout, size: int, visits: int, limit: int | None, playout
                     f" (uncertain {labels({(x, y) for x, y in judgement.uncertain}, size)}) | playouts {labels(playouts, size)}",
                     flush=True,
                 )
+                if explain and truth_text:
+                    print(explained(game, readings, katago, truth), flush=True)
         n = len(positions)
         times.sort()
         p50, p99 = statistics.median(times), times[min(n - 1, int(n * 0.99))]
@@ -144,11 +165,14 @@ def main() -> None:
     parser.add_argument(
         "--truths", action="store_true", help="judge against the adjudicated truths kept with the set (adjudicate_dead.py)"
     )
+    parser.add_argument(
+        "--explain", action="store_true", help="with a truth: KataGo's readings of each chain it judged otherwise"
+    )
     args = parser.parse_args()
     if args.truths and args.playout_level:
         parser.error("--truths or --playout-level, not both")
     layout = Layout.under(args.engines or engines_dir(Settings()))
-    asyncio.run(run(layout, args.size, args.visits, args.limit, args.playout_level, args.truths))
+    asyncio.run(run(layout, args.size, args.visits, args.limit, args.playout_level, args.truths, args.explain))
 
 
 if __name__ == "__main__":

@@ -63,20 +63,50 @@ def chains(game: Game) -> list[tuple[str, list[Point]]]:
     return found
 
 
-def judge(game: Game, readings: list[Reading]) -> Judgement:
-    """The dead and uncertain stones of ``game``'s board from ``readings`` (one per side to move)."""
+@dataclass(frozen=True)
+class ChainReading:
+    """One chain as the readings see it: its mean ownership from its own colour's side (+1 its colour's, -1 the
+    opponent's) and its mean ownership standard deviation (None: not asked), one of each per reading."""
+
+    colour: str
+    stones: list[Point]
+    owned: list[float]
+    stdev: list[float | None]
+
+
+def read_chains(game: Game, readings: list[Reading]) -> list[ChainReading]:
+    """Every chain of ``game``'s board as ``readings`` see it."""
     if not readings:
         raise ValueError("no reading to judge by")
-    dead: list[list[int]] = []
-    uncertain: list[list[int]] = []
+    found: list[ChainReading] = []
     for colour, chain in chains(game):
         sign = 1.0 if colour == "B" else -1.0
         owned = [sign * sum(r.ownership[y][x] for x, y in chain) / len(chain) for r in readings]
-        unsure = any(r.stdev is not None and sum(r.stdev[y][x] for x, y in chain) / len(chain) > UNSURE_STDEV for r in readings)
-        if all(o <= -DEAD for o in owned) and not unsure:
-            dead.extend([x, y] for x, y in chain)
-        elif not all(o >= -ALIVE for o in owned):
-            uncertain.extend([x, y] for x, y in chain)
+        stdev = [None if r.stdev is None else sum(r.stdev[y][x] for x, y in chain) / len(chain) for r in readings]
+        found.append(ChainReading(colour, chain, owned, stdev))
+    return found
+
+
+def verdict(chain: ChainReading) -> str:
+    """``dead``, ``alive`` or ``uncertain`` (the module's rules)."""
+    unsure = any(s is not None and s > UNSURE_STDEV for s in chain.stdev)
+    if all(o <= -DEAD for o in chain.owned) and not unsure:
+        return "dead"
+    if all(o >= -ALIVE for o in chain.owned):
+        return "alive"
+    return "uncertain"
+
+
+def judge(game: Game, readings: list[Reading]) -> Judgement:
+    """The dead and uncertain stones of ``game``'s board from ``readings`` (one per side to move)."""
+    dead: list[list[int]] = []
+    uncertain: list[list[int]] = []
+    for chain in read_chains(game, readings):
+        found = verdict(chain)
+        if found == "dead":
+            dead.extend([x, y] for x, y in chain.stones)
+        elif found == "uncertain":
+            uncertain.extend([x, y] for x, y in chain.stones)
     return Judgement(sorted(dead), sorted(uncertain))
 
 
@@ -88,6 +118,11 @@ def visits_for(evals_per_second: float, budget: float) -> int:
 async def ask(engines: EngineService, game: Game, budget: float, visits: int | None = None) -> Judgement:
     """KataGo's judgement of ``game``'s dead stones: the board asked with each side to move, at counting's priority,
     within ``budget`` seconds (``TimeoutError`` past it; the engine's errors, ``RulesNotMapped`` as they come)."""
+    return judge(game, await read(engines, game, budget, visits))
+
+
+async def read(engines: EngineService, game: Game, budget: float, visits: int | None = None) -> list[Reading]:
+    """The two readings ``ask`` judges by (Black to play, then White)."""
     speed = engines.evals_per_second(game.size)
     if speed is None:
         raise EngineUnavailable(f"KataGo is {engines.state} for {game.size}x{game.size}")
@@ -100,4 +135,4 @@ async def ask(engines: EngineService, game: Game, budget: float, visits: int | N
         return list(await asyncio.gather(*(engines.analyze(q, Priority.COUNTING) for q in questions)))
 
     answers = await asyncio.wait_for(both(), budget)
-    return judge(game, [Reading(a.ownership or [], a.ownership_stdev) for a in answers])
+    return [Reading(a.ownership or [], a.ownership_stdev) for a in answers]
