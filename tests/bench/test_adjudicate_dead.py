@@ -38,7 +38,7 @@ def test_the_stored_truths_are_of_the_stored_positions() -> None:
 
 @pytest.mark.katago
 @pytest.mark.timeout(620)
-def test_two_positions_are_adjudicated_once_and_written_with_how(katago_dir: Path, tmp_path: Path) -> None:
+def test_positions_are_adjudicated_once_and_written_with_how(katago_dir: Path, tmp_path: Path) -> None:
     need_gnugo()
     out = tmp_path / "truths.txt"
     args = ("--size", "9", "--limit", "2", "--level", "1", "--visits", "4", "--engines", str(katago_dir), "--out", str(out))
@@ -47,8 +47,12 @@ def test_two_positions_are_adjudicated_once_and_written_with_how(katago_dir: Pat
     truths = parse_truths(out.read_text(), 9)
     assert list(truths) == [position.note for position in load(9)[:2]]
     assert all(truth.how.startswith(("play-out", "KataGo")) for truth in truths.values())
+    # Again: the two are kept as they are, and the next two are adjudicated.
     again = bench_lines("adjudicate_dead.py", *args, last=ADJUDICATED, timeout=600)[-1]
-    assert again.startswith("positions=0 ")  # kept, not asked again
+    assert again.startswith("positions=2 ")
+    more = parse_truths(out.read_text(), 9)
+    assert list(more) == [position.note for position in load(9)[:4]]
+    assert all(more[note] == truth for note, truth in truths.items())
 
 
 @pytest.mark.katago
