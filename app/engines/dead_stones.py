@@ -7,7 +7,11 @@ colour owns its points, -1: the opponent does) in each answer:
 - **dead** when both answers give it to the opponent (at most ``-DEAD``) and neither is unsure of it (a mean
   standard deviation below ``UNSURE_STDEV``);
 - **alive** when both answers leave it at least ``-ALIVE``: its colour's, or nobody's, as the stones of a seki
-  are (KataGo gives a seki ownership near 0), so a seki stays alive;
+  are (KataGo gives a seki ownership near 0), so a seki stays alive; but not when the two answers are far apart
+  (more than ``SWING``: its colour's with one side to move, nobody's with the other). That is a fight the side to
+  move decides, not a seki (whose stones are nobody's whoever moves), and calling it alive would decide it
+  silently: seen on the adjudicated set (docs/performance.md), a chain at +0.99 and -0.01 that the side to move
+  kills;
 - **uncertain** otherwise (the answers disagree, or a chain between the two bounds, or an unsure one). An
   uncertain chain is not proposed dead: it is marked uncertain on the board, and the players decide.
 
@@ -29,6 +33,7 @@ from app.rules.game import Game
 
 DEAD = 0.6  # a chain the opponent owns this much (mean, from its colour's side, -1..1) in both answers is dead
 ALIVE = 0.3  # a chain owned at least -ALIVE in both answers is alive (seki stones are near 0)
+SWING = 0.6  # answers further apart than this on a chain (one side to move or the other): not settled, uncertain
 UNSURE_STDEV = 0.45  # a mean ownership standard deviation above this: not sure enough to call it dead
 MAX_VISITS = 64  # at most this many visits per answer, however fast the engine
 SHARE = 0.5  # of the budget spent on the expected time of the two questions (the rest: margin)
@@ -92,7 +97,7 @@ def verdict(chain: ChainReading) -> str:
     unsure = any(s is not None and s > UNSURE_STDEV for s in chain.stdev)
     if all(o <= -DEAD for o in chain.owned) and not unsure:
         return "dead"
-    if all(o >= -ALIVE for o in chain.owned):
+    if all(o >= -ALIVE for o in chain.owned) and max(chain.owned) - min(chain.owned) <= SWING:
         return "alive"
     return "uncertain"
 
