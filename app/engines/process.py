@@ -52,17 +52,20 @@ def _tell_refusal(scheduling: str, stderr: str) -> None:
     )  # fmt: skip
 
 
+def lowered(niceness: int, idle: bool) -> list[str]:
+    """The command line that runs the rest of it below the web server (``lowered.py``)."""
+    return [sys.executable, "-I", "-S", str(LOWERED), str(niceness), "idle" if idle else "nice"]
+
+
 _PROBE = "import os; print('SCHED_IDLE' if os.sched_getscheduler(0) == os.SCHED_IDLE else f'nice {os.nice(0)}')"
 
 
 def scheduling_here(settings: Settings) -> str:
     """The CPU policy KataGo would get on this machine, found by running the launcher with a probe in its place
     (for ``tengen engines status``; blocking, a few tens of milliseconds: not for the event loop)."""
-    mode = "idle" if settings.katago_sched_idle else "nice"
-    probe = [sys.executable, "-I", "-S", "-c", _PROBE]
-    lowered = [sys.executable, "-I", "-S", str(LOWERED), str(settings.katago_nice), mode, *probe]
+    probe = [*lowered(settings.katago_nice, settings.katago_sched_idle), sys.executable, "-I", "-S", "-c", _PROBE]
     try:
-        done = subprocess.run(lowered, capture_output=True, text=True, timeout=30)
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError) as exc:
         return f"? ({exc})"
     return done.stdout.strip() or f"? ({done.stderr.strip()[-200:]})"
@@ -111,8 +114,7 @@ class Launch:
             overrides,
             "-quit-without-waiting",
         ]
-        lowered = [sys.executable, "-I", "-S", str(LOWERED), str(niceness), "idle" if idle else "nice"]
-        return cls([*lowered, *argv], {"LD_LIBRARY_PATH": library_path(layout.lib_dir)}, idle)
+        return cls([*lowered(niceness, idle), *argv], {"LD_LIBRARY_PATH": library_path(layout.lib_dir)}, idle)
 
     @classmethod
     def configured(cls, layout: Layout, buffer: int, settings: Settings) -> Launch:
