@@ -21,7 +21,13 @@ ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
     TENGEN_LOG_FORMAT=json \
     TENGEN_DATA_DIR=/data \
     TENGEN_ALEMBIC_DIR=/opt/tengen/alembic \
-    TENGEN_FRONTEND_DIR=/opt/tengen/frontend
+    TENGEN_FRONTEND_DIR=/opt/tengen/frontend \
+    TENGEN_ENGINES_DIR=/opt/tengen/engines
+# KataGo's OpenCL on the processor (docs/engines.md): the loader and POCL, and the libraries its binary takes from the
+# system. On a GPU host, derive an image with the GPU's OpenCL driver instead of pocl-opencl-icd.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ocl-icd-libopencl1 pocl-opencl-icd libssl3 libstdc++6 \
+    && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 tengen \
     && useradd --system --uid 10001 --gid tengen --no-create-home --home-dir /data --shell /usr/sbin/nologin tengen \
     && mkdir -p /data && chown tengen:tengen /data
@@ -30,6 +36,13 @@ RUN --mount=type=bind,from=builder,source=/wheels,target=/wheels \
 # Only what the server reads at run time: the migrations and the static site (owned by root, read-only).
 COPY alembic /opt/tengen/alembic
 COPY frontend /opt/tengen/frontend
+# KataGo, installed at build time (docs/engines.md, "Install"): the pinned katrain wheel downloaded by pip (its
+# SHA-256 checked), KataGo and its network extracted, the tuning file and configs written, KataGo started once per
+# buffer size. Owned by root, read-only for the server; the server never downloads anything. The wheel itself is
+# not needed at run time and is dropped. The speeds recorded are the build machine's; each process measures its
+# own at start. POCL's kernel cache goes to the server's home (/data) at the first start.
+RUN TENGEN_ENV=development TENGEN_DATA_DIR=/tmp/tengen-build tengen engines install \
+    && rm -rf /opt/tengen/engines/*/*.whl /tmp/tengen-build /root/.cache
 USER tengen:tengen
 WORKDIR /data
 EXPOSE 8000

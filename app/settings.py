@@ -155,6 +155,7 @@ class Settings(BaseSettings):
     katago_search_threads: Annotated[int, Field(ge=1)] = 1  # search threads on each position
     katago_queue: Annotated[int, Field(ge=1)] = 32  # questions waiting at once on an instance; beyond, 503 engine_busy
     katago_nice: Annotated[int, Field(ge=0, le=19)] = 19  # KataGo's niceness: below the web server, so games go first
+    katago_sched_idle: bool = True  # KataGo under SCHED_IDLE (runs only when the cores are free); refused: the niceness
     katago_start_seconds: Annotated[float, Field(gt=0)] = 120.0  # a process that does not answer by then failed to start
     katago_measure_visits: Annotated[int, Field(ge=0)] = 4  # evaluations timed at each start (0: not measured)
 

@@ -2,14 +2,16 @@
 through the engine service), the rules engine's playouts (app/rules/dead.py) and GNU Go's ``final_status_list
 dead`` (stored with each position in tests/rules/data/dead_<size>.txt, so GNU Go is not needed).
 
-PARTIAL (issue 33): the issue's oracle is the position played out to the end under area rules, every disagreement
-adjudicated by the strongest judge and kept with the set. That is not built yet; this measures agreement with
-GNU Go's static judgement only, and prints every position where KataGo and GNU Go differ, for adjudication by hand.
-Every position where any two of the three judges differ is printed with all three lists. Printed per size:
+The truth: with ``--truths``, the adjudicated truths kept with the set (tests/rules/data/dead_truth_<size>.txt,
+written by ``adjudicate_dead.py``: the play-out, and where any judge disputes it, KataGo's search on the disputed
+chains), only the positions that have one; with ``--playout-level``, a fresh play-out by GNU Go at that level
+(``playout_oracle.py``, not adjudicated). Without either, agreement with GNU Go's static judgement only.
+Every position where any two of the judges (and the truth) differ is printed with all the lists. Printed per size:
 identical dead lists with GNU Go (KataGo, the playouts), KataGo with the playouts, KataGo's uncertain chains, and
 the time to a KataGo proposal (p50, p99) at the given visits; last, the same as ``key=value`` pairs::
 
-    .venv/bin/python bench/dead_stone_oracle.py --size 9 --visits 2 [--limit 30] [--engines DIR]
+    .venv/bin/python bench/dead_stone_oracle.py --size 9 --visits 2 [--truths | --playout-level 10] [--limit 30]
+        [--engines DIR]
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from app.games.chains import expand_to_chains
 from app.rules import Game
 from app.rules.coords import to_gtp
 from app.settings import Settings
-from tests.rules.dead_positions import load
+from tests.rules.dead_positions import load, load_truths
 
 NICENESS = 19
+Point = tuple[int, int]
 
 
 def game_of(rows: list[str], to_move: str) -> Game:
@@ -52,8 +55,28 @@ def labels(points: set[tuple[int, int]], size: int) -> str:
     return " ".join(sorted(to_gtp(p, size) for p in points)) or "-"
 
 
-async def run(layout: Layout, size: int, visits: int, limit: int | None, playout_level: int) -> None:
-    positions = load(size)[:limit]
+def explained(game: Game, readings: list[dead_stones.Reading], katago: set[Point], truth: set[Point]) -> str:
+    """KataGo's readings (Black to play, White to play) of each chain it judged other than the truth."""
+    lines = []
+    for chain in dead_stones.read_chains(game, readings):
+        if (chain.stones[0] in katago) != (chain.stones[0] in truth):
+            owned = " ".join(f"{o:+.2f}" for o in chain.owned)
+            stdev = " ".join("-" if s is None else f"{s:.2f}" for s in chain.stdev)
+            lines.append(
+                f"    {to_gtp(chain.stones[0], game.size)} ({chain.colour}, {len(chain.stones)} stones): truth"
+                f" {'dead' if chain.stones[0] in truth else 'alive'}, KataGo {dead_stones.verdict(chain)};"
+                f" owned (B, W to play) {owned}, stdev {stdev}"
+            )
+    return "\n".join(lines) or "    (KataGo agrees with the truth)"
+
+
+async def run(
+    layout: Layout, size: int, visits: int, limit: int | None, playout_level: int, truths: bool, explain: bool = False
+) -> None:
+    stored = load_truths(size) if truths else {}
+    positions = [p for p in load(size) if not truths or p.note in stored][:limit]
+    if not positions:
+        raise SystemExit(f"no position to judge (adjudicated truths: {len(stored)}; run adjudicate_dead.py --size {size})")
     lane = Lane(size, Launch.katago(layout, size, 1, 1, NICENESS), measure_visits=1)
     service = EngineService([lane])
     service.start()
@@ -62,7 +85,7 @@ async def run(layout: Layout, size: int, visits: int, limit: int | None, playout
         if lane.state != "ready":
             raise SystemExit(f"KataGo did not start: {lane.error}")
         same = dict.fromkeys(("katago_gnugo", "playouts_gnugo", "katago_playouts", "katago_uncertain"), 0)
-        if playout_level:
+        if playout_level or truths:
             same.update(dict.fromkeys(("katago_truth", "playouts_truth", "gnugo_truth"), 0))
         times: list[float] = []
         for position in positions:
@@ -74,7 +97,8 @@ async def run(layout: Layout, size: int, visits: int, limit: int | None, playout
                 else None
             )
             started = time.perf_counter()
-            judgement = await dead_stones.ask(service, game, budget=600.0, visits=visits)
+            readings = await dead_stones.read(service, game, budget=600.0, visits=visits)
+            judgement = dead_stones.judge(game, readings)
             times.append(time.perf_counter() - started)
             katago = {(x, y) for x, y in judgement.dead}
             gnugo = position.dead
@@ -84,19 +108,25 @@ async def run(layout: Layout, size: int, visits: int, limit: int | None, playout
             same["katago_uncertain"] += bool(judgement.uncertain)
             differ = not katago == playouts == gnugo
             truth_text = ""
-            if truth_task is not None:
-                truth, moves = await truth_task
+            if truth_task is not None or truths:
+                if truth_task is not None:
+                    truth, moves = await truth_task
+                    truth_text = f"played out ({moves} moves) {labels(truth, size)} | "
+                else:
+                    truth = stored[position.note].dead
+                    truth_text = f"truth {labels(truth, size)} | "
                 same["katago_truth"] += katago == truth
                 same["playouts_truth"] += playouts == truth
                 same["gnugo_truth"] += gnugo == truth
                 differ = differ or truth != gnugo
-                truth_text = f"played out ({moves} moves) {labels(truth, size)} | "
             if differ:
                 print(
                     f"{position.note}: {truth_text}GNU Go {labels(gnugo, size)} | KataGo {labels(katago, size)}"
                     f" (uncertain {labels({(x, y) for x, y in judgement.uncertain}, size)}) | playouts {labels(playouts, size)}",
                     flush=True,
                 )
+                if explain and truth_text:
+                    print(explained(game, readings, katago, truth), flush=True)
         n = len(positions)
         times.sort()
         p50, p99 = statistics.median(times), times[min(n - 1, int(n * 0.99))]
@@ -107,7 +137,12 @@ async def run(layout: Layout, size: int, visits: int, limit: int | None, playout
             f" KataGo unsure somewhere on {same['katago_uncertain']}; time to a KataGo proposal p50 {p50:.2f} s,"
             f" p99 {p99:.2f} s"
         )
-        if playout_level:
+        if truths:
+            print(
+                f"identical with the adjudicated truths (tests/rules/data/dead_truth_{size}.txt):"
+                f" KataGo {same['katago_truth']}, playouts {same['playouts_truth']}, GNU Go {same['gnugo_truth']} of {n}"
+            )
+        elif playout_level:
             print(
                 f"identical with the play-out (GNU Go level {playout_level}, area rules, capturing the dead):"
                 f" KataGo {same['katago_truth']}, playouts {same['playouts_truth']}, GNU Go {same['gnugo_truth']} of {n}"
@@ -127,9 +162,17 @@ def main() -> None:
     parser.add_argument(
         "--playout-level", type=int, default=0, help="GNU Go's level for the play-out oracle (playout_oracle.py); 0: none"
     )
+    parser.add_argument(
+        "--truths", action="store_true", help="judge against the adjudicated truths kept with the set (adjudicate_dead.py)"
+    )
+    parser.add_argument(
+        "--explain", action="store_true", help="with a truth: KataGo's readings of each chain it judged otherwise"
+    )
     args = parser.parse_args()
+    if args.truths and args.playout_level:
+        parser.error("--truths or --playout-level, not both")
     layout = Layout.under(args.engines or engines_dir(Settings()))
-    asyncio.run(run(layout, args.size, args.visits, args.limit, args.playout_level))
+    asyncio.run(run(layout, args.size, args.visits, args.limit, args.playout_level, args.truths, args.explain))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Evaluations a second through the engine service against ``katago benchmark``, in one run, on this machine.
 
 Both use the installed KataGo, the same network, the same analysis config (the ``--size`` buffer, its tuning
-file) and the same search threads, at the same niceness. ``katago benchmark`` searches its own built-in
+file) and the same search threads, under the same CPU policy (``SCHED_IDLE``, as the server runs KataGo).
+``katago benchmark`` searches its own built-in
 positions for that board size; the service is asked as the server asks it: one question after another, each
 ``--visits`` visits on a position after 12 random legal moves (``--positions`` of them, each from a line of its
 own, so that no search finds another's positions in KataGo's cache, as ``katago benchmark`` clears it between
@@ -31,7 +32,7 @@ from app.engines.analysis import Colour, Point, Position, Question
 from app.engines.lane import Lane, Priority
 from app.engines.layout import Installed, Layout, engines_dir
 from app.engines.opencl import library_path
-from app.engines.process import Launch
+from app.engines.process import Launch, lowered
 from app.engines.service import EngineService
 from app.rules import Game
 from app.settings import Settings
@@ -56,7 +57,7 @@ def random_line(size: int, moves: int, seed: int) -> list[tuple[Colour, Point | 
 
 def benchmark(layout: Layout, size: int, visits: int, positions: int, threads: int) -> float:
     """``katago benchmark``'s visits a second (one thread count, no extra tests)."""
-    command = ["nice", "-n", str(NICENESS), str(layout.katago), "benchmark", "-config", str(layout.config(size))]
+    command = [*lowered(NICENESS, True), str(layout.katago), "benchmark", "-config", str(layout.config(size))]
     command += ["-model", str(layout.model), "-v", str(visits), "-n", str(positions), "-t", str(threads)]
     command += ["-boardsize", str(size), "-no-server-thread-test", "-no-half-batch-size-test"]
     command += ["-override-config", f"numSearchThreads={threads}"]

@@ -10,7 +10,7 @@ seconds) are played in ``--rounds`` matched pairs of rounds, busy and quiet in t
 - **busy**: ``--in-flight`` clients post score estimates of 19x19 positions (``POST /api/study/estimate``,
   each a line of its own, so KataGo's cache never answers) one after another, from a second before the round
   until its end, so the engine always has a question running and more waiting (the service's estimate priority,
-  KataGo at its shipped niceness); the estimates still running at the end are awaited before the next round;
+  KataGo as the server starts it); the estimates still running at the end are awaited before the next round;
 - **quiet**: no estimate; the KataGo process sits idle.
 
 Each pair's ratio is the busy round's p50 over the quiet round's; ``engine_busy_ratio`` is the median of the pairs'
@@ -20,11 +20,12 @@ estimate answered by the rules engine instead (KataGo over its 10 s) is counted 
     engine_busy_ratio=<median of busy p50 / quiet p50> busy_p50_ms=<x> quiet_p50_ms=<x> estimates=<n>
 
     .venv/bin/python bench/engine_load_bench.py [--games 20] [--spectators 2] [--moves 24] [--interval 1.0]
-        [--rounds 6] [--in-flight 2] [--engines DIR] [--sched-idle] [--quick]
+        [--rounds 6] [--in-flight 2] [--engines DIR] [--nice-only] [--quick]
 
-``--sched-idle`` is a trial of a scheduling policy the server does not use yet: once KataGo is ready, every thread
-of its process is put under Linux's ``SCHED_IDLE`` (it runs only when nothing else wants the core) instead of
-only niceness 19 (which still takes a share of the core, and its time slice, from a waking web server).
+KataGo runs as the server starts it: under Linux's ``SCHED_IDLE`` (it runs only when nothing else wants the core;
+``app/engines/lowered.py``), at niceness 19 where that is refused. ``--nice-only`` turns ``SCHED_IDLE`` off
+(``TENGEN_KATAGO_SCHED_IDLE=false``), for the comparison with niceness 19 alone (which still takes a share of the
+core, and its time slice, from a waking web server). The policy KataGo got is printed (``/healthz``).
 
 The per-user estimate limit (30 a minute) is raised for the bench's one client; nothing else is. CPU group and
 PostgreSQL as in ``room_bench.py``.
@@ -48,7 +49,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
 from bench_server import add_game_options, bench_run, free_port, run_favoured, start_tengen, wait_listening
 from cpu_groups import Favoured
-from proc_cpu import processes
 from room_bench import Pair, TengenGames, matched_ratio, ms
 from ws_clients import percentile
 
@@ -119,15 +119,6 @@ async def wait_ready(base: str) -> dict[str, object]:
     raise SystemExit(f"KataGo not ready after {READY_SECONDS:.0f} s")
 
 
-def katago_to_idle(server_pid: int) -> list[int]:
-    """Every thread of the server's KataGo processes under ``SCHED_IDLE`` (the ``--sched-idle`` trial): the pids."""
-    pids = [pid for pid, (name, _, _, parent) in processes().items() if parent == server_pid and name == "katago"]
-    for pid in pids:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            os.sched_setscheduler(int(tid), os.SCHED_IDLE, os.sched_param(0))
-    return pids
-
-
 async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
     rng = random.Random(args.seed)
     async with bench_run(favoured) as bench:
@@ -141,6 +132,7 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
                 TENGEN_ENGINES_DIR=str(args.engines),
                 TENGEN_KATAGO_BUFFERS="[19]",
                 TENGEN_STUDY_ESTIMATES="1000000",  # one client asks for every estimate
+                TENGEN_KATAGO_SCHED_IDLE="false" if args.nice_only else "true",
             )
             bench.servers.append(tengen)
             await wait_listening(tengen, port)
@@ -148,8 +140,6 @@ async def run(args: argparse.Namespace, favoured: Favoured | None) -> int:
             try:
                 katago = await wait_ready(base)
                 print(f"machine: {os.cpu_count()} cores; KataGo: {json.dumps(katago['buffers'])}", flush=True)
-                if args.sched_idle:
-                    print(f"KataGo's threads under SCHED_IDLE: processes {katago_to_idle(tengen.process.pid)}", flush=True)
                 games, estimates = TengenGames(base, args, rng), Estimates(base, args.in_flight)
                 await games.open()
                 await bench.backends.join()
@@ -206,9 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-flight", type=int, default=2, help="estimates asked at once in a busy round (default 2)")
     parser.add_argument("--engines", type=Path, default=None, help="KataGo's folder (default: TENGEN_ENGINES_DIR)")
     parser.add_argument(
-        "--sched-idle",
-        action="store_true",
-        help="a trial: once started, KataGo's threads under Linux's SCHED_IDLE policy instead of only nice 19",
+        "--nice-only", action="store_true", help="KataGo at niceness 19 only, not under SCHED_IDLE (the server's default)"
     )
     parser.add_argument("--quick", action="store_true", help="a smoke run: 3 games, 1 spectator, 4 moves in 2 pairs")
     args = parser.parse_args(argv)

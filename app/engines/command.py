@@ -7,6 +7,7 @@ from pathlib import Path
 from app.engines import opencl, pins
 from app.engines.install import InstallFailed, install, tune
 from app.engines.layout import Installed, Layout, engines_dir
+from app.engines.process import scheduling_here
 from app.settings import get_settings
 
 
@@ -41,6 +42,14 @@ def status() -> int:
     print(f"  device: {installed.device.name} ({installed.device.platform}, {installed.device.kind})")
     tuning_state = "present" if Path(installed.tuning_file).is_file() else "MISSING: run `tengen engines tune`"
     print(f"  tuning file: {installed.tuning_file} ({tuning_state})")
+    policy = scheduling_here(settings)
+    if policy == "SCHED_IDLE":
+        why = "its processes run only when the cores are free: the games go first"
+    elif not settings.katago_sched_idle:
+        why = "TENGEN_KATAGO_SCHED_IDLE=false"
+    else:
+        why = "SCHED_IDLE is refused here: the games may feel KataGo when it is busy"
+    print(f"  CPU policy: {policy} ({why})")
     for buffer, rate in sorted(installed.evals_per_second.items()):
         print(f"  speed {buffer}x{buffer}: {rate:.2f} evaluations a second at install ({installed.threads} thread(s))")
     try:

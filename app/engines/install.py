@@ -177,7 +177,7 @@ async def _try(layout: Layout, settings: Settings, say: Say) -> dict[int, float]
     lanes = [
         Lane(
             buffer,
-            Launch.katago(layout, buffer, settings.katago_parallel, settings.katago_search_threads, settings.katago_nice),
+            Launch.configured(layout, buffer, settings),
             parallel=settings.katago_parallel,
             start_timeout=settings.katago_start_seconds,
             measure_visits=max(settings.katago_measure_visits, 2),

@@ -99,6 +99,7 @@ class Lane:
         self.state: State = "waiting"
         self.error: str | None = None  # why the last start failed
         self.evals_per_second: float | None = None
+        self.scheduling: str | None = None  # the CPU policy its last process got: SCHED_IDLE, or nice <n>
         self.restarts = 0
         self.started = asyncio.Event()  # set once the first start ended (ready or failed)
         self._queue: list[Job] = []
@@ -178,6 +179,7 @@ class Lane:
                 continue
             began = loop.time()
             self._process = process
+            self.scheduling = process.scheduling()
             await self._measure(process)
             if self._process is process:  # not gone while it was measured
                 self.state, self.error = "ready", None

@@ -5,9 +5,11 @@ task of their own and handed on one by one (``on_answer``), and its standard err
 last lines kept for diagnosis (``stderr_tail``), so a chatty KataGo can never stall on a full pipe. A line on the
 standard output that is not a JSON object is logged and counted (``malformed``) and handed on as nothing.
 
-It runs under ``nice`` (below the web server: the games go first), in a session of its own (a Ctrl-C in the
-server's terminal is the server's to handle), with ``-quit-without-waiting``: when the server dies and the pipe
-closes, KataGo stops at once instead of finishing its queue for nobody.
+It runs below the web server, so that the games go first: under Linux's ``SCHED_IDLE`` where the kernel allows
+it, else at ``nice`` 19 (``lowered.py`` starts it so; ``scheduling`` reads what the running process got). It
+runs in a session of its own (a Ctrl-C in the server's terminal is the server's to handle), with
+``-quit-without-waiting``: when the server dies and the pipe closes, KataGo stops at once instead of finishing
+its queue for nobody.
 """
 
 from __future__ import annotations
@@ -17,13 +19,17 @@ import collections
 import contextlib
 import json
 import logging
+import os
 import re
-import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from app.engines.layout import Layout
 from app.engines.opencl import library_path
+from app.settings import Settings
 
 log = logging.getLogger("tengen.engines")
 
@@ -31,6 +37,38 @@ STDERR_LINES = 40  # lines of KataGo's standard error kept for the log when it f
 LINE_LIMIT = 16 * 1024 * 1024  # bytes of one answer line (a 19x19 answer with ownership is tens of KB)
 VERSION_QUERY = "tengen-version"
 _ID = re.compile(rb'\s*\{"id":"([^"\\]*)"')
+LOWERED = Path(__file__).with_name("lowered.py")
+
+
+_refusal_told = False  # the kernel's refusal of SCHED_IDLE is logged once a server process
+
+
+def _tell_refusal(scheduling: str, stderr: str) -> None:
+    global _refusal_told
+    _refusal_told = True
+    log.warning(
+        "KataGo could not be put under SCHED_IDLE here; it runs at %s, and the games may feel it when it is busy "
+        "(docs/engines.md, CPU share). %s", scheduling, stderr,
+    )  # fmt: skip
+
+
+def lowered(niceness: int, idle: bool) -> list[str]:
+    """The command line that runs the rest of it below the web server (``lowered.py``)."""
+    return [sys.executable, "-I", "-S", str(LOWERED), str(niceness), "idle" if idle else "nice"]
+
+
+_PROBE = "import os; print('SCHED_IDLE' if os.sched_getscheduler(0) == os.SCHED_IDLE else f'nice {os.nice(0)}')"
+
+
+def scheduling_here(settings: Settings) -> str:
+    """The CPU policy KataGo would get on this machine, found by running the launcher with a probe in its place
+    (for ``tengen engines status``; blocking, a few tens of milliseconds: not for the event loop)."""
+    probe = [*lowered(settings.katago_nice, settings.katago_sched_idle), sys.executable, "-I", "-S", "-c", _PROBE]
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"? ({exc})"
+    return done.stdout.strip() or f"? ({done.stderr.strip()[-200:]})"
 
 
 class Listener(Protocol):
@@ -56,9 +94,11 @@ class Launch:
 
     argv: list[str]
     env: dict[str, str]
+    idle: bool = False  # asked for SCHED_IDLE (what it got: ``KataGoProcess.scheduling``)
 
     @classmethod
-    def katago(cls, layout: Layout, buffer: int, parallel: int, search_threads: int, niceness: int) -> Launch:
+    def katago(cls, layout: Layout, buffer: int, parallel: int, search_threads: int, niceness: int, idle: bool = True) -> Launch:
+        """KataGo's analysis engine for ``buffer``, under ``SCHED_IDLE`` if ``idle`` (where permitted) at ``niceness``."""
         overrides = (
             f"numAnalysisThreads={parallel},numSearchThreadsPerAnalysisThread={search_threads},"
             f"nnMaxBatchSize={max(parallel * search_threads, 1)}"
@@ -74,14 +114,23 @@ class Launch:
             overrides,
             "-quit-without-waiting",
         ]
-        nice = shutil.which("nice")
-        if nice is not None and niceness > 0:
-            argv = [nice, "-n", str(niceness), *argv]
-        return cls(argv, {"LD_LIBRARY_PATH": library_path(layout.lib_dir)})
+        return cls([*lowered(niceness, idle), *argv], {"LD_LIBRARY_PATH": library_path(layout.lib_dir)}, idle)
+
+    @classmethod
+    def configured(cls, layout: Layout, buffer: int, settings: Settings) -> Launch:
+        """KataGo for ``buffer`` as the settings have it (threads, niceness, ``SCHED_IDLE``)."""
+        return cls.katago(
+            layout,
+            buffer,
+            settings.katago_parallel,
+            settings.katago_search_threads,
+            settings.katago_nice,
+            settings.katago_sched_idle,
+        )
 
     def wrapped(self, prefix: list[str]) -> Launch:
         """The same, started through ``prefix`` (a program that runs the rest of its command line)."""
-        return Launch([*prefix, *self.argv], self.env)
+        return Launch([*prefix, *self.argv], self.env, self.idle)
 
 
 class KataGoProcess:
@@ -99,8 +148,6 @@ class KataGoProcess:
     @classmethod
     async def start(cls, launch: Launch, listener: Listener, timeout: float) -> KataGoProcess:
         """Started and answering (its version), within ``timeout`` seconds; else ``StartFailed``, and nothing left running."""
-        import os
-
         try:
             process = await asyncio.create_subprocess_exec(
                 *launch.argv,
@@ -128,7 +175,10 @@ class KataGoProcess:
         if version is None:
             code = await child.wait()
             raise StartFailed(f"it exited (code {code}); {child.stderr_text()}")
-        log.info("KataGo %s started (pid %s)", version, process.pid)
+        scheduling = child.scheduling()
+        log.info("KataGo %s started (pid %s, %s)", version, process.pid, scheduling)
+        if launch.idle and scheduling != "SCHED_IDLE" and not _refusal_told:
+            _tell_refusal(scheduling, child.stderr_text())
         return child
 
     @property
@@ -138,6 +188,15 @@ class KataGoProcess:
     @property
     def alive(self) -> bool:
         return self.process.returncode is None
+
+    def scheduling(self) -> str:
+        """The CPU policy the running process has: ``SCHED_IDLE``, or ``nice <n>`` (``?`` once it is gone)."""
+        try:
+            if os.sched_getscheduler(self.pid) == os.SCHED_IDLE:
+                return "SCHED_IDLE"
+            return f"nice {os.getpriority(os.PRIO_PROCESS, self.pid)}"
+        except (OSError, AttributeError):
+            return "?"
 
     def stderr_text(self) -> str:
         lines = [line for line in self.stderr_tail if line.strip()]

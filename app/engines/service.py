@@ -51,7 +51,7 @@ class EngineService:
         lanes = [
             Lane(
                 buffer,
-                Launch.katago(layout, buffer, settings.katago_parallel, settings.katago_search_threads, settings.katago_nice),
+                Launch.configured(layout, buffer, settings),
                 parallel=settings.katago_parallel,
                 start_timeout=settings.katago_start_seconds,
                 measure_visits=settings.katago_measure_visits,
@@ -130,7 +130,7 @@ class EngineService:
         return "starting"
 
     def status(self) -> dict[str, Any]:
-        """For ``/healthz``: the state, and per buffer size its process's state, speed and queue."""
+        """For ``/healthz``: the state, and per buffer size its process's state, speed, CPU policy and queue."""
         if self.absent is not None:
             return {"state": self.state, "message": f"KataGo is {self.absent}"}
         return {
@@ -139,6 +139,7 @@ class EngineService:
                 f"{lane.buffer}x{lane.buffer}": {
                     "state": lane.state,
                     "evals_per_second": None if lane.evals_per_second is None else round(lane.evals_per_second, 3),
+                    "scheduling": lane.scheduling,
                     "waiting": lane.waiting,
                     "running": lane.running,
                     "restarts": lane.restarts,

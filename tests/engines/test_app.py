@@ -1,5 +1,6 @@
-"""The engine service in the application: started by the lifespan when KataGo is installed and turned on, its state
-and measured speed in ``/healthz``, its processes gone when the application stops."""
+"""The engine service in the application: started by the lifespan when KataGo is installed and turned on, its state,
+measured speed and CPU policy (every thread of it under ``SCHED_IDLE``) in ``/healthz``, its processes gone when the
+application stops."""
 
 from __future__ import annotations
 
@@ -24,6 +25,14 @@ def alive(pid: int) -> bool:
     return True
 
 
+def read_policy(pid: int) -> int:
+    """The policy the kernel reports for ``pid`` in ``/proc/<pid>/sched``."""
+    for line in Path(f"/proc/{pid}/sched").read_text().splitlines():
+        if line.startswith("policy"):
+            return int(line.split(":")[1])
+    raise AssertionError(f"no policy in /proc/{pid}/sched")
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_the_app_runs_katago_and_stops_it(settings: Settings, katago_dir: Path) -> None:
     changes = {"katago": True, "engines_dir": katago_dir, "katago_buffers": [9], "katago_measure_visits": 2}
@@ -39,4 +48,9 @@ async def test_the_app_runs_katago_and_stops_it(settings: Settings, katago_dir: 
         assert nine["state"] == "ready" and nine["evals_per_second"] > 0
         pid = engines.lanes[0].pid
         assert pid is not None and alive(pid)
+        # Below the web server: KataGo itself and every thread it started run only when the cores are free.
+        assert nine["scheduling"] == "SCHED_IDLE"
+        threads = [int(tid) for tid in os.listdir(f"/proc/{pid}/task")]
+        assert len(threads) > 1 and {os.sched_getscheduler(tid) for tid in threads} == {os.SCHED_IDLE}
+        assert read_policy(pid) == os.SCHED_IDLE
     assert not alive(pid)

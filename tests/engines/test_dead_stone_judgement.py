@@ -71,6 +71,19 @@ def test_stones_nobody_owns_stay_alive_as_in_seki() -> None:
     assert judgement.dead == [] and judgement.uncertain == []
 
 
+def test_a_chain_one_side_to_move_saves_and_the_other_leaves_to_nobody_is_uncertain() -> None:
+    # Not a seki (nobody's whoever moves): Black to play keeps it, White to play makes it nobody's (seen on the
+    # adjudicated set: KataGo's search with White to play kills it). Uncertain, not silently alive.
+    game = board(ROWS)
+    black_to_move = grid(ROWS, {".": -0.9, "X": 1.0, "O": -0.99})
+    white_to_move = grid(ROWS, {".": -0.2, "X": 0.01, "O": -0.5})
+    judgement = judge(game, [Reading(black_to_move), Reading(white_to_move)])
+    assert judgement.dead == [] and judgement.uncertain == [[1, 1], [1, 2], [1, 3], [2, 1], [2, 3], [3, 1], [3, 3]]
+    # Its colour's either way, a little less with the other to move: alive.
+    steady = grid(ROWS, {".": -0.2, "X": 0.5, "O": -0.5})
+    assert judge(game, [Reading(black_to_move), Reading(steady)]).uncertain == []
+
+
 def test_chains_are_judged_whole() -> None:
     rows = [
         ".....",

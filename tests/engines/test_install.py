@@ -40,6 +40,15 @@ def test_install_again_downloads_nothing_and_measures_each_buffer(katago_dir: Pa
     assert installed.device.name in status.stdout and "speed 19x19" in status.stdout
 
 
+def test_status_names_the_cpu_policy_katago_gets_here(katago_dir: Path) -> None:
+    status = tengen(katago_dir, "engines", "status")
+    assert status.returncode == 0, status.stdout
+    assert "CPU policy: SCHED_IDLE (its processes run only when the cores are free" in status.stdout
+    niced = tengen(katago_dir, "engines", "status", TENGEN_KATAGO_SCHED_IDLE="false", TENGEN_KATAGO_NICE="12")
+    niceness = min(19, os.getpriority(os.PRIO_PROCESS, 0) + 12)  # added to the server's own, as `nice -n` does
+    assert f"CPU policy: nice {niceness} (" in niced.stdout
+
+
 def test_without_an_opencl_driver_install_names_the_debian_package(katago_dir: Path, tmp_path: Path) -> None:
     done = tengen(katago_dir, "engines", "install", OCL_ICD_VENDORS=str(tmp_path))  # a folder listing no driver
     assert done.returncode == 1

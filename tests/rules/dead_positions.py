@@ -85,3 +85,31 @@ def parse(text: str) -> list[Position]:
 def load(size: int, data: Path = DATA) -> list[Position]:
     path = data / f"dead_{size}.txt"
     return parse(path.read_text()) if path.exists() else []
+
+
+@dataclass
+class Truth:
+    """The adjudicated dead stones of one stored position (``dead_truth_<size>.txt``, by ``bench/adjudicate_dead.py``)."""
+
+    note: str  # the position's note, as in dead_<size>.txt
+    dead: set[Point]
+    how: str  # how it was settled: the play-out all judges agree with, or the adjudicating judge and what it read
+
+    def to_text(self, size: int) -> str:
+        return "\n".join(
+            [f"# {self.note}", f"dead {' '.join(sorted(to_gtp(p, size) for p in self.dead))}".rstrip(), f"by {self.how}", ""]
+        )
+
+
+def parse_truths(text: str, size: int) -> dict[str, Truth]:
+    out: dict[str, Truth] = {}
+    for block in text.split("# ")[1:]:
+        note, dead, how = block.strip("\n").split("\n")[:3]
+        out[note] = Truth(note, {from_gtp(w, size) for w in dead.split()[1:]}, how.removeprefix("by "))
+    return out
+
+
+def load_truths(size: int, data: Path = DATA) -> dict[str, Truth]:
+    """The adjudicated truths of ``load(size)``'s positions, by their note ({} when none are stored)."""
+    path = data / f"dead_truth_{size}.txt"
+    return parse_truths(path.read_text(), size) if path.exists() else {}
