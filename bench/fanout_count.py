@@ -1,0 +1,236 @@
+"""The fan-out path's cost counted, not timed: one move broadcast to a game's spectators, on one or more trees.
+
+The room bench times a move to the last of its fan-out game's spectators against a broadcast floor; on a
+shared machine that ratio moves by 10 % between runs, too much to tell two commits apart by a few percent.
+This counts instead. For each source tree given (e.g. a worktree at an older commit and this one), it starts
+``tengen serve`` from that tree on a fresh PostgreSQL database (in-process hub, ``PYTHONHASHSEED=0``), opens
+one 19x19 game between two guests with ``--listeners`` anonymous spectator sockets, plays ``--warmup`` moves,
+then measures ``--moves`` random legal moves (the same seeded moves on every tree), each sent once the last
+spectator received the one before:
+
+- ``--tool callgrind`` (default): the server runs under ``valgrind --tool=callgrind`` with instrumentation off
+  until the measured moves start (``callgrind_control -i on``) and is dumped after them: the instructions the
+  server executed per move (``Ir``, all its threads), the same from run to run whatever else the machine
+  runs, and the ten C functions with the most inclusive instructions.
+- ``--tool cprofile``: the server's event-loop thread under ``cProfile``, switched on and off by signals
+  around the measured moves: the Python functions by calls and by own time per move, for finding where a
+  difference between two trees lies (own times are the profiler's, not the machine's: compare calls first).
+
+Prints one block per tree and last ``per_move=<first tree's>[,<second's> ratio=<second / first>]``: the
+instructions per move (callgrind) or the Python calls per move (cprofile).
+
+    .venv/bin/python bench/fanout_count.py [ROOT ...] [--listeners 300] [--moves 20] [--warmup 5]
+        [--tool callgrind|cprofile] [--top 25] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import pstats
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_server import Server, bench_run, dsn_for, free_port, server_env, wait_listening
+from room_bench import Bot, Table, choose_move
+from ws_clients import open_many, settle, wait_delivered
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The server under cProfile: the profiler follows the thread that enables it, so the signal handlers (which
+# Python runs in the main thread, the event loop's) switch it on and off there, and dump it when switched off.
+PROFILED_SERVE = """
+import cProfile, runpy, signal, sys
+profile = cProfile.Profile()
+def start(*_):
+    profile.enable()
+out = sys.argv[1]
+def stop(*_):
+    profile.disable()
+    profile.dump_stats(out)
+signal.signal(signal.SIGUSR1, start)
+signal.signal(signal.SIGUSR2, stop)
+sys.argv = ["app.cli", "serve"]
+runpy.run_module("app.cli", run_name="__main__", alter_sys=True)
+"""
+
+
+def start_server(root: Path, database: str, port: int, data_dir: Path, tool: str) -> tuple[Server, Path]:
+    """``tengen serve`` from ``root``, under ``tool``; its process and the file its counts go to."""
+    env = dict(os.environ)
+    env.update(
+        PYTHONPATH=str(root),
+        PYTHONHASHSEED="0",
+        TENGEN_DATABASE_URL=dsn_for(database),
+        TENGEN_PORT=str(port),
+        TENGEN_HOST="127.0.0.1",
+        TENGEN_DATA_DIR=str(data_dir),
+        TENGEN_SECRET_KEY=uuid.uuid4().hex * 2,
+    )
+    env.update(server_env())
+    if tool == "callgrind":
+        out = data_dir / "callgrind.out"
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            "-m",
+            "app.cli",
+            "serve",
+        ]
+    else:
+        out = data_dir / "profile.out"
+        command = [sys.executable, "-c", PROFILED_SERVE, str(out)]
+    log = data_dir / "tengen.log"
+    process = subprocess.Popen(command, cwd=root, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    return Server(process, log), out
+
+
+def callgrind_control(*args: str) -> None:
+    subprocess.run(["callgrind_control", *args], check=True, capture_output=True)
+
+
+async def measure(root: Path, args: argparse.Namespace) -> Path:
+    """One tree's measured moves; the file holding their counts."""
+    rng = random.Random(args.seed)
+    async with bench_run(None) as bench:
+        data_dir = Path(tempfile.mkdtemp(prefix="tengen-fanout-"))
+        port = free_port()
+        server, out = start_server(root, bench.database, port, data_dir, args.tool)
+        bench.servers.append(server)
+        await wait_listening(server, port, timeout=600)
+        pid = str(server.process.pid)
+        base = f"http://127.0.0.1:{port}"
+        black, white = await Bot(base).visit(), await Bot(base).visit()
+        table = Table(base, black, white, 0)
+        await table.open()
+        listeners = await open_many(base.replace("http://", "ws://") + f"/ws/games/{table.game_id}", args.listeners)
+        await settle([*table.sockets.values(), *listeners], quiet=2.0, limit=300)
+
+        async def play() -> None:
+            colour = table.game.to_move
+            point = choose_move(table.game, rng)
+            assert point is not None
+            answer, _, _ = await table.sockets[colour].request({"t": "play", "p": list(point)}, timeout=120)
+            if answer.get("t") != "ack":
+                raise RuntimeError(f"move refused: {answer}")
+            table.game.play(colour, point)
+            await wait_delivered(listeners, answer["v"], timeout=120)
+
+        for _ in range(args.warmup):
+            await play()
+        await settle(listeners, quiet=1.0, limit=300)
+        if args.tool == "callgrind":
+            callgrind_control("-i", "on", pid)
+            callgrind_control("-z", pid)
+        else:
+            os.kill(server.process.pid, signal.SIGUSR1)
+        for _ in range(args.moves):
+            await play()
+        if args.tool == "callgrind":
+            callgrind_control("-d", pid)
+            callgrind_control("-i", "off", pid)
+        else:
+            os.kill(server.process.pid, signal.SIGUSR2)
+            time.sleep(2)  # the dump is written by the server's main thread between two of its bytecodes
+        for probe in [*listeners, *table.sockets.values()]:
+            await probe.close()
+        await black.http.aclose()
+        await white.http.aclose()
+    if args.tool == "callgrind":
+        dumps = sorted(data_dir.glob("callgrind.out*"), key=lambda p: p.stat().st_size)
+        return max((d for d in dumps if d.name != "callgrind.out"), key=lambda p: p.stat().st_mtime)
+    return out
+
+
+def callgrind_report(dump: Path, moves: int) -> int:
+    """Print the instructions per move and the top functions; return the total."""
+    text = dump.read_text(errors="replace")
+    totals = re.search(r"^(?:totals|summary): (\d+)", text, re.M)
+    assert totals, f"no totals in {dump}"
+    total = int(totals.group(1))
+    print(f"  Ir={total} per_move={total / moves:.0f}")
+    annotate = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(dump)], capture_output=True, text=True
+    ).stdout
+    rows = [line for line in annotate.splitlines() if re.match(r"^\s*[\d,]+ \(", line)]
+    for line in rows[:10]:
+        print("   ", line.strip()[:150])
+    return total
+
+
+def profile_report(path: Path, moves: int, top: int) -> int:
+    """Print the Python functions by calls and own time per move; return the number of calls."""
+    stats = pstats.Stats(str(path))
+    entries = stats.stats  # type: ignore[attr-defined]  # pstats keeps its table in an undocumented attribute
+    rows = [(key, value[1], value[2]) for key, value in entries.items()]  # (function, calls, own time)
+    calls = sum(c for _, c, _ in rows)
+    own = sum(t for _, _, t in rows)
+    print(f"  calls_per_move={calls / moves:.0f} own_ms_per_move={own / moves * 1000:.2f}")
+
+    def name(key: tuple[str, int, str]) -> str:
+        file, line, function = key
+        return f"{Path(file).name}:{line}({function})" if line else function
+
+    print("  by calls per move:")
+    for key, c, t in sorted(rows, key=lambda r: -r[1])[:top]:
+        print(f"    {c / moves:10.1f} {t / moves * 1e6:9.1f} us  {name(key)}")
+    print("  by own time per move:")
+    for key, c, t in sorted(rows, key=lambda r: -r[2])[:top]:
+        print(f"    {c / moves:10.1f} {t / moves * 1e6:9.1f} us  {name(key)}")
+    return calls
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("roots", nargs="*", type=Path, help="source trees to serve from (default: this one)")
+    parser.add_argument("--listeners", type=int, default=300, help="spectator sockets of the game")
+    parser.add_argument("--moves", type=int, default=20, help="moves measured")
+    parser.add_argument("--warmup", type=int, default=5, help="moves played before measuring")
+    parser.add_argument("--tool", choices=("callgrind", "cprofile"), default="callgrind")
+    parser.add_argument("--top", type=int, default=25, help="functions listed (cprofile)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", type=Path, help="copy each tree's counts into this directory")
+    args = parser.parse_args(argv)
+    if args.tool == "callgrind" and not shutil.which("valgrind"):
+        print("valgrind is not installed", file=sys.stderr)
+        return 2
+    roots = [root.resolve() for root in args.roots] or [ROOT]
+    print(f"listeners={args.listeners} moves={args.moves} warmup={args.warmup} tool={args.tool} seed={args.seed}")
+    totals = []
+    for root in roots:
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+        print(f"{root} ({commit}):", flush=True)
+        out = asyncio.run(measure(root, args))
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            shutil.copy(out, args.keep / f"{args.tool}-{commit}.out")
+        if args.tool == "callgrind":
+            totals.append(callgrind_report(out, args.moves))
+        else:
+            totals.append(profile_report(out, args.moves, args.top))
+    last = "per_move=" + ",".join(f"{total / args.moves:.0f}" for total in totals)
+    if len(totals) == 2:
+        last += f" ratio={totals[1] / totals[0]:.4f}"
+    print(last)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
