@@ -5,8 +5,10 @@ shared machine that ratio moves by 10 % between runs, too much to tell two commi
 This counts instead. For each source tree given (e.g. a worktree at an older commit and this one), it starts
 ``tengen serve`` from that tree on a fresh PostgreSQL database (in-process hub, ``PYTHONHASHSEED=0``), opens
 one 19x19 game between two guests with ``--listeners`` anonymous spectator sockets, plays ``--warmup`` moves,
-then measures ``--moves`` random legal moves (the same seeded moves on every tree), each sent once the last
-spectator received the one before:
+then measures ``--moves`` random legal moves (the same seeded moves on every tree), each sent once the
+opponent and the last spectator received the one before. ``--redis`` serves with the Redis hub (a prefix of
+the run's own, deleted afterwards), as the scale bench's instances do; ``--listeners 0`` counts a move's round
+trip alone.
 
 - ``--tool callgrind`` (default): the server runs under ``valgrind --tool=callgrind`` with instrumentation off
   until the measured moves start (``callgrind_control -i on``) and is dumped after them: the instructions the
@@ -20,7 +22,7 @@ Prints one block per tree and last ``per_move=<first tree's>[,<second's> ratio=<
 instructions per move (callgrind) or the Python calls per move (cprofile).
 
     .venv/bin/python bench/fanout_count.py [ROOT ...] [--listeners 300] [--moves 20] [--warmup 5]
-        [--tool callgrind|cprofile] [--top 25] [--keep DIR]
+        [--tool callgrind|cprofile] [--redis] [--top 25] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -43,9 +45,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_server import Server, bench_run, dsn_for, free_port, server_env, wait_listening
+from bench_server import Server, bench_run, dsn_for, free_port, new_redis_prefix, server_env, wait_listening
 from room_bench import Bot, Table, choose_move
 from ws_clients import open_many, settle, wait_delivered
+
+from tests.support.instances import delete_redis_prefix
+from tests.support.services import REDIS_URL
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,8 +72,9 @@ runpy.run_module("app.cli", run_name="__main__", alter_sys=True)
 """
 
 
-def start_server(root: Path, database: str, port: int, data_dir: Path, tool: str) -> tuple[Server, Path]:
-    """``tengen serve`` from ``root``, under ``tool``; its process and the file its counts go to."""
+def start_server(root: Path, database: str, port: int, data_dir: Path, tool: str, redis: dict[str, str]) -> tuple[Server, Path]:
+    """``tengen serve`` from ``root``, under ``tool``, with the ``redis`` settings; its process and the file its
+    counts go to."""
     env = dict(os.environ)
     env.update(
         PYTHONPATH=str(root),
@@ -79,7 +85,7 @@ def start_server(root: Path, database: str, port: int, data_dir: Path, tool: str
         TENGEN_DATA_DIR=str(data_dir),
         TENGEN_SECRET_KEY=uuid.uuid4().hex * 2,
     )
-    env.update(server_env())
+    env.update(server_env(**redis))
     if tool == "callgrind":
         out = data_dir / "callgrind.out"
         command = [
@@ -107,10 +113,20 @@ def callgrind_control(*args: str) -> None:
 async def measure(root: Path, args: argparse.Namespace) -> Path:
     """One tree's measured moves; the file holding their counts."""
     rng = random.Random(args.seed)
+    prefix = new_redis_prefix()
+    redis = {"TENGEN_REDIS_URL": REDIS_URL, "TENGEN_REDIS_PREFIX": prefix} if args.redis else {}
+    try:
+        return await measure_on(root, args, rng, redis)
+    finally:
+        if args.redis:
+            delete_redis_prefix(prefix)
+
+
+async def measure_on(root: Path, args: argparse.Namespace, rng: random.Random, redis: dict[str, str]) -> Path:
     async with bench_run(None) as bench:
         data_dir = Path(tempfile.mkdtemp(prefix="tengen-fanout-"))
         port = free_port()
-        server, out = start_server(root, bench.database, port, data_dir, args.tool)
+        server, out = start_server(root, bench.database, port, data_dir, args.tool, redis)
         bench.servers.append(server)
         await wait_listening(server, port, timeout=600)
         pid = str(server.process.pid)
@@ -120,6 +136,7 @@ async def measure(root: Path, args: argparse.Namespace) -> Path:
         await table.open()
         listeners = await open_many(base.replace("http://", "ws://") + f"/ws/games/{table.game_id}", args.listeners)
         await settle([*table.sockets.values(), *listeners], quiet=2.0, limit=300)
+        opponent = {"B": table.sockets["W"], "W": table.sockets["B"]}
 
         async def play() -> None:
             colour = table.game.to_move
@@ -129,7 +146,7 @@ async def measure(root: Path, args: argparse.Namespace) -> Path:
             if answer.get("t") != "ack":
                 raise RuntimeError(f"move refused: {answer}")
             table.game.play(colour, point)
-            await wait_delivered(listeners, answer["v"], timeout=120)
+            await wait_delivered([opponent[colour], *listeners], answer["v"], timeout=120)
 
         for _ in range(args.warmup):
             await play()
@@ -202,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=20, help="moves measured")
     parser.add_argument("--warmup", type=int, default=5, help="moves played before measuring")
     parser.add_argument("--tool", choices=("callgrind", "cprofile"), default="callgrind")
+    parser.add_argument("--redis", action="store_true", help="the Redis hub (the scale bench's instances use it)")
     parser.add_argument("--top", type=int, default=25, help="functions listed (cprofile)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="copy each tree's counts into this directory")
@@ -210,7 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         print("valgrind is not installed", file=sys.stderr)
         return 2
     roots = [root.resolve() for root in args.roots] or [ROOT]
-    print(f"listeners={args.listeners} moves={args.moves} warmup={args.warmup} tool={args.tool} seed={args.seed}")
+    print(
+        f"listeners={args.listeners} moves={args.moves} warmup={args.warmup} tool={args.tool} redis={args.redis} seed={args.seed}"
+    )
     totals = []
     for root in roots:
         commit = subprocess.run(
