@@ -12,13 +12,17 @@ trip alone.
 
 - ``--tool callgrind`` (default): the server runs under ``valgrind --tool=callgrind`` with instrumentation off
   until the measured moves start (``callgrind_control -i on``) and is dumped after them: the instructions the
-  server executed per move (``Ir``, all its threads), the same from run to run whatever else the machine
-  runs, and the ten C functions with the most inclusive instructions.
+  server executed (``Ir``, all its threads) over the moves' window. What the server does by the clock (a ping
+  to every socket of the game every 5 s, the clock ticks, the heartbeat) falls in that window as often as the
+  window lasts, and under valgrind how long it lasts depends on how busy the machine is; so the server is
+  then counted as long again with nothing played (``idle``), and a move's instructions are the window's less
+  that idle rate times its length (``net_per_move``). Then the ten C functions with the most inclusive
+  instructions over the moves' window.
 - ``--tool cprofile``: the server's event-loop thread under ``cProfile``, switched on and off by signals
   around the measured moves: the Python functions by calls and by own time per move, for finding where a
   difference between two trees lies (own times are the profiler's, not the machine's: compare calls first).
 
-Prints one block per tree and last ``per_move=<first tree's>[,<second's> ratio=<second / first>]``: the
+Prints one block per tree and last ``per_move=<first tree's>[,<second's> ratio=<second / first>]``: the net
 instructions per move (callgrind) or the Python calls per move (cprofile).
 
     .venv/bin/python bench/fanout_count.py [ROOT ...] [--listeners 300] [--moves 20] [--warmup 5]
@@ -40,6 +44,7 @@ import sys
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -110,8 +115,23 @@ def callgrind_control(*args: str) -> None:
     subprocess.run(["callgrind_control", *args], check=True, capture_output=True)
 
 
-async def measure(root: Path, args: argparse.Namespace) -> Path:
-    """One tree's measured moves; the file holding their counts."""
+@dataclass(frozen=True)
+class Measured:
+    """One tree's counts: the file of the moves' window and its wall-clock seconds; under callgrind also the
+    file of as long a window with nothing played and its seconds."""
+
+    moves: Path
+    moves_seconds: float
+    idle: Path | None = None
+    idle_seconds: float = 0.0
+
+
+def newest_dump(data_dir: Path) -> Path:
+    return max((d for d in data_dir.glob("callgrind.out.*")), key=lambda p: p.stat().st_mtime_ns)
+
+
+async def measure(root: Path, args: argparse.Namespace) -> Measured:
+    """One tree's measured moves and their counts."""
     rng = random.Random(args.seed)
     prefix = new_redis_prefix()
     redis = {"TENGEN_REDIS_URL": REDIS_URL, "TENGEN_REDIS_PREFIX": prefix} if args.redis else {}
@@ -122,7 +142,7 @@ async def measure(root: Path, args: argparse.Namespace) -> Path:
             delete_redis_prefix(prefix)
 
 
-async def measure_on(root: Path, args: argparse.Namespace, rng: random.Random, redis: dict[str, str]) -> Path:
+async def measure_on(root: Path, args: argparse.Namespace, rng: random.Random, redis: dict[str, str]) -> Measured:
     async with bench_run(None) as bench:
         data_dir = Path(tempfile.mkdtemp(prefix="tengen-fanout-"))
         port = free_port()
@@ -156,41 +176,57 @@ async def measure_on(root: Path, args: argparse.Namespace, rng: random.Random, r
             callgrind_control("-z", pid)
         else:
             os.kill(server.process.pid, signal.SIGUSR1)
+        started = time.monotonic()
         for _ in range(args.moves):
             await play()
-        if args.tool == "callgrind":
-            callgrind_control("-d", pid)
-            callgrind_control("-i", "off", pid)
-        else:
+        if args.tool != "callgrind":
             os.kill(server.process.pid, signal.SIGUSR2)
-            time.sleep(2)  # the dump is written by the server's main thread between two of its bytecodes
+            measured = Measured(out, time.monotonic() - started)
+            await asyncio.sleep(2)  # the dump is written by the server's main thread between two of its bytecodes
+        else:
+            callgrind_control("-d", pid)
+            moves_seconds = time.monotonic() - started
+            moves_dump = newest_dump(data_dir)
+            started = time.monotonic()
+            callgrind_control("-z", pid)
+            await asyncio.sleep(moves_seconds)
+            callgrind_control("-d", pid)
+            measured = Measured(moves_dump, moves_seconds, newest_dump(data_dir), time.monotonic() - started)
+            callgrind_control("-i", "off", pid)
         for probe in [*listeners, *table.sockets.values()]:
             await probe.close()
         await black.http.aclose()
         await white.http.aclose()
-    if args.tool == "callgrind":
-        dumps = sorted(data_dir.glob("callgrind.out*"), key=lambda p: p.stat().st_size)
-        return max((d for d in dumps if d.name != "callgrind.out"), key=lambda p: p.stat().st_mtime)
-    return out
+    return measured
 
 
-def callgrind_report(dump: Path, moves: int) -> int:
-    """Print the instructions per move and the top functions; return the total."""
-    text = dump.read_text(errors="replace")
-    totals = re.search(r"^(?:totals|summary): (\d+)", text, re.M)
+def instructions(dump: Path) -> int:
+    totals = re.search(r"^(?:totals|summary): (\d+)", dump.read_text(errors="replace"), re.M)
     assert totals, f"no totals in {dump}"
-    total = int(totals.group(1))
-    print(f"  Ir={total} per_move={total / moves:.0f}")
+    return int(totals.group(1))
+
+
+def callgrind_report(measured: Measured, moves: int) -> float:
+    """Print the instructions of the moves' window and of the idle one, the net per move and the top functions;
+    return the net per move."""
+    assert measured.idle is not None
+    window, idle = instructions(measured.moves), instructions(measured.idle)
+    idle_rate = idle / measured.idle_seconds
+    net = (window - idle_rate * measured.moves_seconds) / moves
+    print(
+        f"  moves: Ir={window} in {measured.moves_seconds:.1f} s; idle: Ir={idle} in {measured.idle_seconds:.1f} s "
+        f"({idle_rate:.0f}/s); per_move={window / moves:.0f} net_per_move={net:.0f}"
+    )
     annotate = subprocess.run(
-        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(dump)], capture_output=True, text=True
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(measured.moves)], capture_output=True, text=True
     ).stdout
     rows = [line for line in annotate.splitlines() if re.match(r"^\s*[\d,]+ \(", line)]
     for line in rows[:10]:
         print("   ", line.strip()[:150])
-    return total
+    return net
 
 
-def profile_report(path: Path, moves: int, top: int) -> int:
+def profile_report(path: Path, moves: int, top: int) -> float:
     """Print the Python functions by calls and own time per move; return the number of calls."""
     stats = pstats.Stats(str(path))
     entries = stats.stats  # type: ignore[attr-defined]  # pstats keeps its table in an undocumented attribute
@@ -237,15 +273,17 @@ def main(argv: list[str] | None = None) -> int:
             ["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
         ).stdout.strip()
         print(f"{root} ({commit}):", flush=True)
-        out = asyncio.run(measure(root, args))
+        measured = asyncio.run(measure(root, args))
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
-            shutil.copy(out, args.keep / f"{args.tool}-{commit}.out")
+            shutil.copy(measured.moves, args.keep / f"{args.tool}-{commit}.out")
+            if measured.idle is not None:
+                shutil.copy(measured.idle, args.keep / f"{args.tool}-{commit}-idle.out")
         if args.tool == "callgrind":
-            totals.append(callgrind_report(out, args.moves))
+            totals.append(callgrind_report(measured, args.moves))
         else:
-            totals.append(profile_report(out, args.moves, args.top))
-    last = "per_move=" + ",".join(f"{total / args.moves:.0f}" for total in totals)
+            totals.append(profile_report(measured.moves, args.moves, args.top) / args.moves)
+    last = "per_move=" + ",".join(f"{total:.0f}" for total in totals)
     if len(totals) == 2:
         last += f" ratio={totals[1] / totals[0]:.4f}"
     print(last)
