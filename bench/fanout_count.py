@@ -18,15 +18,18 @@ trip alone.
   then counted as long again with nothing played (``idle``), and a move's instructions are the window's less
   that idle rate times its length (``net_per_move``). Then the ten C functions with the most inclusive
   instructions over the moves' window.
+- ``--tool perf``: the server runs as it is and ``perf stat`` reads its system calls and its CPU time (user and
+  kernel: what callgrind does not count) over the moves and over as long an idle window, taken off as above
+  (timed, so as noisy as the machine, but with the kernel's share).
 - ``--tool cprofile``: the server's event-loop thread under ``cProfile``, switched on and off by signals
   around the measured moves: the Python functions by calls and by own time per move, for finding where a
   difference between two trees lies (own times are the profiler's, not the machine's: compare calls first).
 
 Prints one block per tree and last ``per_move=<first tree's>[,<second's> ratio=<second / first>]``: the net
-instructions per move (callgrind) or the Python calls per move (cprofile).
+instructions per move (callgrind), the net CPU microseconds per move (perf) or the Python calls per move (cprofile).
 
     .venv/bin/python bench/fanout_count.py [ROOT ...] [--listeners 300] [--moves 20] [--warmup 5]
-        [--tool callgrind|cprofile] [--redis] [--top 25] [--keep DIR]
+        [--tool callgrind|perf|cprofile] [--redis] [--top 25] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -103,6 +108,9 @@ def start_server(root: Path, database: str, port: int, data_dir: Path, tool: str
             "app.cli",
             "serve",
         ]
+    elif tool == "perf":
+        out = data_dir / "perf.txt"
+        command = [sys.executable, "-m", "app.cli", "serve"]
     else:
         out = data_dir / "profile.out"
         command = [sys.executable, "-c", PROFILED_SERVE, str(out)]
@@ -124,6 +132,24 @@ class Measured:
     moves_seconds: float
     idle: Path | None = None
     idle_seconds: float = 0.0
+
+
+# The least time between two moves: each player's socket then sends under the server's 10 messages a second.
+MOVE_INTERVAL = 0.06
+PERF_EVENTS = "raw_syscalls:sys_enter,task-clock"
+PERF_ATTACH = 0.5  # seconds given ``perf stat`` to attach before a window's work starts (counted in the window)
+
+
+async def perf_window(pid: str, out: Path, window: Callable[[], Awaitable[None]]) -> float:
+    """``perf stat`` of the process ``pid`` (all its threads) while ``window()`` runs, into ``out``; its seconds."""
+    started = time.monotonic()
+    perf = subprocess.Popen(["perf", "stat", "-x,", "-e", PERF_EVENTS, "-p", pid, "-o", str(out)])
+    await asyncio.sleep(PERF_ATTACH)
+    await window()
+    seconds = time.monotonic() - started
+    perf.send_signal(signal.SIGINT)
+    perf.wait(30)
+    return seconds
 
 
 def newest_dump(data_dir: Path) -> Path:
@@ -158,7 +184,11 @@ async def measure_on(root: Path, args: argparse.Namespace, rng: random.Random, r
         await settle([*table.sockets.values(), *listeners], quiet=2.0, limit=300)
         opponent = {"B": table.sockets["W"], "W": table.sockets["B"]}
 
+        paced = [0.0]  # when the last move was sent
+
         async def play() -> None:
+            await asyncio.sleep(paced[0] + MOVE_INTERVAL - time.monotonic())
+            paced[0] = time.monotonic()
             colour = table.game.to_move
             point = choose_move(table.game, rng)
             assert point is not None
@@ -168,22 +198,30 @@ async def measure_on(root: Path, args: argparse.Namespace, rng: random.Random, r
             table.game.play(colour, point)
             await wait_delivered([opponent[colour], *listeners], answer["v"], timeout=120)
 
+        async def moves() -> None:
+            for _ in range(args.moves):
+                await play()
+
         for _ in range(args.warmup):
             await play()
         await settle(listeners, quiet=1.0, limit=300)
-        if args.tool == "callgrind":
+        if args.tool == "perf":
+            moves_seconds = await perf_window(pid, data_dir / "perf-moves.txt", moves)
+            idle_seconds = await perf_window(pid, data_dir / "perf-idle.txt", partial(asyncio.sleep, moves_seconds - PERF_ATTACH))
+            measured = Measured(data_dir / "perf-moves.txt", moves_seconds, data_dir / "perf-idle.txt", idle_seconds)
+        elif args.tool == "callgrind":
             callgrind_control("-i", "on", pid)
             callgrind_control("-z", pid)
         else:
             os.kill(server.process.pid, signal.SIGUSR1)
         started = time.monotonic()
-        for _ in range(args.moves):
-            await play()
-        if args.tool != "callgrind":
+        if args.tool != "perf":
+            await moves()
+        if args.tool == "cprofile":
             os.kill(server.process.pid, signal.SIGUSR2)
             measured = Measured(out, time.monotonic() - started)
             await asyncio.sleep(2)  # the dump is written by the server's main thread between two of its bytecodes
-        else:
+        elif args.tool == "callgrind":
             callgrind_control("-d", pid)
             moves_seconds = time.monotonic() - started
             moves_dump = newest_dump(data_dir)
@@ -226,6 +264,32 @@ def callgrind_report(measured: Measured, moves: int) -> float:
     return net
 
 
+def perf_counts(path: Path) -> dict[str, float]:
+    """Event -> value from ``perf stat -x,`` output."""
+    counts = {}
+    for line in path.read_text().splitlines():
+        fields = line.split(",")
+        if len(fields) > 2 and fields[2] in PERF_EVENTS.split(","):
+            counts[fields[2]] = float(fields[0])
+    return counts
+
+
+def perf_report(measured: Measured, moves: int) -> float:
+    """Print the system calls and CPU ms of the moves' window, of the idle one, and net per move; return the net
+    CPU microseconds per move."""
+    assert measured.idle is not None
+    window, idle = perf_counts(measured.moves), perf_counts(measured.idle)
+    scale = measured.moves_seconds / measured.idle_seconds
+    net = {event: (window[event] - idle[event] * scale) / moves for event in window}
+    syscalls, cpu_ms = "raw_syscalls:sys_enter", "task-clock"
+    print(
+        f"  moves: {window[syscalls]:.0f} syscalls, {window[cpu_ms]:.1f} CPU ms in {measured.moves_seconds:.1f} s; "
+        f"idle: {idle[syscalls]:.0f} syscalls, {idle[cpu_ms]:.1f} CPU ms in {measured.idle_seconds:.1f} s; "
+        f"net_per_move: {net[syscalls]:.1f} syscalls, {net[cpu_ms] * 1000:.0f} CPU us"
+    )
+    return net[cpu_ms] * 1000
+
+
 def profile_report(path: Path, moves: int, top: int) -> float:
     """Print the Python functions by calls and own time per move; return the number of calls."""
     stats = pstats.Stats(str(path))
@@ -254,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--listeners", type=int, default=300, help="spectator sockets of the game")
     parser.add_argument("--moves", type=int, default=20, help="moves measured")
     parser.add_argument("--warmup", type=int, default=5, help="moves played before measuring")
-    parser.add_argument("--tool", choices=("callgrind", "cprofile"), default="callgrind")
+    parser.add_argument("--tool", choices=("callgrind", "perf", "cprofile"), default="callgrind")
     parser.add_argument("--redis", action="store_true", help="the Redis hub (the scale bench's instances use it)")
     parser.add_argument("--top", type=int, default=25, help="functions listed (cprofile)")
     parser.add_argument("--seed", type=int, default=1)
@@ -281,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.copy(measured.idle, args.keep / f"{args.tool}-{commit}-idle.out")
         if args.tool == "callgrind":
             totals.append(callgrind_report(measured, args.moves))
+        elif args.tool == "perf":
+            totals.append(perf_report(measured, args.moves))
         else:
             totals.append(profile_report(measured.moves, args.moves, args.top) / args.moves)
     last = "per_move=" + ",".join(f"{total:.0f}" for total in totals)
