@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.conftest import LiveServer
-from tests.frontend.people import Person, start_game
+from tests.frontend.people import LANGUAGES, Person, start_game
 from tests.support.players import Player
 from tests.support.players import start_game as start_api_game
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Route
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]
 
@@ -114,3 +114,35 @@ def test_someone_following_a_shared_review_sees_the_estimate_of_the_node_shown(b
     finally:
         teacher.close()
         ana.close()
+
+
+def test_katagos_estimate_of_a_game_shows_its_lead_and_no_win_rate(browser: Browser, server: LiveServer) -> None:
+    """What the game page shows of KataGo's answer (the answer itself: tests/engines/test_game_estimate.py), given by
+    the browser's own network layer so that no KataGo is needed; the page asks for the position it shows."""
+    game_id = _finished_game(server.url)
+    answer = {"dead": [], "ownership": [[0.0] * 9 for _ in range(9)], "score": {"result": "W+3.5"}, "judge": "katago"}
+    asked: list[dict[str, object]] = []
+
+    def fulfil(route: Route) -> None:
+        body = route.request.post_data_json
+        assert isinstance(body, dict)
+        asked.append(body)
+        route.fulfill(json={**answer, "score_lead": 1.5, "move": body["move"]})
+
+    person = Person(browser, server.url)
+    try:
+        person.page.route(f"**/api/games/{game_id}/estimate", fulfil)
+        person.open(f"#/game/{game_id}")
+        person.wait_moves(len(WALLS))
+        person.page.click(BUTTON)
+        person.page.wait_for_selector(LINE)
+        assert person.page.locator(".estimate-line").inner_text() == "KataGo: W+3.5 counted, lead B+1.5"
+        assert asked == [{"move": len(WALLS)}]
+        texts = set()
+        for lang in LANGUAGES:
+            person.language(lang)
+            texts.add(person.page.locator(".estimate-line").inner_text())
+        assert len(texts) == len(LANGUAGES)
+        assert person.errors == []
+    finally:
+        person.close()
