@@ -284,6 +284,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(ai_review.router)
     app.include_router(practice.router)
     app.include_router(study.router)
+    app.include_router(study.games_router)
     app.include_router(players.router)
     app.include_router(players.pages)
     app.include_router(moderation.router)

@@ -115,6 +115,7 @@ class Settings(BaseSettings):
     study_queue: int = 32  # jobs waiting for those workers at once; beyond, 503 "busy"
     study_requests: int = 600  # positions, imports and exports per user (or address) per minute
     study_estimates: int = 30  # score estimates per user per minute
+    game_estimates: int = 10  # score estimates of stored games (POST /api/games/{id}/estimate) per user per minute
     hint_engine: str = ""  # the hint engine's GTP command line; empty: GNU Go (TENGEN_GNUGO or found) at level 8
     hint_engines: int = 2  # hint engines running at once on an instance; beyond, 503 "busy"
     hint_seconds: float = 20.0  # time limit of one hint request, engine start included

@@ -1,6 +1,7 @@
-"""The analysis board's score estimate and hints from KataGo, where it runs (the engine service on
-``app.state.engines``, at the priority of a person waiting); ``None`` when it cannot answer in time, so that the
-caller falls back to what the board had without KataGo (the rules engine's estimate, GNU Go's hints).
+"""The score estimate (the analysis board's, a shared review's, a game page's) and the analysis board's hints from
+KataGo, where it runs (the engine service on ``app.state.engines``, at the priority of a person waiting); ``None``
+when it cannot answer in time, so that the caller falls back to what the board had without KataGo (the rules
+engine's estimate: ``estimate_or_rules``; GNU Go's hints).
 
 The line is replayed by a study worker first (``jobs.katago_position``): an illegal move is refused with its
 number and KataGo only ever sees legal positions, under the position's own rules and komi (docs/rules.md).
@@ -58,6 +59,15 @@ async def estimate(engines: EngineService, run: Run, setup: dict[str, Any], line
         return None
     counted: dict[str, Any] = await run(jobs.estimate_from, setup, line, answer.ownership)
     return {**counted, "judge": "katago", "winrate": round(answer.winrate, 4), "score_lead": round(answer.score_lead, 1)}
+
+
+async def estimate_or_rules(engines: EngineService, run: Run, setup: dict[str, Any], line: Line) -> dict[str, Any]:
+    """The estimate every board shows: KataGo's (:func:`estimate`) where it answers in time, else the rules
+    engine's playouts (``judge`` ``rules``, ``jobs.estimate``)."""
+    with_katago = await estimate(engines, run, setup, line)
+    if with_katago is not None:
+        return with_katago
+    return {**await run(jobs.estimate, setup, line), "judge": "rules"}
 
 
 async def hints(engines: EngineService, run: Run, setup: dict[str, Any], line: Line) -> dict[str, Any] | None:

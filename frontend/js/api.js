@@ -85,6 +85,8 @@ export const api = {
   myActiveGames: () => request("GET", "/api/me/games/active"),
   myHistory: () => request("GET", "/api/me/games/history"),
   sgfUrl: (id) => `/api/games/${enc(id)}/sgf`,
+  // the score estimate after a game's first `move` moves (docs/study.md): spectators, and anyone once it ended
+  gameEstimate: (id, move) => request("POST", `/api/games/${enc(id)}/estimate`, { move }),
 
   // players, ratings and the archive
   player: (name) => request("GET", `/api/players/${enc(name)}`),

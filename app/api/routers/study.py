@@ -1,5 +1,6 @@
 """``/api/study``: what an analysis board asks the server (docs/study.md): positions (legality, captures),
-score estimates, engine hints, a stored game as a tree, SGF import and export.
+score estimates, engine hints, a stored game as a tree, SGF import and export. And ``POST
+/api/games/{id}/estimate`` (``games_router``): the score estimate of a stored game's position, for the game page.
 
 The board's tree lives in the browser; every rule is applied here. The slow work runs in the study workers
 (``app.study.workers``) or in an engine process (``app.study.hints``), never on the event loop. Nothing here
@@ -19,14 +20,14 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.api.deps import DB, OptionalUser
 from app.api.login_limits import client_address
-from app.errors import RateLimited, ServiceError
+from app.errors import Forbidden, RateLimited, ServiceError
 from app.field_limits import AtMost
 from app.limits.rules import Limiter, Rule
 from app.settings import Settings
 from app.store.models import User
 from app.store.repositories import games as games_repo
 from app.study import jobs
-from app.study.games import game_history, game_line
+from app.study.games import FINISHED, game_history, game_line
 from app.study import judge
 from app.study.hints import HintEngine
 from app.study.schemas import MoveDoc, SetupDoc, TreeDoc
@@ -34,6 +35,7 @@ from app.study.tree import LIMITS, TreeError
 from app.study.workers import StudyWorkers
 
 router = APIRouter(prefix="/api/study", tags=["study"])
+games_router = APIRouter(prefix="/api/games", tags=["study"])
 
 POSITION_BUDGET = 10.0  # seconds: a line of a thousand moves takes milliseconds
 HEAVY_BUDGET = 20.0  # seconds: estimates, imports, exports
@@ -113,12 +115,35 @@ async def position(request: Request, body: PositionBody, user: OptionalUser, db:
 @router.post("/estimate", summary="Score estimate: dead stones, ownership of every point, the score")
 async def estimate(request: Request, body: LineBody, user: OptionalUser) -> dict:
     await _limit(request, Rule("study-estimate", _settings(request).study_estimates, 60), _key(request, user), "estimates")
-    setup, line = body.setup.model_dump(), body.plain_line()
     run = _runner(request, HEAVY_BUDGET)
-    with_katago = await judge.estimate(request.app.state.engines, run, setup, line)
-    if with_katago is not None:
-        return with_katago
-    return {**await run(jobs.estimate, setup, line), "judge": "rules"}
+    return await judge.estimate_or_rules(request.app.state.engines, run, body.setup.model_dump(), body.plain_line())
+
+
+class GameEstimateBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: int | None = Field(default=None, ge=0)  # the position after this many of the game's moves; None: now
+
+
+@games_router.post("/{game_id}/estimate", summary="Score estimate of a game's position (not for its players while it is played)")
+async def game_estimate(request: Request, game_id: str, body: GameEstimateBody, user: OptionalUser, db: DB) -> dict:
+    """The estimate of ``/api/study/estimate`` at a stored game's position, under the game's own setup, rules
+    and komi, as the store has it (so the same on every instance); score lead and ownership only, never a win
+    rate (the engine's view of a game in progress stays out of it). Refused to the game's players until it ends."""
+    rule = Rule("game-estimate", _settings(request).game_estimates, 60)
+    if not await request.app.state.limiter.allow(rule, _key(request, user)):
+        raise RateLimited("Too many estimates of games; wait a moment.", int(rule.window), code="too_many_estimates")
+    row, setup, history = await game_history(db, game_id)
+    await db.close()  # the connection goes back to the pool while the estimate is made
+    game = row.game
+    if game.status != FINISHED and user is not None and user.id in (game.black_id, game.white_id):
+        raise Forbidden("estimate_own_game", "Your own game's score is estimated once it has ended.")
+    moves = len(history) if body.move is None else body.move
+    if moves > len(history):
+        raise ServiceError("bad_move_number", f"The game has {len(history)} moves; there is no position after move {moves}.", 422)
+    run = _runner(request, HEAVY_BUDGET)
+    answer = await judge.estimate_or_rules(request.app.state.engines, run, SetupDoc.of(setup).model_dump(), history[:moves])
+    answer.pop("winrate", None)
+    return {**answer, "move": moves}
 
 
 @router.post("/hints", summary="The engine's top moves at a position (not while you play a game)")

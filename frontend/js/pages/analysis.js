@@ -11,6 +11,7 @@ import { gtp } from "../coords.js";
 import { errorToast, toast } from "../ui.js";
 import { StudyTree } from "../studytree.js";
 import { limitChars } from "../textlimit.js";
+import { estimateOf, showEstimate } from "./estimate.js";
 
 export function mount(container, gameId, moveNumber) {
   const view = new AnalysisView(container, gameId || null, moveNumber === undefined ? null : Number(moveNumber));
@@ -18,7 +19,6 @@ export function mount(container, gameId, moveNumber) {
 }
 
 const TOOLS = ["play", "triangle", "square", "circle", "label"];
-const OWNED = 0.3; // an estimate's ownership from which a point is shown as someone's
 
 /** One hint's line: "1. D4 (2.5)" from GNU Go; from KataGo "1. D4 Black 62% B+1.5: D4 C3 E5" (win rate and lead
  *  for Black, the principal variation). */
@@ -288,8 +288,7 @@ export class AnalysisView {
     try {
       const answer = await api.studyEstimate(this.tree.setup, this.tree.line(node));
       if (this.node !== node) return;
-      const rows = answer.ownership.map((row) => row.map((v) => (v >= OWNED ? "X" : v <= -OWNED ? "O" : ".")).join(""));
-      this.estimate = { dead: answer.dead, rows, result: answer.score.result, lead: answer.score_lead, winrate: answer.winrate };
+      this.estimate = estimateOf(answer);
       this.render();
     } catch (err) {
       errorToast(err);
@@ -375,19 +374,7 @@ export class AnalysisView {
       b: pos.prisoners.B,
       w: pos.prisoners.W,
     });
-    if (this.estimate) {
-      const e = this.estimate;
-      if (typeof e.lead === "number") {
-        // KataGo's: the count with its dead stones, and its own score lead and Black's win rate
-        const lead = `${e.lead >= 0 ? "B" : "W"}+${Math.abs(e.lead).toFixed(1)}`;
-        setText(this.estimateLine, "analysis.estimate_katago", { result: e.result, lead, winrate: Math.round(e.winrate * 100) });
-      } else {
-        setText(this.estimateLine, "analysis.estimate_result", { result: e.result });
-      }
-      this.estimateLine.hidden = false;
-    } else {
-      this.estimateLine.hidden = true;
-    }
+    showEstimate(this.estimateLine, this.estimate);
     if (this.hints && this.hints.length) {
       replace(
         this.hintList,

@@ -22,6 +22,7 @@ import { ReviewsCard } from "./reviews.js";
 import { ConditionalEditor } from "./conditional.js";
 import { reportDialog } from "../report.js";
 import { hold, release, socketHandlers } from "./live_view.js";
+import { estimateOf, showEstimate } from "./estimate.js";
 
 export function mount(container, gameId) {
   const view = new GameView(container, gameId);
@@ -37,6 +38,7 @@ export class GameView {
     this.options = options;
     this.state = null;
     this.viewIndex = null; // null: the live position; else an index into state.positions
+    this.estimate = null; // the score estimate asked for a position: { move, dead, rows, result, lead }
     this.pendingPoint = null;
     this.optimistic = null;
     this.settings = getSettings();
@@ -83,6 +85,9 @@ export class GameView {
     this.spectators = h("span", { class: "spectators muted small" });
     this.sgf = h("a", { class: "btn small", href: api.sgfUrl(this.gameId), download: `tengen-${this.gameId}.sgf`, i18n: "game.download_sgf" });
     this.analyse = h("a", { class: "btn small", href: `#/analysis/game/${this.gameId}`, dataset: { action: "analyse" }, i18n: "game.analyse", hidden: true });
+    // the score estimate of the position shown: for spectators, and for anyone once the game has ended
+    this.estimateBtn = h("button", { type: "button", class: "btn small", dataset: { action: "estimate" }, i18n: "analysis.estimate", hidden: true, onclick: () => this.askEstimate() });
+    this.estimateLine = h("p", { class: "estimate-line", "aria-live": "polite", hidden: true });
     const chatHost = h("div", { class: "chat-host" });
     this.reviews = new ReviewsCard(this.gameId);
     this.conditional = new ConditionalEditor({ send: (tree) => this.socket.conditional(tree), changed: () => this.render() });
@@ -96,7 +101,7 @@ export class GameView {
         { class: "side" },
         h("div", { class: "card" }, this.status, this.offersBox, this.actions, this.scoring.el),
         this.conditional.el,
-        h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.moveList, h("div", { class: "row" }, this.analyse)),
+        h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.moveList, h("div", { class: "row" }, this.analyse, this.estimateBtn), this.estimateLine),
         h("div", { class: "card" }, chatHost),
         h("div", { class: "card" }, this.settingsPanel(), h("div", { class: "row spread" }, this.spectators, this.sgf), this.info),
         this.reviews.el,
@@ -354,11 +359,16 @@ export class GameView {
     this.board.setPosition(position);
     this.board.setLastMove(lastMove);
     const scoringView = live && (s.phase === "scoring" || (s.phase === "finished" && s.score));
-    this.board.setScoring(
-      scoringView ? s.dead : [],
-      scoringView && s.score ? s.score.ownership : null,
-      live && s.phase === "scoring" ? s.uncertain : [],
-    );
+    const estimate = this.estimate && this.estimate.move === this.shownMove() ? this.estimate : null;
+    if (estimate) this.board.setScoring(estimate.dead, estimate.rows);
+    else {
+      this.board.setScoring(
+        scoringView ? s.dead : [],
+        scoringView && s.score ? s.score.ownership : null,
+        live && s.phase === "scoring" ? s.uncertain : [],
+      );
+    }
+    showEstimate(this.estimateLine, estimate);
     const canPlay = live && ((s.phase === "playing" && myTurn(s)) || (s.phase === "scoring" && isPlayer(s)));
     this.board.setInteractive(canPlay);
     if (this.optimistic) {
@@ -615,9 +625,35 @@ export class GameView {
     const s = this.state;
     const finished = s.phase === "finished";
     this.analyse.hidden = isPlayer(s) && !finished;
+    this.estimateBtn.hidden = isPlayer(s) && !finished;
     this.analyse.href = `#/analysis/game/${this.gameId}/${index}`;
     if (finished) this.analyse.removeAttribute("target");
     else this.analyse.setAttribute("target", "_blank");
+  }
+
+  /** How many of the game's moves lead to the position shown. */
+  shownMove() {
+    return this.viewIndex === null ? this.state.moves.length : this.viewIndex;
+  }
+
+  /** The score estimate of the position shown (POST /api/games/{id}/estimate: the game's own rules and komi, the
+   * server refuses its players until it ends); asked again, it is put away. */
+  async askEstimate() {
+    const s = this.state;
+    if (!s) return;
+    const move = this.shownMove();
+    if (this.estimate && this.estimate.move === move) {
+      this.estimate = null;
+      this.render();
+      return;
+    }
+    try {
+      const answer = await api.gameEstimate(this.gameId, move);
+      this.estimate = { ...estimateOf(answer), move: answer.move };
+      this.render();
+    } catch (err) {
+      errorToast(err);
+    }
   }
 
   renderHistoryBar(index) {

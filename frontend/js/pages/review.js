@@ -13,6 +13,7 @@ import { errorToast } from "../ui.js";
 import { ensureUser } from "../session.js";
 import { hold, release, socketHandlers } from "./live_view.js";
 import { clip, limitChars } from "../textlimit.js";
+import { estimateOf, showEstimate } from "./estimate.js";
 
 const TOOLS = ["play", "triangle", "square", "circle", "label"];
 const MAX_CHAT = 500;
@@ -30,6 +31,7 @@ export class ReviewView {
     this.reviewId = reviewId;
     this.tree = null;
     this.tool = "play";
+    this.estimate = null; // the score estimate asked for a node: { node, dead, rows, result, lead, winrate }
     this.build(container);
     this.socket = new ReviewSocket(reviewId, socketHandlers(this));
     // A shared review lists its people by name and hands control to them: joining one starts a guest
@@ -66,6 +68,9 @@ export class ReviewView {
     this.moveLabel = h("p", { class: "muted small review-move" });
     this.line = h("ol", { class: "move-list review-line", i18nAria: "game.moves" });
     this.variations = h("div", { class: "row wrap review-variations" });
+    // anyone in the room may ask the score estimate of the node shown (for themselves: nothing of it is shared)
+    this.estimateBtn = h("button", { type: "button", class: "btn small", dataset: { action: "estimate" }, i18n: "analysis.estimate", onclick: () => this.askEstimate() });
+    this.estimateLine = h("p", { class: "estimate-line", "aria-live": "polite", hidden: true });
     this.tools = h("div", { class: "row wrap review-tools", role: "group", i18nAria: "review.tools" },
       TOOLS.map((tool) => h("button", { type: "button", class: "btn small", dataset: { tool }, i18n: `review.tool_${tool}`, onclick: () => this.setTool(tool) })));
     this.removeBtn = h("button", { type: "button", class: "btn small danger", dataset: { action: "remove-branch" }, i18n: "review.remove_branch", onclick: () => this.removeBranch() });
@@ -87,7 +92,7 @@ export class ReviewView {
         "aside",
         { class: "side" },
         h("div", { class: "card" }, this.leader, this.takeBtn, h("h2", { i18n: "review.participants" }), this.peopleList),
-        h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.line, this.variations),
+        h("div", { class: "card moves-card" }, h("div", { class: "row spread" }, h("h2", { i18n: "game.moves" }), this.nav), this.line, this.variations, h("div", { class: "row" }, this.estimateBtn), this.estimateLine),
         h("div", { class: "card" }, h("h2", { i18n: "review.comment" }), this.commentText, this.comment, h("div", { class: "row spread" }, this.commentBtn, this.removeBtn), this.tools),
         h("div", { class: "card" }, h("section", { class: "chat", i18nAria: "chat.title" }, h("h2", { i18n: "chat.title" }), this.chatList, this.chatNote, this.chatForm)),
         h("div", { class: "card" }, h("div", { class: "row spread" }, this.link, this.sgf)),
@@ -241,6 +246,25 @@ export class ReviewView {
     if (this.leading() && n && n.parent) this.send("remove_branch", { node: n.id }).catch(() => {});
   }
 
+  /** The score estimate of the node shown, under the review's own setup, rules and komi (the analysis board's
+   *  request, with its limits and priority); asked again, it is put away. */
+  async askEstimate() {
+    const node = this.node();
+    if (!node) return;
+    if (this.estimate && this.estimate.node === node.id) {
+      this.estimate = null;
+      this.render();
+      return;
+    }
+    try {
+      const answer = await api.studyEstimate(this.tree.setup, this.tree.line(node));
+      this.estimate = { ...estimateOf(answer), node: node.id };
+      this.render();
+    } catch (err) {
+      errorToast(err);
+    }
+  }
+
   handTo(person) {
     this.send("hand_control", { to: person.id }).catch(() => {});
   }
@@ -283,6 +307,9 @@ export class ReviewView {
     this.board.setLastMove(pos.move && pos.move.p);
     const node = this.node();
     this.board.setAnnotations(node ? [...node.marks.values()] : []);
+    const estimate = this.estimate && this.estimate.node === this.current ? this.estimate : null;
+    this.board.setScoring(estimate ? estimate.dead : [], estimate ? estimate.rows : null);
+    showEstimate(this.estimateLine, estimate);
     this.board.setInteractive(lead && this.tool === "play");
     setText(this.leader, lead ? t("review.you_lead") : t("review.led_by", { name: this.controller.name }));
     this.root.dataset.leading = String(lead);
