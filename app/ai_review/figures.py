@@ -246,4 +246,5 @@ def derive(
             counts[category(value)] += 1
         mean = round(sum(max(0.0, v) for v in losses) / len(losses), 2) if losses else None
         summary[colour] = {"moves": len(losses), "categories": counts, "mean_points_lost": mean, "accuracy": accuracy(losses)}
-    return {"points_lost": lost, "mistakes": mistakes, "summary": summary, "changed_hands": hands}
+    categories = [None if value is None else category(value) for value in lost]
+    return {"points_lost": lost, "categories": categories, "mistakes": mistakes, "summary": summary, "changed_hands": hands}

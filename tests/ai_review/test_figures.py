@@ -62,6 +62,7 @@ def test_a_null_position_leaves_both_moves_beside_it_without_figures() -> None:
     raw = [pos(0, 0.5), pos(1, 0.0), None, pos(3, 2.0), pos(4, 13.0)]
     out = derive(9, moves, raw)
     assert out["points_lost"] == [None, 0.5, None, None, 11.0]
+    assert out["categories"] == [None, "good", None, None, "blunder"]
     assert out["summary"]["B"]["moves"] == 1  # move 3 (from the null position 2) is not counted
     assert out["summary"]["W"]["moves"] == 1
     assert [m["i"] for m in out["mistakes"]["W"]] == [4]
@@ -77,6 +78,7 @@ def test_handicap_white_moves_first_and_the_handicap_stones_are_on_the_board() -
     out = derive(size, moves, raw, setup=setup)
     # White's first move lets Black's lead grow by 2: White lost 2; Black then lost 10.
     assert out["points_lost"] == [None, 2.0, 10.0]
+    assert out["categories"] == [None, "inaccuracy", "blunder"]
     assert out["summary"]["W"]["categories"]["inaccuracy"] == 1
     assert out["mistakes"]["B"][0]["category"] == "blunder"
     rows = boards(size, moves, setup)
