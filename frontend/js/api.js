@@ -85,6 +85,9 @@ export const api = {
   myActiveGames: () => request("GET", "/api/me/games/active"),
   myHistory: () => request("GET", "/api/me/games/history"),
   sgfUrl: (id) => `/api/games/${enc(id)}/sgf`,
+  // the AI review of a finished game (docs/review.md)
+  aiReview: (id) => request("GET", `/api/games/${enc(id)}/review`),
+  requestAiReview: (id, depth) => request("POST", `/api/games/${enc(id)}/review`, { depth }),
 
   // players, ratings and the archive
   player: (name) => request("GET", `/api/players/${enc(name)}`),
