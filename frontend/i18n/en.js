@@ -474,6 +474,8 @@ export default {
   "error.sgf_too_large": "That SGF file is too large.",
   "error.study_busy": "The analysis is busy. Please try again in a moment.",
   "error.engine_unavailable": "KataGo is not available on this server right now.",
+  "error.review_rate_limited": "You have asked for many AI reviews this hour; try again later.",
+  "error.review_game_live": "The AI review is shown once the game has ended.",
   "error.engine_busy": "KataGo has too many positions waiting. Please try again in a moment.",
   "error.house_bots_only": "Only the server's own computer opponents ask its KataGo for moves.",
   "error.too_many_visits": "A computer opponent's question is limited to 400 visits.",

@@ -474,6 +474,8 @@ export default {
   "error.sgf_too_large": "El archivo SGF es demasiado grande.",
   "error.study_busy": "El análisis está ocupado. Inténtalo en un momento.",
   "error.engine_unavailable": "KataGo no está disponible en este servidor ahora.",
+  "error.review_rate_limited": "Has pedido muchas revisiones con IA en esta hora; inténtalo más tarde.",
+  "error.review_game_live": "La revisión con IA se muestra cuando la partida ha terminado.",
   "error.engine_busy": "KataGo tiene demasiadas posiciones en espera. Inténtalo en un momento.",
   "error.house_bots_only": "Solo los oponentes de la casa piden jugadas al KataGo del servidor.",
   "error.too_many_visits": "La consulta de un oponente de la casa admite como máximo 400 visitas.",

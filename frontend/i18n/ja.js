@@ -474,6 +474,8 @@ export default {
   "error.sgf_too_large": "SGF ファイルが大きすぎます。",
   "error.study_busy": "検討が混み合っています。少し後でお試しください。",
   "error.engine_unavailable": "このサーバーでは今 KataGo を使えません。",
+  "error.review_rate_limited": "この 1 時間に AI レビューを多く頼みすぎました。しばらくしてからもう一度どうぞ。",
+  "error.review_game_live": "AI レビューは対局が終わってから表示されます。",
   "error.engine_busy": "KataGo の解析待ちの局面が多すぎます。少し後でお試しください。",
   "error.house_bots_only": "サーバーの KataGo に着手を尋ねられるのはサーバー自身のコンピューター対局相手だけです。",
   "error.too_many_visits": "コンピューター対局相手の問い合わせは 400 訪問までです。",

@@ -474,6 +474,8 @@ export default {
   "error.sgf_too_large": "SGF 파일이 너무 큽니다.",
   "error.study_busy": "분석이 바쁩니다. 잠시 후 다시 시도하세요.",
   "error.engine_unavailable": "이 서버에서는 지금 KataGo를 사용할 수 없습니다.",
+  "error.review_rate_limited": "이번 시간에 AI 복기를 너무 많이 요청했습니다. 나중에 다시 시도하세요.",
+  "error.review_game_live": "AI 복기는 대국이 끝난 뒤에 볼 수 있습니다.",
   "error.engine_busy": "KataGo에 분석을 기다리는 국면이 너무 많습니다. 잠시 후 다시 시도하세요.",
   "error.house_bots_only": "서버의 KataGo에 수를 묻는 것은 서버 자체의 컴퓨터 상대만 할 수 있습니다.",
   "error.too_many_visits": "컴퓨터 상대의 질문은 최대 400 방문입니다.",

@@ -474,6 +474,8 @@ export default {
   "error.sgf_too_large": "Tệp SGF quá lớn.",
   "error.study_busy": "Phân tích đang bận. Hãy thử lại sau giây lát.",
   "error.engine_unavailable": "Máy chủ này hiện không dùng được KataGo.",
+  "error.review_rate_limited": "Bạn đã yêu cầu quá nhiều phân tích AI trong giờ này; hãy thử lại sau.",
+  "error.review_game_live": "Phân tích AI chỉ hiện khi ván cờ đã kết thúc.",
   "error.engine_busy": "KataGo đang có quá nhiều thế cờ chờ phân tích. Hãy thử lại sau giây lát.",
   "error.house_bots_only": "Chỉ các đối thủ máy của chính máy chủ mới được hỏi nước đi từ KataGo của máy chủ.",
   "error.too_many_visits": "Câu hỏi của đối thủ máy tối đa 400 lượt duyệt.",

@@ -474,6 +474,8 @@ export default {
   "error.sgf_too_large": "SGF 文件太大。",
   "error.study_busy": "分析繁忙，请稍后再试。",
   "error.engine_unavailable": "本服务器目前无法使用 KataGo。",
+  "error.review_rate_limited": "这一小时内你请求的 AI 复盘太多了，请稍后再试。",
+  "error.review_game_live": "棋局结束后才会显示 AI 复盘。",
   "error.engine_busy": "KataGo 等待分析的局面太多，请稍后再试。",
   "error.house_bots_only": "只有服务器自己的电脑对手才能向服务器的 KataGo 询问着法。",
   "error.too_many_visits": "电脑对手的询问最多 400 次访问。",
