@@ -1,5 +1,5 @@
-"""The ``tengen`` command: ``serve``, ``migrate``, ``mailer``, ``score``, ``ratings rebuild``, ``admin``, ``bot`` and
-``engines``."""
+"""The ``tengen`` command: ``serve``, ``migrate``, ``mailer``, ``analyst``, ``score``, ``ratings rebuild``, ``admin``,
+``bot`` and ``engines``."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("migrate", help="run pending database migrations and exit")
 
     sub.add_parser("mailer", help="send the server's email (notices, digests, links) through TENGEN_MAIL_SMTP_HOST")
+
+    sub.add_parser("analyst", help="work the AI review queue with this machine's KataGo, beside the web servers (docs/review.md)")
 
     score = sub.add_parser("score", help="replay an SGF record and print its final position and score as JSON")
     score.add_argument("file")
@@ -147,6 +149,14 @@ def main(argv: list[str] | None = None) -> int:
         settings = get_settings()
         configure_logging(settings.log_format or default_format(settings.env), settings.log_level)
         return run_mailer(settings)
+    if args.command == "analyst":
+        from app.ai_review.command import run_analyst
+        from app.logs import configure_logging, default_format
+        from app.settings import get_settings
+
+        settings = get_settings()
+        configure_logging(settings.log_format or default_format(settings.env), settings.log_level)
+        return run_analyst(settings)
     if args.command == "score":
         from app.records.score_command import run as run_score
 

@@ -3,6 +3,7 @@ under /ws, the static frontend at /, and /healthz, /readyz and /metrics)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -20,8 +21,12 @@ from app.api.body_limit import BodyLimitMiddleware
 from app.api.errors import install_error_handlers
 from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
+from app.ai_review.analyst import Analyst, Budget
+from app.ai_review.jobs import ReviewQueue
+from app.ai_review.service import AiReviewService
 from app.api.routers import (
     accounts,
+    ai_review,
     bots,
     challenges,
     correspondence,
@@ -75,6 +80,8 @@ from app.transport.hub_factory import make_hub
 from app.transport.redis_hub import RedisHub
 from app.transport.socket_slots import SharedSlots
 from app.transport.sockets import SocketRegistry
+
+log = logging.getLogger("tengen")
 
 
 def create_app(settings: Settings | None = None, clock: Callable[[], float] | None = None) -> FastAPI:
@@ -136,10 +143,26 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
         ratings = RatingSweeper(app.state.sessionmaker, settings.rating_tau, settings.rating_sweep_seconds)
         app.state.ratings = ratings
+        reviews_queue = ReviewQueue(url, app.state.sessionmaker)  # opened at its first use
+        analyst: Analyst | None = None
+        no_analyst = None
+        if settings.ai_review_worker and app.state.engines.absent is None:
+            budget = Budget(settings.ai_review_quick_seconds, settings.ai_review_deep_seconds)
+            analyst = Analyst(app.state.sessionmaker, app.state.engines, hub, budget)
+        elif reviews_queue.embedded:  # nobody else can work an in-memory queue (docs/review.md)
+            no_analyst = f"KataGo is {app.state.engines.absent}" if settings.ai_review_worker else "TENGEN_AI_REVIEW_WORKER=false"
+        app.state.ai_reviews = AiReviewService(reviews_queue, no_analyst)
+        app.state.analyst = analyst
 
         async def finished(game_id: str, result: dict) -> None:
             ratings.game_finished(game_id)
             await announce_game_finished(lobby, game_id, result.get("text"))
+            if settings.ai_review_auto:
+                try:
+                    async with app.state.sessionmaker() as session:
+                        await app.state.ai_reviews.game_finished(session, game_id)
+                except Exception:  # the rows say nothing was queued; a request later queues it
+                    log.warning("game %s: its automatic review was not queued", game_id, exc_info=True)
 
         async def rematch(game_id: str, rematch_of: str) -> None:
             await rematch_started(app.state.sessionmaker, hub, lobby, game_id, rematch_of)
@@ -189,10 +212,13 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         watch = LoopWatch(app.state.metrics.loop_lag.observe, observe_busy=app.state.metrics.loop_busy_lag.observe)
         watch.start()
         app.state.engines.start()  # KataGo's processes, in the background (app/engines/service.py)
+        if analyst is not None:
+            reviews_queue.start_worker(analyst)  # the in-process analyst (app/ai_review/jobs.py)
         try:
             yield
         finally:
             steps: list[Step] = [
+                ("ai reviews", reviews_queue.close),
                 ("engines", app.state.engines.close),
                 ("loop watch", watch.close),
                 ("vacations", vacations.close),
@@ -255,6 +281,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(challenges.router)
     app.include_router(bots.router)
     app.include_router(games.router)
+    app.include_router(ai_review.router)
     app.include_router(practice.router)
     app.include_router(study.router)
     app.include_router(players.router)

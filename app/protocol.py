@@ -23,6 +23,7 @@ from typing import Annotated, Any, Union, get_args
 import orjson
 from pydantic import BaseModel, Field, TypeAdapter
 
+from app.ai_review.messages import AiReviewNews as AiReviewNews
 from app.automatch.messages import (
     BotOffer as BotOffer,
     Paired as Paired,
@@ -264,7 +265,17 @@ def parse_review_message(raw: str | bytes) -> Any:
 
 
 # ---- server -> client: what each socket sends besides its versioned events --------------------------------
-GAME_SERVER_MODELS = (Ack, ErrorMessage, PongReply, ServerPing, Presence, ClockTick, Snapshot, AccountSanctioned)
+GAME_SERVER_MODELS = (
+    Ack,
+    ErrorMessage,
+    PongReply,
+    ServerPing,
+    Presence,
+    ClockTick,
+    Snapshot,
+    AccountSanctioned,
+    AiReviewNews,
+)
 REVIEW_SERVER_MODELS = (Ack, ErrorMessage, PongReply, ServerPing, Participants, ReviewSnapshot, AccountSanctioned)
 LOBBY_SERVER_MODELS = (
     LobbySnapshot,

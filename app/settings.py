@@ -158,6 +158,13 @@ class Settings(BaseSettings):
     katago_start_seconds: Annotated[float, Field(gt=0)] = 120.0  # a process that does not answer by then failed to start
     katago_measure_visits: Annotated[int, Field(ge=0)] = 4  # evaluations timed at each start (0: not measured)
 
+    # ---- KataGo's reviews of finished games (app/ai_review; docs/review.md)
+    ai_review_worker: bool = True  # `tengen serve` works the review queue in process (when its KataGo runs)
+    ai_review_auto: bool = True  # review every rated game when it ends (quick pass, lowest priority)
+    ai_review_quick_seconds: Annotated[float, Field(ge=0)] = 0.5  # engine time per position, quick pass (>= 1 visit)
+    ai_review_deep_seconds: Annotated[float, Field(ge=0)] = 5.0  # engine time per position, deep pass (>= 1 visit)
+    ai_review_requests: int = 20  # reviews one user may ask for per hour (0: no limit); beyond, 429 review_rate_limited
+
     # ---- email (app/mail; docs/operations.md, "Mail"). Sent by `tengen mailer` through this SMTP server.
     mail_smtp_host: str = ""  # empty: no mail (addresses and password reset are refused with 503 mail_disabled)
     mail_smtp_port: int = 587

@@ -57,11 +57,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))]
 
 
-def random_line(size: int, seed: int) -> Line:
+def random_line(size: int, seed: int, length: int | None = None) -> Line:
+    """Random legal moves, a quarter of the board's points unless ``length`` says how many."""
     rng = random.Random(seed)
     game = Game(size)
     line: Line = []
-    while len(line) < size * size // 4:
+    while len(line) < (size * size // 4 if length is None else length):
         point = (rng.randrange(size), rng.randrange(size))
         colour = game.to_move
         if game.is_legal(colour, point):

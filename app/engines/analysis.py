@@ -43,6 +43,7 @@ class Question:
     visits: int
     ownership: bool = False
     ownership_stdev: bool = False
+    moves_ownership: bool = False  # each candidate's ownership after it (KataGo's includeMovesOwnership)
     pv_length: int = 10  # moves of each candidate's principal variation after the candidate itself
     policy: bool = False  # the network's raw policy (the house bots choose among its likely moves)
 
@@ -60,6 +61,7 @@ class Question:
             "maxVisits": self.visits,
             "includeOwnership": self.ownership,
             "includeOwnershipStdev": self.ownership_stdev,
+            "includeMovesOwnership": self.moves_ownership,
             "analysisPVLen": self.pv_length,
             "includePolicy": self.policy,
             "priority": priority,
@@ -76,6 +78,7 @@ class Candidate:
     winrate: float
     score_lead: float
     pv: list[Point | None]
+    ownership: list[list[float]] | None = None  # after this move (asked with ``moves_ownership``)
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,7 @@ class _Move(_Strict):
     winrate: float
     scoreLead: float
     pv: list[str] = []
+    ownership: list[float] | None = None
 
 
 class _Answer(_Strict):
@@ -143,7 +147,14 @@ def read_answer(line: dict[str, Any], question: Question) -> Analysis:
     size = question.position.size
     try:
         candidates = [
-            Candidate(_point(info.move, size), info.visits, info.winrate, info.scoreLead, [_point(m, size) for m in info.pv])
+            Candidate(
+                _point(info.move, size),
+                info.visits,
+                info.winrate,
+                info.scoreLead,
+                [_point(m, size) for m in info.pv],
+                _grid(info.ownership, size, "moveInfos ownership") if question.moves_ownership else None,
+            )
             for info in sorted(answer.moveInfos, key=lambda info: info.order)
         ]
     except ValueError as exc:

@@ -24,6 +24,8 @@ class RecordMove:
     color: str  # "B" | "W"
     point: Point | None  # None for a pass
     time_left: float | None = None  # seconds left on the mover's clock after the move (BL/WL)
+    comment: str = ""  # C
+    winrate: float | None = None  # Black's chance to win after the move, 0..1: written as Sabaki's SBKV (percent)
 
 
 @dataclass
@@ -126,6 +128,10 @@ def export_sgf(record: GameRecord) -> str:
             node.set_move(mv.color.lower(), to_sgf(mv.point, size))
         if mv.time_left is not None:
             node.set(mv.color + "L", float(mv.time_left))
+        if mv.comment:
+            node.set("C", mv.comment)
+        if mv.winrate is not None:
+            node.set_raw("SBKV", f"{mv.winrate * 100:.2f}".encode())
     return game.serialise().decode("utf-8")
 
 

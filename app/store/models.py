@@ -453,3 +453,39 @@ class AuditEntry(Base):
     report_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     reason: Mapped[str] = mapped_column(String(500))
     details: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+
+
+class AiReview(Base):
+    """KataGo's review of a finished game (app/ai_review): the deepest pass asked for, its state, and how many
+    positions KataGo has computed for it in all (``evaluations``: each stored position counts once per depth, so
+    a position computed twice for one depth would show). Its figures are ``ai_review_positions`` rows."""
+
+    __tablename__ = "ai_reviews"
+    __table_args__ = (
+        CheckConstraint("depth IN ('quick', 'deep')", name="depth"),
+        CheckConstraint("state IN ('queued', 'running', 'done', 'failed')", name="state"),
+        Index("ix_ai_reviews_state", "state"),
+    )
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    depth: Mapped[str] = mapped_column(String(8))
+    state: Mapped[str] = mapped_column(String(16))
+    total: Mapped[int] = mapped_column(Integer)  # positions: the moves and the start
+    evaluations: Mapped[int] = mapped_column(Integer, default=0)
+    automatic: Mapped[bool] = mapped_column(Boolean, default=False)  # queued by the end of a rated game
+    error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    requested_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AiReviewPosition(Base):
+    """KataGo's raw figure for position ``i`` of a reviewed game (the position after ``i`` moves), as
+    docs/review.md describes it; a deep figure replaces a quick one, never the other way round."""
+
+    __tablename__ = "ai_review_positions"
+    __table_args__ = (CheckConstraint("depth IN ('quick', 'deep')", name="depth"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("ai_reviews.game_id", ondelete="CASCADE"), primary_key=True)
+    i: Mapped[int] = mapped_column(Integer, primary_key=True)
+    depth: Mapped[str] = mapped_column(String(8))
+    figure: Mapped[dict[str, Any]] = mapped_column(JSONType)

@@ -31,6 +31,8 @@ TABLES = {
     "reviews",
     "mail_notices",
     "mail_outbox",
+    "ai_reviews",
+    "ai_review_positions",
 }
 
 

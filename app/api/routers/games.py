@@ -7,12 +7,13 @@ from fastapi.responses import Response
 
 from app.lobby.records import game_record
 from app.records.sgf import export_sgf
+from app.ai_review.sgf import annotate
 from app.api.deps import DB, OptionalUser, Spectators
 from app.games.visibility import author_of, chat_visible, public
 from app.errors import NotFound
 from app.lobby.views import game_detail, game_summary, player_ids
 from app.ratings.lookup import display_ranks, rating_changes
-from app.store.repositories import games, moderation
+from app.store.repositories import ai_reviews, games, moderation
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -84,7 +85,10 @@ async def sgf(game_id: str, db: DB) -> Response:
     row = await games.get_with_players(db, game_id)
     if row is None:
         raise NotFound("game_not_found", "No such game.")
-    text = export_sgf(game_record(row, await games.moves(db, game_id)))
+    record = game_record(row, await games.moves(db, game_id))
+    if row.game.status == "finished":  # the engine's view of a game only once it has ended (docs/review.md)
+        annotate(record, await ai_reviews.figures(db, game_id, len(record.moves) + 1))
+    text = export_sgf(record)
     return Response(
         text,
         media_type="application/x-go-sgf",
