@@ -87,6 +87,9 @@ export const api = {
   sgfUrl: (id) => `/api/games/${enc(id)}/sgf`,
   // the score estimate after a game's first `move` moves (docs/study.md): spectators, and anyone once it ended
   gameEstimate: (id, move) => request("POST", `/api/games/${enc(id)}/estimate`, { move }),
+  // the AI review of a finished game (docs/review.md)
+  aiReview: (id) => request("GET", `/api/games/${enc(id)}/review`),
+  requestAiReview: (id, depth) => request("POST", `/api/games/${enc(id)}/review`, { depth }),
 
   // players, ratings and the archive
   player: (name) => request("GET", `/api/players/${enc(name)}`),

@@ -19,6 +19,7 @@ import { confirmDialog, errorToast, toast } from "../ui.js";
 import { notifyMove, notificationsAllowed, requestNotifications } from "../notify.js";
 import { gameSummary, nameWithRank, playerLink, resultText, unratedText } from "./common.js";
 import { ReviewsCard } from "./reviews.js";
+import { AiReviewCard } from "./ai_review.js";
 import { ConditionalEditor } from "./conditional.js";
 import { reportDialog } from "../report.js";
 import { hold, release, socketHandlers } from "./live_view.js";
@@ -57,6 +58,7 @@ export class GameView {
 
   destroy() {
     clearInterval(this.timer);
+    this.aiReview.destroy();
     release(this);
   }
 
@@ -90,12 +92,13 @@ export class GameView {
     this.estimateLine = h("p", { class: "estimate-line", "aria-live": "polite", hidden: true });
     const chatHost = h("div", { class: "chat-host" });
     this.reviews = new ReviewsCard(this.gameId);
+    this.aiReview = new AiReviewCard({ gameId: this.gameId, onJump: (i) => this.viewAt(i) });
     this.conditional = new ConditionalEditor({ send: (tree) => this.socket.conditional(tree), changed: () => this.render() });
     this.root = h(
       "div",
       { class: "game", dataset: { game: this.gameId } },
       this.banner,
-      h("div", { class: "board-col" }, this.cards.top, this.resultBanner, this.boardHost, this.confirmBar, this.historyBar, this.cards.bottom),
+      h("div", { class: "board-col" }, this.cards.top, this.resultBanner, this.boardHost, this.aiReview.caption, this.confirmBar, this.historyBar, this.cards.bottom),
       h(
         "aside",
         { class: "side" },
@@ -105,6 +108,7 @@ export class GameView {
         h("div", { class: "card" }, chatHost),
         h("div", { class: "card" }, this.settingsPanel(), h("div", { class: "row spread" }, this.spectators, this.sgf), this.info),
         this.reviews.el,
+        this.aiReview.el,
       ),
     );
     container.append(this.root);
@@ -222,7 +226,9 @@ export class GameView {
 
   onEphemeral(msg) {
     if (!this.state) return;
-    if (msg.t === "presence") {
+    if (msg.t === "ai_review") {
+      if (this.state.phase === "finished") this.aiReview.onMessage(msg);
+    } else if (msg.t === "presence") {
       this.state.presence = { ...this.state.presence, ...(msg.players || {}) };
       if (msg.spectators !== undefined) this.state.spectators = msg.spectators;
       this.render();
@@ -273,6 +279,10 @@ export class GameView {
     const target = ev.target;
     if (target && (target.closest("input, textarea, select, [contenteditable], svg.board, dialog"))) return;
     const keys = { ArrowLeft: () => this.step(-1), ArrowRight: () => this.step(1), Home: () => this.viewAt(0), End: () => this.viewAt(null) };
+    if (this.state.phase === "finished" && this.aiReview.keyboard(ev)) {
+      ev.preventDefault();
+      return;
+    }
     const fn = keys[ev.key];
     if (!fn || !this.state.historyOk) return;
     ev.preventDefault();
@@ -393,12 +403,24 @@ export class GameView {
     this.renderChat();
     this.renderAnalyseLink(index);
     this.reviews.update(s.phase === "finished");
+    this.renderAiReview(index);
     replace(this.spectators, t("game.spectators_n", { n: s.spectators }));
     // Until the game is over, what was asked; then whether it counted (the snapshot, or GET /api/games/{id}).
     const notCounted = this.notCounted();
     const counted = notCounted ? { rated: false, unrated_reason: notCounted } : { rated: s.rated, unrated_reason: s.unratedReason };
     this.info.textContent = gameSummary({ size: s.size, rules: s.rules, komi: s.rules.komi, handicap: s.handicap, time_control: s.timeControl, ...counted });
     this.renderClocks();
+  }
+
+  /** Once the game is over, its AI review (asked for the first time then: nobody sees the engine's view of a game
+   *  in progress) draws its overlay and marks on the position shown. */
+  renderAiReview(index) {
+    if (this.state.phase !== "finished") return;
+    if (!this.aiReviewAsked) {
+      this.aiReviewAsked = true;
+      this.aiReview.load();
+    }
+    this.aiReview.show(this.board, index);
   }
 
   /** The viewer's colour sits at the bottom; spectators see Black at the bottom. */

@@ -12,6 +12,7 @@ import { StudyTree } from "../studytree.js";
 import { errorToast } from "../ui.js";
 import { ensureUser } from "../session.js";
 import { hold, release, socketHandlers } from "./live_view.js";
+import { AiReviewCard } from "./ai_review.js";
 import { clip, limitChars } from "../textlimit.js";
 import { estimateOf, showEstimate } from "./estimate.js";
 
@@ -45,6 +46,7 @@ export class ReviewView {
   }
 
   destroy() {
+    if (this.aiReview) this.aiReview.destroy();
     release(this);
   }
 
@@ -87,7 +89,7 @@ export class ReviewView {
       "div",
       { class: "game review", dataset: { review: this.reviewId } },
       this.banner,
-      h("div", { class: "board-col" }, h("div", {}, this.title, this.source), this.boardHost, this.moveLabel),
+      h("div", { class: "board-col" }, h("div", {}, this.title, this.source), this.boardHost, this.aiCaption = h("div"), this.moveLabel),
       h(
         "aside",
         { class: "side" },
@@ -96,6 +98,7 @@ export class ReviewView {
         h("div", { class: "card" }, h("h2", { i18n: "review.comment" }), this.commentText, this.comment, h("div", { class: "row spread" }, this.commentBtn, this.removeBtn), this.tools),
         h("div", { class: "card" }, h("section", { class: "chat", i18nAria: "chat.title" }, h("h2", { i18n: "chat.title" }), this.chatList, this.chatNote, this.chatForm)),
         h("div", { class: "card" }, h("div", { class: "row spread" }, this.link, this.sgf)),
+        this.aiHost = h("div"),
       ),
     );
     container.append(this.root);
@@ -152,7 +155,34 @@ export class ReviewView {
     this.titleText = r.title;
     this.gameId = r.game_id;
     this.ensureBoard(this.tree.size);
+    this.ensureAiReview();
     this.render();
+  }
+
+  /** A review made from a game shows that game's AI review; no game socket here, so it asks again while it runs.
+   *  The board is the leader's: their jumps (the graph, a mistake, n / p) move it for everyone. */
+  ensureAiReview() {
+    if (!this.gameId || (this.aiReview && this.aiReview.gameId === this.gameId)) return;
+    if (this.aiReview) this.aiReview.destroy();
+    this.aiReview = new AiReviewCard({ gameId: this.gameId, poll: true, onJump: (i) => this.gotoMove(i) });
+    replace(this.aiHost, this.aiReview.el);
+    replace(this.aiCaption, this.aiReview.caption);
+    this.aiReview.load();
+  }
+
+  /** The game's move i: the node i steps down the main line (the game's own moves). */
+  gotoMove(i) {
+    let n = this.tree && this.tree.root;
+    for (let k = 0; n && k < i; k++) n = n.children[0];
+    if (n && n.id !== this.current && this.leading()) this.goto(n);
+    else this.render();
+  }
+
+  /** How many moves down the main line the node shown is, or null in a variation. */
+  moveIndex() {
+    const path = this.tree.path(this.node());
+    for (let k = 1; k < path.length; k++) if (path[k - 1].children[0] !== path[k]) return null;
+    return path.length - 1;
   }
 
   onEvent(ev) {
@@ -288,6 +318,10 @@ export class ReviewView {
 
   keyboard(ev) {
     if (!this.leading() || ev.target.closest("input, textarea, select, svg")) return;
+    if (this.aiReview && this.aiReview.keyboard(ev)) {
+      ev.preventDefault();
+      return;
+    }
     const n = this.node();
     if (!n) return;
     const target = { ArrowLeft: n.parent, ArrowRight: n.children[0], Home: this.tree.root, End: this.lineEnd() }[ev.key];
@@ -310,6 +344,7 @@ export class ReviewView {
     const estimate = this.estimate && this.estimate.node === this.current ? this.estimate : null;
     this.board.setScoring(estimate ? estimate.dead : [], estimate ? estimate.rows : null);
     showEstimate(this.estimateLine, estimate);
+    if (this.aiReview) this.aiReview.show(this.board, this.moveIndex(), node ? [...node.marks.values()] : []);
     this.board.setInteractive(lead && this.tool === "play");
     setText(this.leader, lead ? t("review.you_lead") : t("review.led_by", { name: this.controller.name }));
     this.root.dataset.leading = String(lead);
