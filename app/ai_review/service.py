@@ -8,13 +8,14 @@ game on Tengen is public, and so is its record; the count per user is bounded (`
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.ai_review import figures
 from app.ai_review.jobs import ReviewQueue
 from app.engines.analysis import Colour, Point
+from app.games.config import GameConfig
 from app.errors import Conflict, NotFound, ServiceError
 from app.store.models import Game
 from app.store.repositories import ai_reviews, games
@@ -22,14 +23,11 @@ from app.store.repositories import ai_reviews, games
 FINISHED = "finished"
 
 
-def derived(size: int, moves: list[tuple[Colour, Point | None]], raw: list[dict[str, Any] | None]) -> dict[str, Any]:
-    """The derived figures (``app/ai_review/figures.py``: points lost, mistakes, summary, changed hands)."""
-    try:
-        figures = importlib.import_module("app.ai_review.figures")
-    except ModuleNotFoundError:  # the figures module arrives on its own branch (docs/review.md)
-        return {}
-    result: dict[str, Any] = figures.derive(size, moves, raw)
-    return result
+def derived(game: Game, moves: list[tuple[Colour, Point | None]], raw: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """The derived figures (``app/ai_review/figures.py``: points lost, mistakes, summary, changed hands), the
+    handicap stones down before the first move, as KataGo was asked (``raw.reviewed``)."""
+    handicap = [(p[0], p[1]) for p in GameConfig.from_dict(game.config).handicap_points]
+    return figures.derive(game.board_size, moves, raw, {"B": handicap, "W": []})
 
 
 class AiReviewService:
@@ -55,7 +53,7 @@ class AiReviewService:
             "progress": {"done": done, "total": len(positions)},
             "positions": positions,
             **({"error": review.error} if review is not None and review.error else {}),
-            **derived(game.board_size, line, positions),
+            **derived(game, line, positions),
         }
 
     async def request(self, session: AsyncSession, game_id: str, depth: str, automatic: bool = False) -> dict[str, Any]:

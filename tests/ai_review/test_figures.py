@@ -291,3 +291,24 @@ def test_changed_regions_are_disjoint_and_every_point_in_them_flipped(
             assert better[y][x] * played[y][x] < 0 and abs(better[y][x]) >= 0.5 and abs(played[y][x]) >= 0.5
         assert tuple(w["at"]) in points
     assert changed_hands(5, None, better, better) == []
+
+
+def test_the_service_puts_a_handicap_games_stones_down_before_the_first_move() -> None:
+    from app.ai_review.service import derived
+    from app.games.config import GameConfig
+    from app.store.models import Game
+
+    size = 9
+    handicap = (at(size, "C3"), at(size, "G7"))
+    config = GameConfig(size=size, handicap_points=tuple((p[0], p[1]) for p in handicap))
+    game = Game(board_size=size, config=config.to_dict())
+    moves = [("W", at(size, "C4")), ("B", at(size, "D4"))]
+    black = [[1.0] * size for _ in range(size)]
+    lost_c3 = [row[:] for row in black]
+    lost_c3[6][2] = -1.0  # C3, a handicap stone, White's after White's first move
+    raw = [pos(0, 12.0, black, best=[cand(at(size, "D5"), 12.0, [at(size, "D5")], black)]), pos(1, 14.0, lost_c3), pos(2, 4.0)]
+    with_stones = derived(game, moves, raw)
+    assert with_stones == derive(size, moves, raw, setup={"B": list(handicap), "W": []})
+    # the flipped point holds a handicap stone: a group died; without the stones it is one empty point, unsaid
+    assert [h["key"] for h in with_stones["changed_hands"]["1"]] == ["ai_review.hands.group_died"]
+    assert "1" not in derive(size, moves, raw)["changed_hands"]
