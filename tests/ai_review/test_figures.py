@@ -295,6 +295,7 @@ def test_changed_regions_are_disjoint_and_every_point_in_them_flipped(
 
 def test_the_service_puts_a_handicap_games_stones_down_before_the_first_move() -> None:
     from app.ai_review.service import derived
+    from app.engines.analysis import Colour, Point
     from app.games.config import GameConfig
     from app.store.models import Game
 
@@ -302,11 +303,16 @@ def test_the_service_puts_a_handicap_games_stones_down_before_the_first_move() -
     handicap = (at(size, "C3"), at(size, "G7"))
     config = GameConfig(size=size, handicap_points=tuple((p[0], p[1]) for p in handicap))
     game = Game(board_size=size, config=config.to_dict())
-    moves = [("W", at(size, "C4")), ("B", at(size, "D4"))]
+    moves: list[tuple[Colour, Point | None]] = [("W", (2, 5)), ("B", (3, 5))]  # C4, D4
+    assert [list(p) for _, p in moves if p] == [at(size, "C4"), at(size, "D4")]
     black = [[1.0] * size for _ in range(size)]
     lost_c3 = [row[:] for row in black]
     lost_c3[6][2] = -1.0  # C3, a handicap stone, White's after White's first move
-    raw = [pos(0, 12.0, black, best=[cand(at(size, "D5"), 12.0, [at(size, "D5")], black)]), pos(1, 14.0, lost_c3), pos(2, 4.0)]
+    raw: list[dict[str, Any] | None] = [
+        pos(0, 12.0, black, best=[cand(at(size, "D5"), 12.0, [at(size, "D5")], black)]),
+        pos(1, 14.0, lost_c3),
+        pos(2, 4.0),
+    ]
     with_stones = derived(game, moves, raw)
     assert with_stones == derive(size, moves, raw, setup={"B": list(handicap), "W": []})
     # the flipped point holds a handicap stone: a group died; without the stones it is one empty point, unsaid
