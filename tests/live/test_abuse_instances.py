@@ -32,6 +32,9 @@ async def test_wrong_passwords_are_counted_across_instances(cluster: Instances) 
 
 
 async def test_chat_is_limited_per_user_across_instances(cluster: Instances) -> None:
+    # The limit counts in fixed windows: an hour-long one, so that four lines never straddle a window's end on a
+    # slow machine (with the default 10 s, a boundary between the second and the third line let the third through).
+    cluster.env["TENGEN_CHAT_WINDOW"] = "3600"
     a, b = cluster.start(2)
     black, white = await Player(a.url).visit(), await Player(a.url).visit()
     game_id = await start_game(black, white)
