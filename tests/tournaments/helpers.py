@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.tournaments.model import Bye, Entrant, Result, RoundInput, RoundPairing, TournamentRules
+from app.tournaments.model import Bye, Entrant, Outcome, Result, RoundInput, RoundPairing, TournamentRules
 from app.tournaments.pairing import pair_round
 
 
@@ -32,10 +32,11 @@ def play(
         rp = pair_round(inp)
         done.append(rp)
         for p in rp.pairings:
+            outcome: Outcome
             if p.board % 7 == 0:
                 outcome = "jigo"
             else:
                 outcome = "B" if rating[p.black] > rating[p.white] else "W"
-            results.append(Result(rnd, p.black, p.white, outcome))  # type: ignore[arg-type]
+            results.append(Result(rnd, p.black, p.white, outcome))
         byes.extend(rp.byes)
     return done, results, byes

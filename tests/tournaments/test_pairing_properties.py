@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from app.tournaments.model import RoundInput, TournamentRules
+from app.tournaments.model import Format, RoundInput, TournamentRules
 from app.tournaments.pairing import pair_round
 
 from .helpers import field, play
@@ -16,8 +16,8 @@ from .helpers import field, play
 
 @pytest.mark.parametrize("fmt", ["swiss", "mcmahon"])
 @pytest.mark.parametrize("n", [2, 7, 12, 25])
-def test_every_present_player_is_paired_exactly_once_and_never_twice_against_one_opponent(fmt: str, n: int) -> None:
-    rules = TournamentRules(fmt, rounds=5, top_bar=32, bottom_bar=20)  # type: ignore[arg-type]
+def test_every_present_player_is_paired_exactly_once_and_never_twice_against_one_opponent(fmt: Format, n: int) -> None:
+    rules = TournamentRules(fmt, rounds=5, top_bar=32, bottom_bar=20)
     entrants = field(n)
     rounds = min(5, n - 1)
     done, results, _ = play(rules, entrants, rounds)
