@@ -139,7 +139,7 @@ async def ladder_view(session: AsyncSession, ladder_id: str, user: User | None) 
     policy, now = policy_of(ladder), utcnow()
     rows = []
     for position, player in placed:
-        reason = None if player.id == me else rules.refusal(order, me, player.id, policy, facts, now)
+        reason = rules.refusal(order, me, player.id, policy, facts, now)
         rows.append({"position": position, "player": people[player.id], "challengeable": reason is None, "reason": reason})
     mine = [c for c in open_now if me in (c.challenger_id, c.defender_id)]
     return {
