@@ -23,7 +23,9 @@ async def _close(*people: Player) -> None:
 
 
 async def _challenge(person: Player, defender: Player, color: str = "nigiri") -> tuple[int, dict]:
-    response = await person.http.post(f"/api/ladders/{LADDER}/challenges", json={"defender_id": defender.user["id"], "color": color})
+    response = await person.http.post(
+        f"/api/ladders/{LADDER}/challenges", json={"defender_id": defender.user["id"], "color": color}
+    )
     return response.status_code, response.json()
 
 
@@ -80,7 +82,14 @@ async def test_every_greyed_out_rung_is_refused_with_the_reason_shown_and_every_
     status, made = await _challenge(people[5], people[2], "black")
     assert status == 201 and made["status"] == "open" and made["defender_position"] == 3
     after = (await view(people[5]))["rungs"]
-    assert [r["reason"] for r in after] == ["too_far_above", "too_far_above", "already_challenged", "too_many_challenges", "too_many_challenges", "own_rung"]
+    assert [r["reason"] for r in after] == [
+        "too_far_above",
+        "too_far_above",
+        "already_challenged",
+        "too_many_challenges",
+        "too_many_challenges",
+        "own_rung",
+    ]
     status, body = await _challenge(people[5], people[3])
     assert status == 409 and body["error"]["code"] == "too_many_challenges"
     # The defender sees it from the other side: the challenger is below, and engaged.
@@ -101,7 +110,9 @@ async def test_a_defender_takes_at_most_max_incoming_and_a_bad_colour_is_refused
     await _close(*people)
 
 
-async def test_a_decline_counts_as_a_loss_and_the_same_pair_waits_before_a_rechallenge(server: LiveServer, database_url: str) -> None:
+async def test_a_decline_counts_as_a_loss_and_the_same_pair_waits_before_a_rechallenge(
+    server: LiveServer, database_url: str
+) -> None:
     top, middle, bottom = await on_ladder(server.url, 3)
     watcher = await Lobby.open(top)
     status, made = await _challenge(bottom, top)
@@ -124,14 +135,18 @@ async def test_a_decline_counts_as_a_loss_and_the_same_pair_waits_before_a_recha
     await set_ladder(database_url, rechallenge_hours=0.0)
     assert (await _challenge(top, bottom))[0] == 201
     history = (await top.http.get(f"/api/ladders/{LADDER}/history")).json()
-    kinds = [(e["kind"], e["player"]["name"], e["other"]["name"] if e["other"] else None, e["position"]) for e in history["events"]]
+    kinds = [
+        (e["kind"], e["player"]["name"], e["other"]["name"] if e["other"] else None, e["position"]) for e in history["events"]
+    ]
     assert kinds == [
         ("declined", bottom.user["name"], top.user["name"], 1),
         ("joined", bottom.user["name"], None, 3),
         ("joined", middle.user["name"], None, 2),
         ("joined", top.user["name"], None, 1),
     ]
-    page = (await top.http.get(f"/api/ladders/{LADDER}/history", params={"before": history["events"][1]["id"], "limit": 1})).json()
+    page = (
+        await top.http.get(f"/api/ladders/{LADDER}/history", params={"before": history["events"][1]["id"], "limit": 1})
+    ).json()
     assert [e["kind"] for e in page["events"]] == ["joined"] and page["more"] is True
     await watcher.close()
     await _close(top, middle, bottom)
@@ -144,7 +159,11 @@ async def test_leaving_moves_those_below_up_and_voids_open_challenges(server: Li
     left = await b.http.post(f"/api/ladders/{LADDER}/leave")
     assert left.status_code == 200
     ladder = await view(a)
-    assert names(ladder) == [a.user["name"], c.user["name"], d.user["name"]] and [r["position"] for r in ladder["rungs"]] == [1, 2, 3]
+    assert names(ladder) == [a.user["name"], c.user["name"], d.user["name"]] and [r["position"] for r in ladder["rungs"]] == [
+        1,
+        2,
+        3,
+    ]
     late = await b.http.post(f"/api/ladders/challenges/{made['id']}/accept")
     assert late.status_code == 409 and late.json()["error"]["code"] == "challenge_not_open"
     again = await b.http.post(f"/api/ladders/{LADDER}/leave")
