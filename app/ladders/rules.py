@@ -66,7 +66,7 @@ def refusal(
     if settled is not None and now < settled + policy.rechallenge:
         return "rechallenge_too_soon"
     if facts.outgoing >= policy.max_outgoing:
-        return "too_many_challenges"
+        return "too_many_ladder_challenges"
     if facts.incoming.get(defender, 0) >= policy.max_incoming:
         return "defender_busy"
     return None

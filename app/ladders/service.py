@@ -251,24 +251,25 @@ async def challenge(
     return challenge_view(made, people)
 
 
-_REFUSALS = {
-    "account_required": (403, "Register to play on a ladder."),
-    "not_on_ladder": (409, "Join the ladder first."),
-    "not_on_ladder_defender": (404, "That player is not on this ladder."),
-    "own_rung": (400, "You cannot challenge yourself."),
-    "not_above": (409, "You can only challenge players above you."),
-    "too_far_above": (409, "That player is too far above you on the ladder."),
-    "blocked": (403, "One of you has blocked the other."),
-    "already_challenged": (409, "There is already a challenge between you two."),
-    "rechallenge_too_soon": (409, "You played this challenge too recently; try again later."),
-    "too_many_challenges": (409, "You have as many open challenges as the ladder allows."),
-    "defender_busy": (409, "That player is defending as many challenges as the ladder allows."),
+# Each refusal ``rules.refusal`` names: (its code, the HTTP status, the message).
+_REFUSALS: dict[str, tuple[str, int, str]] = {
+    "account_required": ("account_required", 403, "Register to play on a ladder."),
+    "not_on_ladder": ("not_on_ladder", 409, "Join the ladder first."),
+    "not_on_ladder_defender": ("not_on_ladder_defender", 404, "That player is not on this ladder."),
+    "own_rung": ("own_rung", 400, "You cannot challenge yourself."),
+    "not_above": ("not_above", 409, "You can only challenge players above you."),
+    "too_far_above": ("too_far_above", 409, "That player is too far above you on the ladder."),
+    "blocked": ("blocked", 403, "One of you has blocked the other."),
+    "already_challenged": ("already_challenged", 409, "There is already a challenge between you two."),
+    "rechallenge_too_soon": ("rechallenge_too_soon", 409, "You played this challenge too recently; try again later."),
+    "too_many_ladder_challenges": ("too_many_ladder_challenges", 409, "You have as many open challenges as the ladder allows."),
+    "defender_busy": ("defender_busy", 409, "That player is defending as many challenges as the ladder allows."),
 }
 
 
 def refusal_error(code: str) -> ServiceError:
-    status, message = _REFUSALS[code]
-    return ServiceError(code, message, status)
+    same, status, message = _REFUSALS[code]
+    return ServiceError(same, message, status)
 
 
 async def _challenge_for(session: AsyncSession, user: User, challenge_id: str) -> LadderChallenge:

@@ -86,12 +86,12 @@ async def test_every_greyed_out_rung_is_refused_with_the_reason_shown_and_every_
         "too_far_above",
         "too_far_above",
         "already_challenged",
-        "too_many_challenges",
-        "too_many_challenges",
+        "too_many_ladder_challenges",
+        "too_many_ladder_challenges",
         "own_rung",
     ]
     status, body = await _challenge(people[5], people[3])
-    assert status == 409 and body["error"]["code"] == "too_many_challenges"
+    assert status == 409 and body["error"]["code"] == "too_many_ladder_challenges"
     # The defender sees it from the other side: the challenger is below, and engaged.
     mine = (await view(people[2]))["me"]["challenges"]
     assert [(c["id"], c["challenger"]["id"], c["status"]) for c in mine] == [(made["id"], people[5].user["id"], "open")]

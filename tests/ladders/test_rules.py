@@ -47,7 +47,7 @@ def test_refusals_by_what_is_already_open_or_recent() -> None:
     assert _refusal(50, 40, recent) == "rechallenge_too_soon"
     assert _refusal(50, 40, recent, now=NOW + timedelta(hours=1)) is None  # the period is over
     assert _refusal(50, 30, recent) is None  # another player
-    assert _refusal(50, 40, Facts(outgoing=1)) == "too_many_challenges"
+    assert _refusal(50, 40, Facts(outgoing=1)) == "too_many_ladder_challenges"
     assert _refusal(50, 40, Facts(incoming={40: 2})) == "defender_busy"
     assert _refusal(50, 40, Facts(incoming={40: 1, 30: 2})) is None
 
