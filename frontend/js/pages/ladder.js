@@ -2,7 +2,7 @@
 // would refuse is greyed out with the server's own reason code, docs/ladders.md), the player's open challenges
 // with their answers, and the history. The page reads the ladder again on `ladder_changed` (docs/protocol.md §7).
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { onLanguageChange, t } from "../i18n.js";
 import { api } from "../api.js";
 import { LobbySocket } from "../protocol.js";
 import { currentUser } from "../session.js";
@@ -32,7 +32,7 @@ export function mount(container, wanted) {
   const head = h("div", { class: "ladder-head" });
   const mine = h("div", { class: "ladder-mine" });
   const body = h("div", { class: "ladder-body" });
-  const history = h("ol", { class: "ladder-history" });
+  const history = h("ul", { class: "ladder-history" });
 
   async function act(promise, okKey) {
     try {
@@ -89,61 +89,68 @@ export function mount(container, wanted) {
     return h("li", { dataset: { kind: e.kind } }, h("span", { class: "muted" }, when(e.at)), " ", t(`ladder.event.${e.kind}`, params));
   }
 
+  let list = [];
+  let past = { events: [] };
+
   async function load() {
     try {
-      const list = (await api.ladders()).ladders;
+      list = (await api.ladders()).ladders;
       if (!alive) return;
       if (!current && list.length) current = list[0].id;
-      replace(
-        tabs,
-        list.map((la) =>
-          h("button", { type: "button", role: "tab", "aria-selected": String(la.id === current), dataset: { ladder: la.id }, onclick: () => { location.hash = `#/ladders/${encodeURIComponent(la.id)}`; } }, ladderName(la)),
-        ),
-      );
-      if (!current) {
-        replace(body, h("p", { class: "muted", i18n: "ladder.none" }));
-        return;
-      }
-      const [ladder, past] = await Promise.all([api.ladder(current), api.ladderHistory(current)]);
-      if (!alive) return;
-      shown = ladder;
-      const me = ladder.me;
-      const membership = me.position
-        ? h("button", { type: "button", class: "btn small", i18n: "ladder.leave", onclick: () => act(api.ladderLeave(ladder.id)) })
-        : h(
-            "span",
-            { class: "ladder-action" },
-            h("button", { type: "button", class: "btn small primary", i18n: "ladder.join", disabled: Boolean(me.join), onclick: () => act(api.ladderJoin(ladder.id), "ladder.joined") }),
-            me.join ? h("span", { class: "muted ladder-reason" }, reasonText(me.join)) : null,
-          );
-      const colorSelect = h(
-        "select",
-        { class: "ladder-color", i18nAria: "ladder.your_colour", onchange: (ev) => { color = ev.target.value; } },
-        ["nigiri", "black", "white"].map((c) => h("option", { value: c, selected: c === color }, t(c === "nigiri" ? "color.nigiri" : `color.${c}`))),
-      );
-      replace(
-        head,
-        h("h2", {}, ladderName(ladder)),
-        h("p", { class: "muted" }, `${ladder.board_size}×${ladder.board_size} · ${t(`ruleset.${ladder.rules}`)} · ${describeTimeControl(ladder.time_control)}`),
-        h("p", { class: "muted ladder-rules" }, t("ladder.rules_text", { reach: ladder.reach, hours: ladder.answer_hours, again: ladder.rechallenge_hours, open: ladder.max_outgoing })),
-        h("div", { class: "row" }, me.position ? h("span", {}, t("ladder.your_position", { position: me.position })) : null, membership, me.position ? h("label", { class: "row" }, h("span", { i18n: "ladder.your_colour" }), colorSelect) : null),
-      );
-      replace(mine, me.challenges.length ? h("ul", { class: "ladder-challenges" }, me.challenges.map((c) => challengeItem(c, ladder))) : null);
-      replace(
-        body,
-        ladder.rungs.length
-          ? h(
-              "table",
-              { class: "leaderboard ladder" },
-              h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { i18n: "player.name" }), h("th", { i18n: "ladder.challenge" }))),
-              h("tbody", {}, ladder.rungs.map((r) => rungRow(r, ladder))),
-            )
-          : h("p", { class: "muted", i18n: "ladder.empty" }),
-      );
-      replace(history, past.events.map(eventItem));
+      if (current) [shown, past] = await Promise.all([api.ladder(current), api.ladderHistory(current)]);
+      if (alive) render();
     } catch (err) {
       if (alive) errorToast(err);
     }
+  }
+
+  /** Draws what was last read (again in the new words when the language changes). */
+  function render() {
+    replace(
+      tabs,
+      list.map((la) =>
+        h("button", { type: "button", role: "tab", "aria-selected": String(la.id === current), dataset: { ladder: la.id }, onclick: () => { location.hash = `#/ladders/${encodeURIComponent(la.id)}`; } }, ladderName(la)),
+      ),
+    );
+    if (!current || !shown) {
+      replace(body, h("p", { class: "muted", i18n: "ladder.none" }));
+      return;
+    }
+    const ladder = shown;
+    const me = ladder.me;
+    const membership = me.position
+      ? h("button", { type: "button", class: "btn small", i18n: "ladder.leave", onclick: () => act(api.ladderLeave(ladder.id)) })
+      : h(
+          "span",
+          { class: "ladder-action" },
+          h("button", { type: "button", class: "btn small primary ladder-join", i18n: "ladder.join", disabled: Boolean(me.join), onclick: () => act(api.ladderJoin(ladder.id), "ladder.joined") }),
+          me.join ? h("span", { class: "muted ladder-reason" }, reasonText(me.join)) : null,
+        );
+    const colorSelect = h(
+      "select",
+      { class: "ladder-color", i18nAria: "ladder.your_colour", onchange: (ev) => { color = ev.target.value; } },
+      ["nigiri", "black", "white"].map((c) => h("option", { value: c, selected: c === color }, t(`color.${c}`))),
+    );
+    replace(
+      head,
+      h("h2", {}, ladderName(ladder)),
+      h("p", { class: "muted" }, `${t(`ruleset.${ladder.rules}`)} · ${describeTimeControl(ladder.time_control)}`),
+      h("p", { class: "muted ladder-rules" }, t("ladder.rules_text", { reach: ladder.reach, hours: ladder.answer_hours, again: ladder.rechallenge_hours, open: ladder.max_outgoing })),
+      h("div", { class: "row" }, me.position ? h("span", { class: "ladder-position" }, t("ladder.your_position", { position: me.position })) : null, membership, me.position ? h("label", { class: "row" }, h("span", { i18n: "ladder.your_colour" }), colorSelect) : null),
+    );
+    replace(mine, me.challenges.length ? h("ul", { class: "ladder-challenges" }, me.challenges.map((c) => challengeItem(c, ladder))) : null);
+    replace(
+      body,
+      ladder.rungs.length
+        ? h(
+            "table",
+            { class: "leaderboard ladder" },
+            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { i18n: "player.name" }), h("th", { i18n: "ladder.challenge" }))),
+            h("tbody", {}, ladder.rungs.map((r) => rungRow(r, ladder))),
+          )
+        : h("p", { class: "muted", i18n: "ladder.empty" }),
+    );
+    replace(history, past.events.map(eventItem));
   }
 
   const socket = new LobbySocket({
@@ -153,6 +160,7 @@ export function mount(container, wanted) {
     onReconnected: () => load(),
   });
   socket.start();
+  const offLang = onLanguageChange(() => render());
   container.append(
     h(
       "section",
@@ -170,5 +178,6 @@ export function mount(container, wanted) {
   return () => {
     alive = false;
     socket.stop();
+    offLang();
   };
 }
