@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from tests.conftest import LiveServer
-from tests.frontend.people import DESKTOP, PHONE, Person
+from tests.frontend.people import DESKTOP, LANGUAGES, PHONE, Person
+from tests.frontend.test_languages import OVERFLOWS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -27,7 +28,7 @@ class Account:
     def __init__(self, base_url: str) -> None:
         self.http = httpx.Client(base_url=base_url)
         self.http.post("/api/guest").raise_for_status()
-        self.name = "lad" + uuid.uuid4().hex[:12]
+        self.name = "lad" + uuid.uuid4().hex[:9]
         registered = self.http.post("/api/auth/register", json={"username": self.name, "password": "s3cret-" + uuid.uuid4().hex})
         registered.raise_for_status()
         self.id = registered.json()["id"]
@@ -49,9 +50,12 @@ def test_the_ladder_page_greys_out_what_it_would_refuse_and_follows_the_ladder(b
     me = Person(browser, server.url)
     try:
         me.open()
-        me.register("me")
-        me.follow("#/ladders")
         page = me.page
+        short = "me" + uuid.uuid4().hex[:6]  # a name the header shows whole on a phone
+        me.api("POST", "/api/auth/register", {"username": short, "password": "s3cret-" + uuid.uuid4().hex})
+        page.reload()
+        page.wait_for_selector(".user-name")
+        me.follow("#/ladders")
         page.wait_for_selector("table.ladder")
         assert page.locator(".ladder-page .segmented button").all_inner_texts() == ["9×9 Live", "19×19 Live"]
         page.click("button.ladder-join")
@@ -90,6 +94,15 @@ def test_the_ladder_page_greys_out_what_it_would_refuse_and_follows_the_ladder(b
         newcomer.post(f"/api/ladders/{LADDER}/challenges", {"defender_id": me.api("GET", "/api/me")["id"], "color": "black"})
         item = page.wait_for_selector(".ladder-challenge >> text=challenges you")
         assert item is not None
+        found = {}
+        for lang in LANGUAGES:  # nothing spills out of its box, in any language, on a desktop or a phone
+            me.language(lang)
+            for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                page.set_viewport_size(viewport)
+                page.wait_for_timeout(100)
+                found[(lang, name)] = page.evaluate(OVERFLOWS)
+        assert {k: v for k, v in found.items() if v} == {}
+        me.language("en")
         me.shot("ladder-desktop.png", DESKTOP)
         me.shot("ladder-phone.png", PHONE)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
