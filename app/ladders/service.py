@@ -25,6 +25,7 @@ from app.ladders.messages import LadderChanged
 from app.lobby.live.broadcaster import LobbyBroadcaster
 from app.lobby.starting import create_game, game_started
 from app.lobby.views import player_ids, player_view
+from app.moderation.fair_play import DEFAULT_FAIR_PLAY, FairPlay, check_may_play_rated
 from app.moderation.standing import check_may_play
 from app.ratings.lookup import display_ranks
 from app.ratings.rate import black_score
@@ -217,7 +218,13 @@ async def leave(session: AsyncSession, lobby: LobbyBroadcaster, user: User, ladd
 
 
 async def challenge(
-    session: AsyncSession, lobby: LobbyBroadcaster, user: User, ladder_id: str, defender_id: int, color: str
+    session: AsyncSession,
+    lobby: LobbyBroadcaster,
+    user: User,
+    ladder_id: str,
+    defender_id: int,
+    color: str,
+    fair_play: FairPlay = DEFAULT_FAIR_PLAY,
 ) -> dict[str, Any]:
     """Challenge the player ``defender_id``: refused with the code ``ladder_view`` shows for that rung."""
     if color not in COLORS:
@@ -233,6 +240,8 @@ async def challenge(
         await session.rollback()
         raise refusal_error(code)
     await check_may_play(session, {user.id, defender_id})
+    if ladder.rated:  # as any rated challenge (app/lobby/service.py): too many escapes, unrated games only
+        await check_may_play_rated(session, {user.id, defender_id}, fair_play, you=user.id)
     made = await ladders.add_challenge(
         session,
         ladder_id=ladder_id,
@@ -252,7 +261,7 @@ async def challenge(
 
 
 # Each refusal ``rules.refusal`` names: (its code, the HTTP status, the message).
-_REFUSALS: dict[str, tuple[str, int, str]] = {
+REFUSALS: dict[str, tuple[str, int, str]] = {
     "account_required": ("account_required", 403, "Register to play on a ladder."),
     "not_on_ladder": ("not_on_ladder", 409, "Join the ladder first."),
     "not_on_ladder_defender": ("not_on_ladder_defender", 404, "That player is not on this ladder."),
@@ -268,7 +277,7 @@ _REFUSALS: dict[str, tuple[str, int, str]] = {
 
 
 def refusal_error(code: str) -> ServiceError:
-    same, status, message = _REFUSALS[code]
+    same, status, message = REFUSALS[code]
     return ServiceError(same, message, status)
 
 
@@ -281,7 +290,14 @@ async def _challenge_for(session: AsyncSession, user: User, challenge_id: str) -
     return found
 
 
-async def accept(session: AsyncSession, hub: Hub, lobby: LobbyBroadcaster, user: User, challenge_id: str) -> GameWithPlayers:
+async def accept(
+    session: AsyncSession,
+    hub: Hub,
+    lobby: LobbyBroadcaster,
+    user: User,
+    challenge_id: str,
+    fair_play: FairPlay = DEFAULT_FAIR_PLAY,
+) -> GameWithPlayers:
     """The defender accepts: the game starts (``starting.create_game``, the one path every game starts by), the
     challenger with the colour they chose (nigiri: drawn now)."""
     found = await _challenge_for(session, user, challenge_id)
@@ -294,6 +310,8 @@ async def accept(session: AsyncSession, hub: Hub, lobby: LobbyBroadcaster, user:
     if found.answer_by <= now:
         await session.rollback()
         raise Conflict("challenge_expired", "The time to answer this challenge has passed.")
+    if ladder.rated:
+        await check_may_play_rated(session, {found.challenger_id, found.defender_id}, fair_play, you=user.id)
     challenger_black = {"black": True, "white": False}.get(found.color)
     if challenger_black is None:
         challenger_black = secrets.randbelow(2) == 0

@@ -124,3 +124,24 @@ def test_the_order_stays_a_permutation_and_only_the_two_and_those_between_move(c
             assert all(order.index(u) == before.index(u) + 1 for u in before[low:high])
         else:
             assert moved == []
+
+
+def test_every_refusal_has_its_error_in_the_service() -> None:
+    """The API answers each code ``refusal`` gives with that same code (``service.REFUSALS``)."""
+    from app.ladders.service import REFUSALS, refusal_error
+
+    codes = {
+        _refusal(None, 10),
+        _refusal(99, 10),
+        _refusal(20, 99),
+        _refusal(20, 20),
+        _refusal(20, 30),
+        _refusal(60, 20),
+        _refusal(50, 40, Facts(blocked=frozenset({40}))),
+        _refusal(50, 40, Facts(engaged=frozenset({40}))),
+        _refusal(50, 40, Facts(last_settled={40: NOW})),
+        _refusal(50, 40, Facts(outgoing=1)),
+        _refusal(50, 40, Facts(incoming={40: 2})),
+    }
+    assert None not in codes and codes == set(REFUSALS)
+    assert all(refusal_error(str(code)).code == code for code in codes)

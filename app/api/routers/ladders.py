@@ -46,13 +46,15 @@ async def leave(ladder_id: str, db: DB, user: RequiredUser, lobby: Lobby) -> dic
 
 
 @router.post("/{ladder_id}/challenges", status_code=201, summary="Challenge a player above you")
-async def challenge(ladder_id: str, body: LadderChallengeCreate, db: DB, user: RequiredUser, lobby: Lobby) -> dict:
-    return await service.challenge(db, lobby, user, ladder_id, body.defender_id, body.color)
+async def challenge(
+    ladder_id: str, body: LadderChallengeCreate, request: Request, db: DB, user: RequiredUser, lobby: Lobby
+) -> dict:
+    return await service.challenge(db, lobby, user, ladder_id, body.defender_id, body.color, request.app.state.fair_play)
 
 
 @router.post("/challenges/{challenge_id}/accept", status_code=201, summary="Accept a challenge: its game starts")
 async def accept(challenge_id: str, request: Request, db: DB, user: RequiredUser, lobby: Lobby, spectators: Spectators) -> dict:
-    row = await service.accept(db, request.app.state.hub, lobby, user, challenge_id)
+    row = await service.accept(db, request.app.state.hub, lobby, user, challenge_id, request.app.state.fair_play)
     ranks = await display_ranks(db, player_ids([row]))
     return {"game_id": row.game.id, "url": game_url(row.game.id), "game": game_summary(row, spectators, ranks)}
 
