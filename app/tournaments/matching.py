@@ -458,9 +458,7 @@ def _solve(n: int, edges: Sequence[Edge]) -> tuple[list[int], _Solver]:
     return mate, solver
 
 
-def max_weight_matching_dense(
-    n: int, weight: Callable[[int, int], int], candidates: Sequence[Sequence[int]]
-) -> list[int]:
+def max_weight_matching_dense(n: int, weight: Callable[[int, int], int], candidates: Sequence[Sequence[int]]) -> list[int]:
     """The same over the complete graph on n vertices with ``weight(i, j)``, solved first on the ``candidates``
     edges (``candidates[i]``: vertices to try with i), then checked against every pair: a pair whose doubled
     slack is negative under the final duals joins the graph and the solve runs again, until none does (then
