@@ -47,9 +47,7 @@ def random_history(
 def test_no_repeat_then_least_score_gap_against_every_possible_round(fmt: Format, seed: int) -> None:
     rng = random.Random(seed)
     n = rng.choice([6, 8, 10])
-    entrants = tuple(
-        Entrant(f"p{i}", f"P{i}", 2000 - 30 * i + rng.randint(-20, 20), rng.randint(20, 34)) for i in range(n)
-    )
+    entrants = tuple(Entrant(f"p{i}", f"P{i}", 2000 - 30 * i + rng.randint(-20, 20), rng.randint(20, 34)) for i in range(n))
     rules = TournamentRules(fmt, rounds=6, top_bar=32, bottom_bar=24, seed=seed)
     rounds_before = rng.randint(1, 4)
     results, byes = random_history(rng, rules, entrants, rounds_before)
@@ -84,9 +82,7 @@ def test_bars_never_reach_a_swiss() -> None:
     entrants = tuple(Entrant(f"p{i}", f"P{i}", 2400.0 - 50 * i, 36 - 2 * i) for i in range(8))
     mcmahon = pair_round(RoundInput(TournamentRules("mcmahon", 3, top_bar=34, bottom_bar=26), entrants, 1))
     swiss = pair_round(RoundInput(TournamentRules("swiss", 3, top_bar=34, bottom_bar=26), entrants, 1))
-    assert {frozenset((p.black, p.white)) for p in swiss.pairings} == {
-        frozenset((f"p{i}", f"p{i + 4}")) for i in range(4)
-    }
+    assert {frozenset((p.black, p.white)) for p in swiss.pairings} == {frozenset((f"p{i}", f"p{i + 4}")) for i in range(4)}
     assert all(p.why.figures == (("black_score", 0.0), ("white_score", 0.0)) for p in swiss.pairings)
     # ranks 36, 34, 32, 30 ... with the top bar at 34: p0 and p1 both start at 34, alone in the top group
     opponent = {p.black: p.white for p in mcmahon.pairings} | {p.white: p.black for p in mcmahon.pairings}
