@@ -57,6 +57,14 @@ def test_matching_is_the_best_one_on_random_graphs(seed: int) -> None:
         assert check(n, edges, mate) == best_by_search(n, tuple(edges))
 
 
+class Weights:
+    def __init__(self, table: dict[tuple[int, int], int]) -> None:
+        self.table = table
+
+    def of(self, i: int, j: int) -> int:
+        return self.table[(i, j)]
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_dense_solver_reaches_the_complete_graphs_optimum_from_few_candidates(seed: int) -> None:
     rng = random.Random(100 + seed)
@@ -64,7 +72,7 @@ def test_dense_solver_reaches_the_complete_graphs_optimum_from_few_candidates(se
         n = 2 * rng.randint(1, 7)
         w = {(i, j): rng.randint(-50, 50) for i in range(n) for j in range(i + 1, n)}
         candidates = [[rng.randrange(n)] for _ in range(n)]
-        mate = max_weight_matching_dense(n, lambda i, j, table=w: table[(i, j)], candidates)
+        mate = max_weight_matching_dense(n, Weights(w).of, candidates)
         edges = [(i, j, x) for (i, j), x in w.items()]
         assert check(n, edges, mate) == best_by_search(n, tuple(edges))
         assert -1 not in mate
