@@ -480,7 +480,17 @@ def max_weight_matching_dense(n: int, weight: Callable[[int, int], int], candida
             continue
         added = 0
         dual = solver.dual
+        # per vertex: its blossoms from the innermost out, and for each the sum of its own and its ancestors'
+        # duals (what an edge inside it adds to its slack, twice)
         chains = [solver.blossom_chain(v) for v in range(n)]
+        above: list[dict[int, int]] = []
+        for chain in chains:
+            sums: dict[int, int] = {}
+            total = 0
+            for b in reversed(chain):
+                total += dual[b]
+                sums[b] = total
+            above.append(sums)
         for i in range(n):
             di = dual[i]
             ci = chains[i]
@@ -490,7 +500,11 @@ def max_weight_matching_dense(n: int, weight: Callable[[int, int], int], candida
                 w = weight(i, j)
                 s = di + dual[j] - 4 * w
                 if s < 0 and ci and chains[j]:
-                    s += 2 * sum(dual[b] for b in set(ci) & set(chains[j]))
+                    aj = above[j]
+                    for b in ci:
+                        if b in aj:
+                            s += 2 * aj[b]
+                            break
                 if s < 0:
                     chosen[(i, j)] = w
                     added += 1
