@@ -19,6 +19,7 @@ import argparse
 import heapq
 import random
 import time
+from collections.abc import Callable, Sequence
 
 from app.tournaments.arena import ARENA_WIN, ArenaPlayer, pair_arena
 from app.tournaments.model import Bye, Entrant, Format, Outcome, Result, RoundInput, TournamentRules
@@ -47,6 +48,50 @@ def event(fmt: Format, entrants: tuple[Entrant, ...], rounds: int) -> list[float
             results.append(Result(rnd, p.black, p.white, outcome))
         byes.extend(rp.byes)
     return times
+
+
+def baseline_ratio(entrants: tuple[Entrant, ...], rounds: int) -> tuple[float, float, int, int]:
+    """The last McMahon round paired twice from the same input: as the server does (warm start, sparse first
+    pass, every pair checked), and by the textbook start on the complete graph; (fast s, textbook s, the total
+    weight of each) -- the two must be equally good."""
+    from app.tournaments import matching
+    from app.tournaments.pairing import scored
+
+    timed: dict[str, tuple[float, int]] = {}
+
+    def fast(n: int, weight: Callable[[int, int], int], candidates: Sequence[Sequence[int]]) -> list[int]:
+        t0 = time.perf_counter()
+        mate = matching.max_weight_matching_dense(n, weight, candidates)
+        timed["fast"] = (time.perf_counter() - t0, sum(weight(i, j) for i, j in enumerate(mate) if i < j))
+        return mate
+
+    def textbook(n: int, weight: Callable[[int, int], int], candidates: Sequence[Sequence[int]]) -> list[int]:
+        edges = [(i, j, weight(i, j)) for i in range(n) for j in range(i + 1, n)]
+        t0 = time.perf_counter()
+        mate = matching.max_weight_matching_textbook(n, edges)
+        timed["textbook"] = (time.perf_counter() - t0, sum(weight(i, j) for i, j in enumerate(mate) if i < j))
+        return mate
+
+    rules = TournamentRules("mcmahon", rounds=rounds, top_bar=34, bottom_bar=24, seed=1)
+    results: list[Result] = []
+    byes: list[Bye] = []
+    rating = {e.player_id: e.rating for e in entrants}
+    for rnd in range(1, rounds):
+        rp = pair_round(RoundInput(rules, entrants, rnd, results=tuple(results), byes=tuple(byes)))
+        for p in rp.pairings:
+            outcome: Outcome = "jigo" if p.board % 7 == 0 else ("B" if rating[p.black] > rating[p.white] else "W")
+            results.append(Result(rnd, p.black, p.white, outcome))
+        byes.extend(rp.byes)
+    inp = RoundInput(rules, entrants, rounds, results=tuple(results), byes=tuple(byes))
+    original = scored.max_weight_matching_dense
+    try:
+        scored.max_weight_matching_dense = fast
+        pair_round(inp)
+        scored.max_weight_matching_dense = textbook
+        pair_round(inp)
+    finally:
+        scored.max_weight_matching_dense = original
+    return timed["fast"][0], timed["textbook"][0], timed["fast"][1], timed["textbook"][1]
 
 
 def p99(values: list[float]) -> float:
@@ -93,6 +138,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--arena", type=int, default=1000)
     ap.add_argument("--arena-minutes", type=int, default=60)
+    ap.add_argument("--baseline", action="store_true", help="also pair the last round by the textbook matcher")
     args = ap.parse_args()
     entrants = field(args.players)
     formats: tuple[Format, ...] = ("mcmahon", "swiss")
@@ -102,6 +148,12 @@ def main() -> None:
             f"{fmt} {args.players} players: "
             + " ".join(f"r{i + 1} {t:.3f}s" for i, t in enumerate(times))
             + f"  max {max(times):.3f}s"
+        )
+    if args.baseline:
+        fast, slow, wf, ws = baseline_ratio(entrants, args.rounds)
+        print(
+            f"baseline, McMahon round {args.rounds}: fast {fast:.3f}s, textbook on the complete graph {slow:.3f}s "
+            f"(x{slow / fast:.1f}); same total weight: {wf == ws}"
         )
     first, call99, wait99, calls = arena(args.arena, args.arena_minutes * 60.0)
     print(

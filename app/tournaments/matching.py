@@ -449,6 +449,12 @@ def max_weight_matching(n: int, edges: Sequence[Edge]) -> list[int]:
     return _solve(n, edges)[0]
 
 
+def max_weight_matching_textbook(n: int, edges: Sequence[Edge]) -> list[int]:
+    """The same without the warm start (every dual starting equal): the baseline bench/tournament_pairing.py
+    measures the fast path against, and the answer it must match."""
+    return _Solver(n, edges, warm=False).solve()
+
+
 def _solve(n: int, edges: Sequence[Edge]) -> tuple[list[int], _Solver]:
     solver = _Solver(n, edges, warm=n % 2 == 0)
     mate = solver.solve()
