@@ -75,8 +75,6 @@ def validate_rules(rules: TournamentRules, players: int | None = None) -> list[s
         errors.append("handicap_ceiling_out_of_range")
     if len(set(rules.tiebreaks)) != len(rules.tiebreaks):
         errors.append("tiebreak_repeated")
-    if rules.tiebreaks and fmt in (*ELIMINATION, "simultaneous"):
-        errors.append("tiebreaks_unused_in_format")
     if fmt == "simultaneous":
         if not rules.host:
             errors.append("host_missing")
