@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
@@ -151,3 +151,32 @@ def test_absent_and_withdrawn_players_are_not_paired_and_late_entrants_wait_for_
     assert "p001" not in paired and "p002" not in paired and "late" not in paired
     assert [(b.player, b.kind) for b in rp.byes] == [("p001", "absent")]
     assert len(paired) == 8  # ten, less the absent and the withdrawn; the late entrant is not yet in
+
+
+@pytest.mark.parametrize("fmt", ["swiss", "mcmahon"])
+def test_the_sparse_first_pass_ends_at_the_complete_graphs_optimum(fmt: Format, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.tournaments import matching
+    from app.tournaments.pairing import scored
+
+    totals: dict[str, int] = {}
+
+    def fast(n: int, weight: Callable[[int, int], int], candidates: Sequence[Sequence[int]]) -> list[int]:
+        mate = matching.max_weight_matching_dense(n, weight, candidates)
+        totals["fast"] = sum(weight(i, j) for i, j in enumerate(mate) if i < j)
+        return mate
+
+    def complete(n: int, weight: Callable[[int, int], int], candidates: Sequence[Sequence[int]]) -> list[int]:
+        mate = matching.max_weight_matching_textbook(n, [(i, j, weight(i, j)) for i in range(n) for j in range(i + 1, n)])
+        totals["complete"] = sum(weight(i, j) for i, j in enumerate(mate) if i < j)
+        return mate
+
+    rng = random.Random(5)
+    entrants = tuple(Entrant(f"p{i:02d}", f"P{i}", 2300.0 - 9 * i, 34 - i // 4) for i in range(60))
+    rules = TournamentRules(fmt, rounds=5, top_bar=32, bottom_bar=24)
+    results, byes = random_history(rng, rules, entrants, 4)
+    inp = RoundInput(rules, entrants, 5, results=tuple(results), byes=tuple(byes))
+    monkeypatch.setattr(scored, "max_weight_matching_dense", fast)
+    pair_round(inp)
+    monkeypatch.setattr(scored, "max_weight_matching_dense", complete)
+    pair_round(inp)
+    assert totals["fast"] == totals["complete"]
