@@ -91,6 +91,12 @@ def test_double_elimination_two_losses_out_and_the_reset_only_after_the_first_lo
     else:
         assert champion == gf_winner and stop in ("", "bracket_finished")
     assert places[1][0] == 2
+    losers_final = [(rp.round, p) for rp in done for p in rp.pairings if p.bracket == "losers"]
+    if losers_final:  # third: the loser of the last losers' bracket match, alone
+        rnd, last = losers_final[-1]
+        game = next(r for r in results if r.round == rnd and r.black == last.black)
+        third = game.white if game.outcome == "B" else game.black
+        assert (3, third) in places and [pl for pl, _ in places].count(3) == 1
 
 
 def test_a_jigo_in_elimination_waits_for_the_director() -> None:

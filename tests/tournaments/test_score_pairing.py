@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
-from app.tournaments.mcmahon_score import mcmahon_scores
+from app.tournaments.mcmahon_score import mcmahon_scores, starting_mms
 from app.tournaments.model import Bye, Entrant, Format, Outcome, Result, RoundInput, TournamentRules
 from app.tournaments.pairing import pair_round
 from app.tournaments.scores import opponents, points
@@ -180,3 +180,21 @@ def test_the_sparse_first_pass_ends_at_the_complete_graphs_optimum(fmt: Format, 
     monkeypatch.setattr(scored, "max_weight_matching_dense", complete)
     pair_round(inp)
     assert totals["fast"] == totals["complete"]
+
+
+def test_starting_mcmahon_scores_between_the_bars() -> None:
+    rules = TournamentRules("mcmahon", 3, top_bar=32, bottom_bar=25)  # top bar 3d, bottom bar 5k
+    ranks = {"7d": 36, "3d": 32, "2d": 31, "1k": 29, "5k": 25, "12k": 18}
+    starts = {label: starting_mms(rank, rules) for label, rank in ranks.items()}
+    assert starts == {"7d": 32, "3d": 32, "2d": 31, "1k": 29, "5k": 25, "12k": 25}
+    assert {starting_mms(rank, TournamentRules("swiss", 3, top_bar=32, bottom_bar=25)) for rank in ranks.values()} == {0}
+
+
+@pytest.mark.parametrize("fmt", ["single_elimination", "double_elimination", "round_robin"])
+def test_bars_and_handicaps_change_nothing_outside_a_mcmahon(fmt: Format) -> None:
+    entrants = tuple(Entrant(f"p{i}", f"P{i}", 2400.0 - 50 * i, 36 - 3 * i) for i in range(6))
+    plain = TournamentRules(fmt, rounds=5, tiebreaks=())
+    barred = TournamentRules(fmt, rounds=5, top_bar=30, bottom_bar=20, handicap=True, tiebreaks=())
+    a, b = pair_round(RoundInput(plain, entrants, 1)), pair_round(RoundInput(barred, entrants, 1))
+    assert a.pairings == b.pairings and a.byes == b.byes
+    assert {p.handicap for p in b.pairings} == {0}
