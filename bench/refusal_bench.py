@@ -58,7 +58,7 @@ async def per_frame(frames: list[str], state: Any, room: Room, metrics: Metrics,
     ticket = Ticket(USER, "127.0.0.1", _nothing, credential=Credential(USER, session_version=1))
     acting = Acting(ticket, CredentialSweep(SocketRegistry(0, 0), _still_valid, interval=3600.0))
     for _ in range(repeats):
-        conn = Connection(_nothing, _nothing, user_id=USER, user_name="spectator", seat=None)
+        conn = Connection(_nothing, _nothing, user_id=USER, user_name="spectator", role=None)
         conn.messages.tokens = conn.messages.burst = float(len(frames) + 1)  # under the socket's rate
         started = time.perf_counter()
         for raw in frames:

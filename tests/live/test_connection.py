@@ -31,7 +31,7 @@ class Socket:
 
 
 def _conn(socket: Socket) -> Connection:
-    return Connection(socket.send, socket.close, user_id=None, user_name=None, seat=None)
+    return Connection(socket.send, socket.close, user_id=None, user_name=None, role=None)
 
 
 async def _drained(conn: Connection) -> None:
@@ -126,7 +126,7 @@ async def test_a_failing_socket_marks_the_connection_closed() -> None:
     async def broken(text: str) -> None:
         raise ConnectionError("gone")
 
-    conn = Connection(broken, Socket().close, user_id=None, user_name=None, seat=None)
+    conn = Connection(broken, Socket().close, user_id=None, user_name=None, role=None)
     conn.start(_no_gaps)
     conn.push_start("snap", 0)
     await _drained(conn)
@@ -147,7 +147,7 @@ async def test_a_reply_goes_out_at_once_when_nothing_is_queued() -> None:
 
 
 def test_refusals_count_within_their_window_only() -> None:
-    conn = Connection(_noop_send, _noop_close, user_id=None, user_name=None, seat=None)
+    conn = Connection(_noop_send, _noop_close, user_id=None, user_name=None, role=None)
     assert not any(conn.refuse(now=float(t)) for t in range(FLOOD_LIMIT - 1))
     # Long past refusals are forgotten: a long session is not cut for them.
     later = FLOOD_WINDOW + FLOOD_LIMIT
@@ -156,7 +156,7 @@ def test_refusals_count_within_their_window_only() -> None:
 
 
 def test_a_socket_whose_messages_keep_being_refused_is_read_slowly_until_they_age_out() -> None:
-    conn = Connection(_noop_send, _noop_close, user_id=None, user_name=None, seat=None)
+    conn = Connection(_noop_send, _noop_close, user_id=None, user_name=None, role=None)
     for t in range(SLOW_AFTER - 1):
         conn.refused_for("not_a_player", now=float(t))
         conn.refused_for("not_your_turn", now=float(t))  # the game's own refusals never count
@@ -196,7 +196,7 @@ async def test_a_socket_offering_send_now_is_sent_to_with_no_coroutine_until_it_
         asked.append((after, upto))
         return [(v, f"v{v}") for v in range(after + 1, upto + 1)]
 
-    conn = Connection(socket.send, socket.close, user_id=None, user_name=None, seat=None, send_now=send_now)
+    conn = Connection(socket.send, socket.close, user_id=None, user_name=None, role=None, send_now=send_now)
     conn.start(fill)
     conn.push("before the start", 1)  # dropped, as the writer would
     conn.push_start("snap@1", 1)
@@ -225,7 +225,7 @@ async def test_a_reply_is_written_with_send_now_when_the_socket_takes_it_else_se
             now.append(text)
         return takes[0]
 
-    conn = Connection(socket.send, socket.close, user_id=None, user_name=None, seat=None, send_now=send_now)
+    conn = Connection(socket.send, socket.close, user_id=None, user_name=None, role=None, send_now=send_now)
     conn.start(_no_gaps)
     await conn.reply("ack 1")
     assert now == ["ack 1"] and socket.sent == []

@@ -9,6 +9,7 @@ import time
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.games.live.channel import deadline_key
 from app.games.live.rooms import RoomManager
 from app.store.repositories import users
 from app.transport.memory_hub import MemoryHub
@@ -33,15 +34,15 @@ async def test_a_tick_with_nothing_due_arms_the_real_deadline_again(db_sessionma
         room = await rooms.open(game.id)
         assert room is not None and room.authority is not None
         real = room.authority.deadline()
-        assert real is not None and await hub.get_deadline(game.id) == real
+        assert real is not None and await hub.get_deadline(deadline_key(game.id)) == real
         # A deadline that comes too early (e.g. set from an older state): claimed, settled, nothing due.
-        await hub.set_deadline(game.id, time.time() - 1)
+        await hub.set_deadline(deadline_key(game.id), time.time() - 1)
         await rooms.start()
         for _ in range(100):
             await asyncio.sleep(0.05)
-            if await hub.get_deadline(game.id) == real:
+            if await hub.get_deadline(deadline_key(game.id)) == real:
                 break
-        assert await hub.get_deadline(game.id) == real  # not left a lease (30 s) ahead
+        assert await hub.get_deadline(deadline_key(game.id)) == real  # not left a lease (30 s) ahead
     finally:
         await rooms.close()
         await hub.close()

@@ -8,8 +8,10 @@ import pytest
 
 from app.games.live.audience import presence_message
 from app.transport.codec import decode, encode
-from app.transport.hub import LOBBY_CHANNEL, Unsubscribe, game_channel
-from app.transport.presence import Presence
+from app.games.live.channel import game_channel
+from app.games.live.presence import Presence, presence
+from app.lobby.live.channels import LOBBY_CHANNEL
+from app.transport.hub import MAX_ROLE_CHARS, Unsubscribe
 from tests.live.collect import RESET, WAIT, Collector
 
 CH = game_channel(7)
@@ -219,7 +221,7 @@ async def test_two_instances_share_one_log(make_hub):
 async def test_presence_across_instances(make_hub):
     a = await make_hub()
     b = await make_hub.peer(a)
-    assert await a.presence(CH) == Presence({"B": False, "W": False}, 0)
+    assert await presence(a, CH) == Presence({"B": False, "W": False}, 0)
     await a.join(CH, "c1", "B", 1)
     await b.join(CH, "c2", "spectator", 7)
     await b.join(CH, "c3", "spectator", 7)  # the same user in a second tab counts once
@@ -227,24 +229,24 @@ async def test_presence_across_instances(make_hub):
     await b.join(CH, "c5", "spectator", None)
     await b.join(game_channel(8), "c6", "W", 2)  # another room
     for hub in (a, b):
-        assert await hub.presence(CH) == Presence({"B": True, "W": False}, 3)
+        assert await presence(hub, CH) == Presence({"B": True, "W": False}, 3)
 
     await b.join(CH, "c7", "W", 2)
     await a.leave(CH, "c1")
     await a.leave(CH, "never-joined")
     await b.leave(CH, "c3")
-    assert await a.presence(CH) == Presence({"B": False, "W": True}, 3)
+    assert await presence(a, CH) == Presence({"B": False, "W": True}, 3)
     await b.leave(CH, "c2")
-    assert await b.presence(CH) == Presence({"B": False, "W": True}, 2)
-    assert (await a.presence(game_channel(8))).players == {"B": False, "W": True}
+    assert await presence(b, CH) == Presence({"B": False, "W": True}, 2)
+    assert (await presence(a, game_channel(8))).players == {"B": False, "W": True}
 
 
 async def test_joining_again_replaces_the_entry(hub):
     await hub.join(CH, "c1", "spectator", 5)
     await hub.join(CH, "c1", "B", 5)
-    assert await hub.presence(CH) == Presence({"B": True, "W": False}, 0)
+    assert await presence(hub, CH) == Presence({"B": True, "W": False}, 0)
     await hub.leave(CH, "c1")
-    assert await hub.presence(CH) == Presence({"B": False, "W": False}, 0)
+    assert await presence(hub, CH) == Presence({"B": False, "W": False}, 0)
 
 
 async def test_closing_an_instance_withdraws_its_presence(make_hub):
@@ -254,18 +256,21 @@ async def test_closing_an_instance_withdraws_its_presence(make_hub):
     await b.join(CH, "c2", "spectator", 2)
     if b is not a:
         await a.close()
-        assert await b.presence(CH) == Presence({"B": False, "W": False}, 1)
+        assert await presence(b, CH) == Presence({"B": False, "W": False}, 1)
 
 
-async def test_unknown_roles_are_refused(hub):
-    with pytest.raises(ValueError):
-        await hub.join(CH, "c1", "black", 1)
-    assert await hub.presence(CH) == Presence()
+async def test_roles_the_hub_cannot_keep_are_refused(hub):
+    for role in ("", "r" * (MAX_ROLE_CHARS + 1)):
+        with pytest.raises(ValueError):
+            await hub.join(CH, "c1", role, 1)
+    assert await hub.members(CH) == []
+    await hub.join(CH, "c1", "r" * MAX_ROLE_CHARS, 1)
+    assert await hub.members(CH) == [("r" * MAX_ROLE_CHARS, 1)]
 
 
 async def test_presence_message(hub):
     await hub.join(CH, "c1", "W", 1)
-    assert decode(encode(presence_message(await hub.presence(CH)))) == {
+    assert decode(encode(presence_message(await presence(hub, CH)))) == {
         "t": "presence",
         "players": {"B": False, "W": True},
         "spectators": 0,

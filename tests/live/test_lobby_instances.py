@@ -8,7 +8,7 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from app.transport.hub import user_channel
+from app.lobby.live.channels import user_channel
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player, start_game
 from tests.support.services import REDIS_URL

@@ -58,7 +58,7 @@ async def _play_and_finish(
         async def one(game_id: str) -> None:
             room = await rooms.open(game_id)
             assert room is not None
-            black = Connection(_noop_send, _noop_close, user_id=black_id, user_name="b", seat="B")
+            black = Connection(_noop_send, _noop_close, user_id=black_id, user_name="b", role="B")
             assert (await room.act(black, "p1", {"t": "play", "p": [4, 4]})).ok
             assert (await room.act(black, "r1", {"t": "resign"})).ok
 

@@ -1,6 +1,7 @@
 import pytest
 
-from app.transport.presence import Presence, check_role, tally
+from app.games.live.presence import ROLES, Presence, role_of, tally
+from app.transport.hub import check_role
 
 
 def test_tally_counts_players_and_distinct_spectators():
@@ -16,8 +17,9 @@ def test_tally_counts_players_and_distinct_spectators():
     assert tally([]) == Presence()
 
 
-def test_roles():
-    for role in ("B", "W", "spectator"):
+def test_every_role_a_game_gives_is_one_the_hub_keeps():
+    assert [role_of(seat) for seat in ("B", "W", None)] == list(ROLES)
+    for role in ROLES:
         check_role(role)
     with pytest.raises(ValueError):
-        check_role("white")
+        check_role("")

@@ -13,8 +13,8 @@ import orjson
 import pytest
 
 from app.transport.codec import encode
-from app.transport.hub import game_channel
-from app.transport.presence import Presence
+from app.games.live.channel import deadline_key, game_channel, game_of_deadline
+from app.games.live.presence import Presence, presence
 from app.transport.redis_hub import RedisHub
 from tests.live.collect import RESET, WAIT, Collector
 from tests.live.conftest import delete_prefix
@@ -84,19 +84,19 @@ async def test_a_killed_instance_stops_counting(hubs, redis_prefix):
         assert child.stdout is not None
         assert await asyncio.wait_for(child.stdout.readline(), WAIT) == b"ready\n"
         full = Presence({"B": True, "W": True}, 1)
-        assert await survivor.presence(CH) == full
+        assert await presence(survivor, CH) == full
         await asyncio.sleep(3 * TTL)  # several expiry periods: heartbeats keep both instances present
-        assert await survivor.presence(CH) == full
+        assert await presence(survivor, CH) == full
     finally:
         child.kill()
         await child.wait()
 
     async def doomed_gone() -> bool:
-        return await survivor.presence(CH) == Presence({"B": False, "W": True}, 0)
+        return await presence(survivor, CH) == Presence({"B": False, "W": True}, 0)
 
     await eventually(doomed_gone)
     await asyncio.sleep(2 * TTL)
-    assert await survivor.presence(CH) == Presence({"B": False, "W": True}, 0)
+    assert await presence(survivor, CH) == Presence({"B": False, "W": True}, 0)
 
 
 async def test_a_dropped_pubsub_connection_reconnects_and_resets_subscribers(hubs, redis_client):
@@ -149,7 +149,7 @@ async def test_losing_every_key_is_survived(hubs, redis_prefix):
     await asyncio.wait_for(lost.wait(), WAIT)
 
     async def presence_restored() -> bool:
-        return await peer.presence(CH) == Presence({"B": True, "W": False}, 1)
+        return await presence(peer, CH) == Presence({"B": True, "W": False}, 1)
 
     await eventually(presence_restored)
 
@@ -177,3 +177,15 @@ async def test_a_burst_of_publishes_waits_for_a_connection_instead_of_failing(hu
     assert [r for r in results if r is not True] == []
     await got.wait_for(lambda items: len(items) >= burst)
     assert sorted(orjson.loads(item)["n"] for item in got.items) == list(range(burst))
+
+
+async def test_a_game_keeps_the_redis_keys_it_had_before_the_hub_knew_no_game(hubs, redis_client, redis_prefix):
+    # A running deployment upgrades in place: its logs, presence and clock deadlines are found under the same
+    # keys (a game's channel ``game:<id>``, its deadline the bare id in ``deadlines``/``deadline_versions``).
+    hub = await hubs()
+    await hub.set_deadline(deadline_key(42), 1234.5, 3)
+    assert await redis_client.zscore(f"{redis_prefix}deadlines", "42") == 1234.5
+    assert await redis_client.hget(f"{redis_prefix}deadline_versions", "42") == b"3"
+    assert await hub.claim_due(1235.0) == ["42"] and game_of_deadline("42") == "42"
+    await hub.publish(game_channel(42), b"x", v=1)
+    assert await redis_client.exists(f"{redis_prefix}log:game:42") == 1

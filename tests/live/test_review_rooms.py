@@ -51,7 +51,7 @@ async def test_the_sweep_resyncs_sockets_after_a_change_the_hub_never_carried(
     try:
         room = await rooms.open("rr1")
         assert room is not None and await rooms.open("nosuch") is None
-        conn = Connection(send, close, user_id=None, user_name=None, seat=None)
+        conn = Connection(send, close, user_id=None, user_name=None, role=None)
         await room.attach(conn, None)
         await conn.flush()
         assert [(m["t"], m["v"]) for m in sent if m["t"] == "snapshot"] == [("snapshot", 0)]

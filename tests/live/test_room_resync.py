@@ -50,7 +50,7 @@ async def _played_room(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[
     assert await room.load()
     for n, point in enumerate(MOVES):
         color = "B" if n % 2 == 0 else "W"
-        seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, seat=color)
+        seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, role=color)
         assert (await room.act(seat, f"m{n}", {"t": "play", "p": point})).ok
     while room.outbox.busy:  # wait until the hub has logged every commit
         await asyncio.sleep(0.01)
@@ -59,7 +59,7 @@ async def _played_room(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[
 
 async def _reconnect(room: Room, since_v: int) -> list[dict[str, Any]]:
     sink = Collected()
-    conn = Connection(sink.send, sink.close, user_id=None, user_name=None, seat=None)
+    conn = Connection(sink.send, sink.close, user_id=None, user_name=None, role=None)
     await room.attach(conn, since_v)
     for _ in range(200):
         if not conn.busy:
@@ -113,7 +113,7 @@ async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(
     room, hub = await _played_room(db_sessionmaker)
     ids = {seat: uid for uid, seat in room.user_seats.items()}
     for n, color in enumerate(("B", "W")):
-        seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, seat=color)
+        seat = Connection(Collected().send, Collected().close, user_id=ids[color], user_name=color, role=color)
         assert (await room.act(seat, f"pass{n}", {"t": "pass"})).ok
     await room.close()
     async with db_sessionmaker() as session:  # as a game reached scoring before the status followed phases
@@ -134,7 +134,7 @@ async def test_the_snapshot_a_room_sends_is_the_typed_snapshot(db_sessionmaker: 
     room, hub = await _played_room(db_sessionmaker)
     try:
         for seat in ("B", "W", None):
-            conn = Connection(Collected().send, Collected().close, user_id=None, user_name=None, seat=seat)
+            conn = Connection(Collected().send, Collected().close, user_id=None, user_name=None, role=seat)
             for resync in (False, True):
                 sent = orjson.loads(encode(room.snapshot_message(conn, resync=resync)))
                 assert Snapshot.model_validate(sent).game.move_number == len(MOVES)

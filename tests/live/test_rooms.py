@@ -38,7 +38,7 @@ def _spectator(sent: list[str]) -> Connection:
     async def close(code: int, reason: str) -> None:
         return None
 
-    conn = Connection(send, close, user_id=None, user_name=None, seat=None)
+    conn = Connection(send, close, user_id=None, user_name=None, role=None)
     conn.start(_no_gaps)
     conn.push_start(None, 0)
     return conn

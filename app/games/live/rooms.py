@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.games.live.channel import deadline_key, game_of_deadline
 from app.games.live.proposals import DeadStoneProposer
 from app.games.live.room import Clock, Room
 from app.metrics import Metrics
@@ -199,7 +200,7 @@ class RoomManager:
         while not self._closing:
             await asyncio.sleep(DEADLINE_POLL_SECONDS)
             try:
-                due = await self.hub.claim_due(self.clock())
+                due = [game_of_deadline(key) for key in await self.hub.claim_due(self.clock())]
             except Exception:  # a failing hub is retried on the next poll
                 log.exception("claiming due deadlines failed")
                 continue
@@ -211,7 +212,7 @@ class RoomManager:
         try:
             room = await self.open(game_id)
             if room is None:
-                await self.hub.clear_deadline(game_id)
+                await self.hub.clear_deadline(deadline_key(game_id))
                 return
             await room.settle()
         except Exception:  # one game's failure must not hold the others; its lease retries it
@@ -238,7 +239,7 @@ class RoomManager:
             overdue = await games_repo.overdue_untouched(session, now - self.deadline_sweep)
         for game_id in overdue:
             log.warning("game %s: its first deadline passed unregistered; registering it now", game_id)
-            await self.hub.set_deadline(game_id, now, 0)
+            await self.hub.set_deadline(deadline_key(game_id), now, 0)
         return overdue
 
     async def _heartbeat(self) -> None:
@@ -275,7 +276,7 @@ class RoomManager:
             self._down_from, self._up_at = down_from, now
         for game_id in game_ids:
             try:
-                if down_from is not None or await self.hub.get_deadline(game_id) is None:
-                    await self.hub.set_deadline(game_id, now)
+                if down_from is not None or await self.hub.get_deadline(deadline_key(game_id)) is None:
+                    await self.hub.set_deadline(deadline_key(game_id), now)
             except Exception:
                 log.exception("restoring the deadline of game %s failed", game_id)

@@ -1,12 +1,17 @@
-"""Presence of a room: which seats are taken by a connected player and how many spectators watch (the message
-that tells it is the room's domain's: a game's, app/games/live/audience.py)."""
+"""Who is in a game's room across instances: which seats a connected player holds and how many spectators
+watch, counted from the hub's members of the game's channel (the ``presence`` message that tells it:
+app/games/live/audience.py). The hub keeps each connection's role as the room gave it (``ROLES``) and reads
+nothing into it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-ROLES = ("B", "W", "spectator")
+from app.transport.hub import Hub
+
+SPECTATOR = "spectator"  # the role of a connection that holds no seat
+ROLES = ("B", "W", SPECTATOR)
 
 
 @dataclass(frozen=True)
@@ -15,9 +20,9 @@ class Presence:
     spectators: int = 0
 
 
-def check_role(role: str) -> None:
-    if role not in ROLES:
-        raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+def role_of(seat: str | None) -> str:
+    """The role a connection joins the game's channel as: its seat, or ``SPECTATOR``."""
+    return SPECTATOR if seat is None else seat
 
 
 def tally(entries: Iterable[tuple[str, int | str | None]]) -> Presence:
@@ -37,3 +42,8 @@ def tally(entries: Iterable[tuple[str, int | str | None]]) -> Presence:
         else:
             users.add(str(user_id))
     return Presence(players=players, spectators=len(users) + anonymous)
+
+
+async def presence(hub: Hub, channel: str) -> Presence:
+    """Who is in a game's channel across all instances."""
+    return tally(await hub.members(channel))
