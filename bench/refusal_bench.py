@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import orjson
 
+from app.transport.room_deps import RoomDeps
 from app.api.routers import game_ws
 from app.api.socket_admission import Acting
 from app.games.live.outcome import Outcome
@@ -75,7 +76,7 @@ async def per_frame(frames: list[str], state: Any, room: Room, metrics: Metrics,
 
 async def run(args: argparse.Namespace) -> int:
     metrics = Metrics()
-    room = Room("bench", MemoryHub(), None)  # type: ignore[arg-type]  # refused before the room reads anything
+    room = Room("bench", RoomDeps(MemoryHub(), None))  # type: ignore[arg-type]  # refused before the room reads anything
     limiter = Limiter(MemoryCounters())
     settings = SimpleNamespace(chat_lines=4, new_account_chat_lines=2, chat_window=3600)
     for _ in range(settings.new_account_chat_lines):  # the guest's lines of this window are said

@@ -9,6 +9,7 @@ import time
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.transport.room_deps import RoomDeps
 from app.games.live.channel import deadline_key
 from app.games.live.rooms import RoomManager
 from app.store.repositories import users
@@ -29,7 +30,7 @@ async def test_a_tick_with_nothing_due_arms_the_real_deadline_again(db_sessionma
         await session.commit()
     hub = MemoryHub()
     await hub.start()
-    rooms = RoomManager(hub, db_sessionmaker)
+    rooms = RoomManager(RoomDeps(hub, db_sessionmaker))
     try:
         room = await rooms.open(game.id)
         assert room is not None and room.authority is not None

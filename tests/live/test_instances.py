@@ -11,6 +11,7 @@ import asyncio
 
 import pytest
 
+from app.transport.room_deps import RoomDeps
 from app.games.live.room import Room
 from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import games as games_repo
@@ -131,7 +132,7 @@ async def test_rooms_that_never_hear_of_each_other_still_cannot_both_commit(clus
             for _ in range(2):
                 hub = MemoryHub()
                 await hub.start()
-                room = Room(game_id, hub, sessionmaker)
+                room = Room(game_id, RoomDeps(hub, sessionmaker))
                 assert await room.load()
                 rooms.append(room)
             first, second = rooms

@@ -17,6 +17,7 @@ import tracemalloc
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.transport.room_deps import RoomDeps
 from app.games.live.rooms import IDLE_ROOM_SECONDS, RoomManager
 from app.store.repositories import users
 from app.transport.connection import Connection
@@ -97,7 +98,7 @@ async def test_memory_comes_back_after_games_and_unknown_ids(db_sessionmaker: as
     clock = FakeClock(1_800_000_000.0)
     hub = MemoryHub()
     await hub.start()
-    rooms = RoomManager(hub, db_sessionmaker, clock=clock)
+    rooms = RoomManager(RoomDeps(hub, db_sessionmaker, clock))
     await rooms.start()
     async with db_sessionmaker() as session:
         black = await users.add_guest(session, "Guest-m1", "guest-m1")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.transport.room_deps import RoomDeps
 from app.reviews.limits import ReviewLimits
 from app.reviews.live.rooms import IDLE_ROOM_SECONDS, ReviewRooms
 from app.store.models import Review
@@ -39,7 +40,7 @@ async def test_the_sweep_resyncs_sockets_after_a_change_the_hub_never_carried(
     await hub.start()
     now = [1000.0]
     workers = StudyWorkers(1)
-    rooms = ReviewRooms(hub, db_sessionmaker, ReviewLimits(), workers, clock=lambda: now[0])
+    rooms = ReviewRooms(RoomDeps(hub, db_sessionmaker, lambda: now[0]), ReviewLimits(), workers)
     sent: list[dict] = []
 
     async def send(text: str) -> None:

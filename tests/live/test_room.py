@@ -13,7 +13,8 @@ import pytest
 import websockets
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.games.live.room import Room
+from app.transport.room_deps import RoomDeps
+from app.games.live.room import GameHooks, Room
 from app.metrics import Metrics
 from app.protocol import GAME_FRAME_BYTES
 from app.transport.memory_hub import MemoryHub
@@ -299,9 +300,9 @@ async def test_a_room_applies_moves_committed_elsewhere_as_the_hub_carries_them(
     await lone_hub.start()
     metrics = [Metrics(), Metrics(), Metrics()]
     rooms = [
-        Room(game_id, hub, db_sessionmaker, metrics=metrics[0]),
-        Room(game_id, hub, db_sessionmaker, metrics=metrics[1]),
-        Room(game_id, lone_hub, db_sessionmaker, metrics=metrics[2]),
+        Room(game_id, RoomDeps(hub, db_sessionmaker), GameHooks(metrics=metrics[0])),
+        Room(game_id, RoomDeps(hub, db_sessionmaker), GameHooks(metrics=metrics[1])),
+        Room(game_id, RoomDeps(lone_hub, db_sessionmaker), GameHooks(metrics=metrics[2])),
     ]
 
     async def caught_up(room: Room, v: int) -> None:
@@ -360,7 +361,7 @@ async def test_a_move_is_committed_before_chat_lines_that_waited_longer_for_the_
 
     hub = MemoryHub()
     await hub.start()
-    room = Room(game_id, hub, db_sessionmaker)
+    room = Room(game_id, RoomDeps(hub, db_sessionmaker))
     try:
         assert await room.load()
         await room.lock.acquire()

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.transport.room_deps import RoomDeps
 from app.games.live.room import Room
 from app.store.repositories import users
 from app.transport.connection import Connection
@@ -46,7 +47,7 @@ async def _played_room(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[
         ids = {"B": black.id, "W": white.id}
     hub = ForgetfulHub(log_size=LOG_SIZE)
     await hub.start()
-    room = Room(game.id, hub, sessionmaker)
+    room = Room(game.id, RoomDeps(hub, sessionmaker))
     assert await room.load()
     for n, point in enumerate(MOVES):
         color = "B" if n % 2 == 0 else "W"
@@ -119,7 +120,7 @@ async def test_a_game_stored_without_its_phase_gets_it_when_its_room_opens(
     async with db_sessionmaker() as session:  # as a game reached scoring before the status followed phases
         await session.execute(update(Game).where(Game.id == room.game_id).values(status="playing"))
         await session.commit()
-    again = Room(room.game_id, hub, db_sessionmaker)
+    again = Room(room.game_id, RoomDeps(hub, db_sessionmaker))
     assert await again.load()
     async with db_sessionmaker() as session:
         stored = await games.get(session, room.game_id)

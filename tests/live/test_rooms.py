@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.transport.room_deps import RoomDeps
 from app.games.live.rooms import PING_EVERY_TICKS, TICK_CHUNK, RoomManager
 from app.transport.connection import Connection
 from app.transport.memory_hub import MemoryHub
@@ -20,7 +21,7 @@ async def rooms(db_sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncItera
     rooms a test put in it."""
     hub = MemoryHub()
     await hub.start()
-    manager = RoomManager(hub, db_sessionmaker)
+    manager = RoomManager(RoomDeps(hub, db_sessionmaker))
     try:
         yield manager
     finally:

@@ -16,6 +16,7 @@ import pytest
 import redis.asyncio as aioredis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.transport.room_deps import RoomDeps
 from app.games.live.rooms import RoomManager
 from app.settings import Settings
 from app.store.repositories import games as games_repo
@@ -251,7 +252,7 @@ async def test_the_rooms_find_a_new_games_passed_deadline_in_the_database(
     clock = FakeClock(start + 61)
     hub = MemoryHub()
     await hub.start()
-    rooms = RoomManager(hub, db_sessionmaker, clock=clock, deadline_sweep=SWEEP)
+    rooms = RoomManager(RoomDeps(hub, db_sessionmaker, clock), deadline_sweep=SWEEP)
     await rooms.start()
     try:
         for _ in range(200):

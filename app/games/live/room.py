@@ -17,12 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import ServiceError
 from app.games.authority import SYSTEM, GameAuthority
@@ -50,8 +49,8 @@ from app.store.repositories.games import NewEvent, VersionConflict
 from app.transport.connection import Connection, TokenBucket
 from app.transport.envelope import unpack
 from app.games.live.channel import deadline_key, game_channel
-from app.transport.hub import Hub
 from app.transport.outbox import Outbox
+from app.transport.room_deps import RoomDeps
 
 log = logging.getLogger(__name__)
 
@@ -64,32 +63,37 @@ REFUSAL_REREADS_BURST = 10.0
 SNAPSHOT_CHAT_LINES = 50  # chat lines a snapshot carries; older ones are paged over HTTP
 
 
+@dataclass(frozen=True, slots=True)
+class GameHooks:
+    """What a game's rooms tell the rest of the server: given once to the instance's rooms (rooms.py) and by
+    them to each room, beside the ``RoomDeps`` every room of any domain is built from."""
+
+    metrics: Metrics | None = None
+    on_finished: Callable[[str, dict[str, Any]], Any] | None = None  # (game id, its result), once it ended
+    on_rematch: Callable[[str, str], Any] | None = None  # (new game id, this game's id), after the rematch commits
+    on_committed: Callable[[Room, list[dict[str, Any]]], Any] | None = None  # (the room, the events), after each commit
+
+
+NO_HOOKS = GameHooks()  # a room nobody else hears from (tests, benches)
+
+
 class Room:
     def __init__(
-        self,
-        game_id: str,
-        hub: Hub,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        clock: Clock = time.time,
-        on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
-        metrics: Metrics | None = None,
-        on_rematch: Callable[[str, str], Any] | None = None,
-        proposer: DeadStoneProposer | None = None,
-        on_committed: Callable[[Room, list[dict[str, Any]]], Any] | None = None,
+        self, game_id: str, deps: RoomDeps, hooks: GameHooks = NO_HOOKS, proposer: DeadStoneProposer | None = None
     ) -> None:
         self.game_id = game_id
-        self.on_committed = on_committed  # (this room, the events), after each commit
+        self.on_committed = hooks.on_committed
         # Computes the dead-stone proposal away from the loop (None: the authority computes it in place).
         self.proposer = proposer
-        self.on_rematch = on_rematch  # (new game id, this game's id), after the rematch is committed
-        self.metrics = metrics
+        self.on_rematch = hooks.on_rematch
+        self.metrics = hooks.metrics
         self.channel = game_channel(game_id)
-        self.hub = hub
-        self.sessionmaker = sessionmaker
-        self.clock = clock
-        self.on_finished = on_finished
+        self.hub = hub = deps.hub
+        self.sessionmaker = sessionmaker = deps.sessionmaker
+        self.clock = deps.clock
+        self.on_finished = hooks.on_finished
         self.lock = TurnsLock()  # chat waits behind the game's actions (app/games/live/turns_lock.py)
-        self.state = GameState(game_id, sessionmaker, metrics, self._rebuilt)
+        self.state = GameState(game_id, sessionmaker, hooks.metrics, self._rebuilt)
         self.players: dict[str, dict[str, Any]] = {}
         self.user_seats: dict[int, str] = {}
         self.audience = Audience(hub, self.channel, self._presence_seen)
