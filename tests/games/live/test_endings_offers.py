@@ -7,8 +7,8 @@ Every test runs on SQLite with the in-process hub and on PostgreSQL with Redis.
 from __future__ import annotations
 
 
-from tests.live.room_fixtures import MakePlayer
-from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import MakePlayer
+from tests.support.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import begin, finished, sgf, stored
 from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters

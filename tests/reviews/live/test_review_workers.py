@@ -7,8 +7,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.live.room_fixtures import MakePlayer, Servers
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import MakePlayer, Servers
+from tests.support.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.reviews import finished_game, make_review
 
 pytestmark = [STACKS, pytest.mark.timeout(120)]

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from app.settings import Settings
-from tests.live.room_fixtures import Servers
-from tests.live.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import Servers
+from tests.support.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import finished, stored
 from tests.support.fake_clock import ClockServers, FakeClock, clock  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game

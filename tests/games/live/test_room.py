@@ -18,7 +18,7 @@ from app.games.live.room import GameHooks, Room
 from app.metrics import Metrics
 from app.protocol import GAME_FRAME_BYTES
 from app.transport.memory_hub import MemoryHub
-from tests.live.room_fixtures import STACKS, MakePlayer, Servers, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import STACKS, MakePlayer, Servers, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game
 from tests.support.room_seats import seats
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.live.room_fixtures import MakePlayer, Servers
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import MakePlayer, Servers
+from tests.support.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 
 pytestmark = STACKS

@@ -14,7 +14,7 @@ from app.games.live.channel import deadline_key
 from app.games.live.rooms import RoomManager
 from app.store.repositories import users
 from app.transport.memory_hub import MemoryHub
-from tests.live.room_fixtures import MakePlayer, Servers, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import MakePlayer, Servers, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import Player
 from tests.support.stored_games import nine_by_nine
 

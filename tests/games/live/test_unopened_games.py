@@ -24,7 +24,7 @@ from app.store.repositories import users
 from app.transport.memory_hub import MemoryHub
 from tests.bots.accounts import bearer, make_bot, register
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import Lobby, finished, stored
 from tests.support.fake_clock import ClockServers, FakeClock, clock  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.instances import POSTGRES_ONLY, Instances, cluster, redis_cluster_prefix  # noqa: F401 - pytest fixtures, taken by name as test parameters

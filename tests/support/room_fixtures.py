@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 import pytest
 
 from tests.conftest import LiveServer
-from tests.live.conftest import delete_prefix
+from tests.support.hubs import delete_prefix
 from tests.support.players import Player
 from tests.support.services import REDIS_URL, need_redis
 

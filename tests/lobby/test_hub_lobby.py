@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.lobby.live.hub_broadcaster import HubLobbyBroadcaster
-from tests.live.conftest import HubMaker
+from tests.support.hubs import HubMaker
 
 
 async def _pair(make_hub: HubMaker) -> tuple[HubLobbyBroadcaster, HubLobbyBroadcaster]:

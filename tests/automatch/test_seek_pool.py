@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.automatch.pool import MemorySeekPool, RedisSeekPool, SeekPool
-from tests.live.conftest import delete_prefix
+from tests.support.hubs import delete_prefix
 from tests.support.services import REDIS_URL, need_redis
 
 

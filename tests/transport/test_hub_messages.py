@@ -22,8 +22,8 @@ from app.transport.hub import Hub
 from app.moderation.hub_news import MODERATION, BlocksChanged, Sanction
 from app.transport.hub_messages import SESSIONS, Logout, TokenRevoked
 from app.transport.sockets import CLOSE_LOGGED_OUT, SocketRegistry, Ticket, announce_logout, announce_token_revoked
-from tests.live.collect import WAIT, Collector
-from tests.live.conftest import HubMaker
+from tests.support.collect import WAIT, Collector
+from tests.support.hubs import HubMaker
 
 MALFORMED = [
     b"not json",

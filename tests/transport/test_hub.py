@@ -12,7 +12,7 @@ from app.games.live.channel import game_channel
 from app.games.live.presence import Presence, presence
 from app.lobby.live.channels import LOBBY_CHANNEL
 from app.transport.hub import MAX_ROLE_CHARS, Unsubscribe
-from tests.live.collect import RESET, WAIT, Collector
+from tests.support.collect import RESET, WAIT, Collector
 
 CH = game_channel(7)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
 from app.store.repositories import server_marks
-from tests.live.room_fixtures import MakePlayer, Servers
-from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import MakePlayer, Servers
+from tests.support.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import begin, finished, move_to, stored
 from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters

@@ -1,4 +1,6 @@
-"""Hub fixtures: every test taking ``make_hub`` or ``hub`` runs against MemoryHub and RedisHub.
+"""Hub fixtures: every test taking ``make_hub`` or ``hub`` runs against MemoryHub and RedisHub. The conftest of each
+folder whose tests take them imports them from here (tests/transport, tests/games/live, tests/reviews/live,
+tests/lobby, tests/automatch).
 
 Redis tests use a unique key prefix each and delete their keys afterwards (the Redis is shared).
 """

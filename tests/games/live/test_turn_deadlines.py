@@ -20,7 +20,7 @@ from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
 from app.store.models import Game
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import STACKS, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import stored
 from tests.support.fake_clock import ClockServers, FakeClock, clock  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game

@@ -16,8 +16,8 @@ from app.transport.codec import encode
 from app.games.live.channel import deadline_key, game_channel, game_of_deadline
 from app.games.live.presence import Presence, presence
 from app.transport.redis_hub import RedisHub
-from tests.live.collect import RESET, WAIT, Collector
-from tests.live.conftest import delete_prefix
+from tests.support.collect import RESET, WAIT, Collector
+from tests.support.hubs import delete_prefix
 from tests.support.services import REDIS_URL
 
 REPO = Path(__file__).resolve().parents[2]

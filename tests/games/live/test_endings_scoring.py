@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.live.room_fixtures import MakePlayer
-from tests.live.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import MakePlayer
+from tests.support.room_fixtures import STACKS, make_player, server, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import Lobby, begin, finished, live_ids, sgf
 from tests.support.fake_clock import FakeClock
 from tests.support.fake_clock import clock, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
