@@ -48,6 +48,7 @@ from app.automatch.service import Automatch
 from app.engines.service import EngineService
 from app.games.live.housekeeping import Housekeeping
 from app.games.live.proposals import DeadStoneProposer
+from app.games.live.room import GameHooks
 from app.games.live.rooms import RoomManager
 from app.games.live.turns import TurnFeed
 from app.games.live.vacations import VacationSweeper
@@ -80,6 +81,7 @@ from app.study.workers import StudyWorkers
 from app.transport.credential_sweep import CredentialSweep
 from app.transport.hub_factory import make_hub
 from app.transport.redis_hub import RedisHub
+from app.transport.room_deps import RoomDeps
 from app.transport.socket_slots import SharedSlots
 from app.transport.sockets import SocketRegistry
 
@@ -173,19 +175,16 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             await rematch_started(app.state.sessionmaker, hub, lobby, game_id, rematch_of)
 
         turns = TurnFeed(lobby)
+        # What every room of every domain is built from, made once here.
+        deps = RoomDeps(hub, app.state.sessionmaker, clock)
         rooms = RoomManager(
-            hub,
-            app.state.sessionmaker,
-            clock=clock,
-            on_finished=finished,
-            metrics=app.state.metrics,
-            on_rematch=rematch,
-            on_committed=turns.committed,
-            deadline_sweep=settings.deadline_sweep_seconds,
+            deps,
+            GameHooks(metrics=app.state.metrics, on_finished=finished, on_rematch=rematch, on_committed=turns.committed),
             proposer=DeadStoneProposer(engines=app.state.engines),  # KataGo's dead stones first, where it runs
+            deadline_sweep=settings.deadline_sweep_seconds,
         )
         app.state.rooms = rooms
-        review_rooms = ReviewRooms(hub, app.state.sessionmaker, app.state.review_limits, app.state.study_workers, clock=clock)
+        review_rooms = ReviewRooms(deps, app.state.review_limits, app.state.study_workers)
         app.state.review_rooms = review_rooms
         app.state.moderation = Moderation(app.state.sessionmaker, hub, lobby, rooms, settings.rating_tau)
         app.state.metrics.track_live_games(lambda: list(rooms.rooms.values()))

@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import orjson
 
+from app.transport.room_deps import RoomDeps
 from app.api.routers import game_ws
 from app.api.socket_admission import Acting
 from app.games.live.outcome import Outcome
@@ -58,7 +59,7 @@ async def per_frame(frames: list[str], state: Any, room: Room, metrics: Metrics,
     ticket = Ticket(USER, "127.0.0.1", _nothing, credential=Credential(USER, session_version=1))
     acting = Acting(ticket, CredentialSweep(SocketRegistry(0, 0), _still_valid, interval=3600.0))
     for _ in range(repeats):
-        conn = Connection(_nothing, _nothing, user_id=USER, user_name="spectator", seat=None)
+        conn = Connection(_nothing, _nothing, user_id=USER, user_name="spectator", role=None)
         conn.messages.tokens = conn.messages.burst = float(len(frames) + 1)  # under the socket's rate
         started = time.perf_counter()
         for raw in frames:
@@ -75,7 +76,7 @@ async def per_frame(frames: list[str], state: Any, room: Room, metrics: Metrics,
 
 async def run(args: argparse.Namespace) -> int:
     metrics = Metrics()
-    room = Room("bench", MemoryHub(), None)  # type: ignore[arg-type]  # refused before the room reads anything
+    room = Room("bench", RoomDeps(MemoryHub(), None))  # type: ignore[arg-type]  # refused before the room reads anything
     limiter = Limiter(MemoryCounters())
     settings = SimpleNamespace(chat_lines=4, new_account_chat_lines=2, chat_window=3600)
     for _ in range(settings.new_account_chat_lines):  # the guest's lines of this window are said

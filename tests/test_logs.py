@@ -16,7 +16,7 @@ import pytest
 
 from app.logs import bind_game, configure_logging, default_format, make_handler
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import STACKS, MakePlayer, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import STACKS, MakePlayer, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.instances import serving
 from tests.support.players import start_game
 

@@ -12,8 +12,8 @@ from app.main import create_app
 from app.metrics import Metrics
 from app.settings import Settings
 from tests.conftest import LiveServer, MakeLiveServer
-from tests.live.room_fixtures import MakePlayer
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import MakePlayer
+from tests.support.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import start_game
 
 NAMES = (

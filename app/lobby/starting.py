@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.authority import GameAuthority
 from app.games.config import GameConfig, parse_config
+from app.games.live.channel import deadline_key
 from app.lobby import my_games
 from app.lobby.game_settings import build_config, game_columns
 from app.lobby.live.broadcaster import LobbyBroadcaster
@@ -142,7 +143,7 @@ async def arm_first_deadline(hub: Hub, game: Game) -> None:
     if game.turn_deadline is None:  # no clock runs (untimed, or the player to move is on vacation)
         return
     try:
-        await hub.set_deadline(game.id, game.turn_deadline, game.version)
+        await hub.set_deadline(deadline_key(game.id), game.turn_deadline, game.version)
     except Exception:
         log.warning("game %s: its first deadline did not reach the hub; the rooms' sweep will find it", game.id, exc_info=True)
 

@@ -53,6 +53,8 @@ class TournamentRules:
     handicap_ceiling: int = 9  # the most stones given
     tiebreaks: tuple[TieBreak, ...] = ("sos", "sosos")
     seed: int = 0
+    host: str | None = None  # simultaneous only: the player who plays everyone else
+    arena_minutes: int = 0  # arena only: how long the arena runs
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,8 @@ class Pairing:
     handicap: int  # 0: even game
     komi_note: str  # "even" (normal komi), "no_komi" (handicap 1: black moves first, komi 0.5), "handicap"
     why: Why
+    bracket: str = ""  # elimination: "winners", "losers", "grand_final", "grand_final_reset"; else ""
+    match: int = 0  # elimination: the match's number within its bracket round (1 from the top); else 0
 
 
 @dataclass(frozen=True)

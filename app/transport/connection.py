@@ -1,10 +1,10 @@
-"""One WebSocket in a game room: its seat, its outgoing queue, and its flood limits (shared with the lobby socket).
+"""One WebSocket in a room: its role there, its outgoing queue, and its flood limits (every socket's, in a room or not).
 
 Everything sent to a socket goes through its queue and one writer, so a slow client delays only itself. The
 writer runs at once, in the turn of the event loop that queued the message (``app/transport/eager.py``), and
 becomes a task only when a send has to wait (the socket's buffer is full) or a gap is filled from the
-database: fanning a move out to a thousand sockets that keep up makes no task at all. The queue and the task
-exist only while there is something to send: an idle socket (most spectators, most of the time) holds
+database: fanning an event out to a thousand sockets that keep up makes no task at all. The queue and the task
+exist only while there is something to send: an idle socket (most onlookers, most of the time) holds
 neither. Versioned texts are sent in order with no gaps and no repeats: the writer
 remembers the last ``v`` it sent, drops anything at or below it, and fills a gap from the room (the hub's log or the database)
 before going on.
@@ -29,18 +29,18 @@ QUEUE_LIMIT = 2000
 FLOOD_LIMIT = 20  # the refusal (over the message rate) that closes a socket: its 20th within FLOOD_WINDOW
 FLOOD_WINDOW = 60.0  # seconds a refusal counts for: a long session is never cut for refusals long past
 FLOOD_REASON = f"{FLOOD_LIMIT} messages refused within {FLOOD_WINDOW:g} s: slow down and reconnect"
-# A socket whose messages keep being refused for what they say (``POINTLESS``: a spectator's move, chat past the
-# chat limit, a malformed frame), SLOW_AFTER times within FLOOD_WINDOW, is read about once every SLOW_INTERVAL
+# A socket whose messages keep being refused for what they say (``POINTLESS``: an action its role may not take, chat
+# past the chat limit, a malformed frame), SLOW_AFTER times within FLOOD_WINDOW, is read about once every SLOW_INTERVAL
 # seconds until those refusals age out: the server stops reading it meanwhile (TCP backpressure), so whatever
 # it sends costs the instance one message a second. The socket stays open: a close only invites a
 # reconnection, which costs more (an admission and a snapshot) than the refusals it would spare.
 # Each wait is drawn between half and one and a half SLOW_INTERVAL: sockets slowed together (a flood from many
 # sockets at once, each with its frames already waiting) would otherwise be read together, every second, in
-# one burst that the players' moves queue behind; drawn, their reads spread over the second.
+# one burst that everybody else's messages queue behind; drawn, their reads spread over the second.
 SLOW_AFTER = 10
 SLOW_INTERVAL = 1.0
-# The refusals a client's own state could have foreseen: the socket alone decides them, never the game (its
-# races and outages, ``not_your_turn``, ``game_over``, ``unavailable``... do not count, nor ``rate_limited``,
+# The refusals a client's own state could have foreseen: the socket alone decides them, never the room (its
+# races and outages, ``not_your_turn``, ``unavailable``... do not count, nor ``rate_limited``,
 # which counts towards the close instead). A well-formed message with a value past a documented limit
 # (``chat_too_long``, ``comment_too_long``, ``bad_mark``: app/field_limits.py) is an honest mistake and does not
 # count either; a frame past its socket's cap (``too_large``) does, for every cap is derived from the longest
@@ -92,7 +92,7 @@ class TokenBucket:
 
 
 class Refusals:
-    """The recent refusals of one socket (game or lobby): by default the ``FLOOD_LIMIT``-th within
+    """The recent refusals of one socket (in a room or not): by default the ``FLOOD_LIMIT``-th within
     ``FLOOD_WINDOW`` seconds is answered like the others, and then the socket is closed (4029)."""
 
     __slots__ = ("_times",)
@@ -127,7 +127,7 @@ class Connection:
         "id",
         "user_id",
         "user_name",
-        "seat",
+        "role",
         "_send",
         "_send_now",
         "_close",
@@ -151,13 +151,13 @@ class Connection:
         *,
         user_id: int | None,
         user_name: str | None,
-        seat: str | None,
+        role: str | None,
         send_now: Callable[[str], bool] | None = None,
     ) -> None:
         self.id = f"c{next(_ids)}-{id(self):x}"
         self.user_id = user_id
         self.user_name = user_name
-        self.seat = seat  # "B", "W", or None for a spectator
+        self.role = role  # the socket's role in its room, as the room's domain names it; None: it holds none
         self._send = send
         self._send_now = send_now
         self._close = close
@@ -172,10 +172,6 @@ class Connection:
         self.fill_gap: GapFiller | None = None
         self._writer: asyncio.Task[None] | None = None  # running only while the queue has items
         self.closed = False  # no more sending: the socket went away, was too slow, or flooded
-
-    @property
-    def role(self) -> str:
-        return {"B": "black", "W": "white"}.get(self.seat or "", "spectator")
 
     @property
     def lag(self) -> float | None:
@@ -235,7 +231,7 @@ class Connection:
         """Answer this socket's own message (an ack or an error): at once when nothing is queued for it.
 
         An answer carries no version, so only its place behind what is already queued matters. Sent inline it
-        does not wait behind the writers of every other socket the same move is being delivered to.
+        does not wait behind the writers of every other socket the same event is being delivered to.
         """
         if self._queue is not None or self.closed:
             self.push(text)

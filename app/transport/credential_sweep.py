@@ -6,7 +6,7 @@ sanction: app/moderation/notices.py). News can be lost: published while an insta
 down, or never published (a writer that tells no instance, as the house bots' start revoking their old tokens).
 So every instance also reads again, for all its signed-in sockets at once (a few queries, whatever their
 number), whether each one's credential still holds and whether its user was sanctioned since it opened
-(``review``, app/accounts/credentials.py), and ends those that no longer hold: every ``interval`` seconds
+(``recheck``, app/accounts/credentials.py), and ends those that no longer hold: every ``interval`` seconds
 (``TENGEN_CREDENTIAL_CHECK_SECONDS``), and at once when the hub says news may have been missed (``soon``).
 
 A socket's action never waits for this in the normal course: the reading runs beside the sockets, and an action
@@ -31,15 +31,15 @@ log = logging.getLogger(__name__)
 STALE_AFTER = 3  # intervals: an action waits for a reading when the last good one is older than this
 
 # The tickets to read again -> those that no longer hold, each with why.
-Review = Callable[[list[Ticket]], Awaitable[list[tuple[Ticket, Ending]]]]
+Recheck = Callable[[list[Ticket]], Awaitable[list[tuple[Ticket, Ending]]]]
 
 
 class CredentialSweep:
     def __init__(
-        self, sockets: SocketRegistry, review: Review, interval: float, clock: Callable[[], float] = time.monotonic
+        self, sockets: SocketRegistry, recheck: Recheck, interval: float, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.sockets = sockets
-        self.review = review
+        self.recheck = recheck
         self.interval = interval
         self.clock = clock
         self.checked_at = clock()  # when the last reading that succeeded began (at start: no socket yet)
@@ -78,7 +78,7 @@ class CredentialSweep:
         began = self.clock()
         tickets = [ticket for ticket in self.sockets.tickets() if ticket.ended is None]
         if tickets:
-            for ticket, ending in await self.review(tickets):
+            for ticket, ending in await self.recheck(tickets):
                 await self.sockets.end(ticket, ending)
         self.checked_at = began
 

@@ -13,7 +13,7 @@ produced it, the client's message id). With them, another instance holding the r
 stored payload and applies the event without reading it back from the database.
 
 The transport does not know who may read what: ``vis`` is the room's label, and the room's domain says which
-text a viewer gets (a game's seats: app/games/live/seats.py; a review's followers all read ``visible``).
+text a viewer gets (by the viewer's role, or ``visible`` for all when every reader reads alike).
 ``logged_texts`` reads a channel's recent-event log as texts, with the room's reading of each envelope.
 """
 
@@ -40,7 +40,7 @@ class Envelope:
 
 
 def visible(envelope: Envelope) -> str:
-    """The text of a channel whose every reader reads its events alike (a review's)."""
+    """The text of a channel whose every reader reads its events alike."""
     return envelope.visible
 
 
@@ -63,7 +63,7 @@ async def logged_texts(
     hub: Hub, channel: str, after_v: int, upto_v: int, read: Callable[[Envelope], str] = visible
 ) -> Texts | None:
     """The texts of a channel's events after ``after_v`` up to ``upto_v`` as ``read`` makes them of each envelope,
-    from the hub's recent-event log (a game's or a review's); None when the log cannot prove it holds every one
+    from the hub's recent-event log; None when the log cannot prove it holds every one
     of them."""
     logged = await hub.replay(channel, after_v, latest=upto_v)
     if logged is None:

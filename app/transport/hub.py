@@ -1,22 +1,22 @@
 """The event hub: what live rooms share across server instances.
 
-A hub never decides anything about a game. The database is the durable truth: every versioned event is
-committed there (with a compare-and-set on ``games.version``) before it reaches the hub. The hub only
+A hub never decides anything about what a room holds. The database is the durable truth: every versioned event
+is committed there (with a compare-and-set on the row's version) before it reaches the hub. The hub only
 
 1. fans already-committed events out to every instance holding sockets for a channel,
 2. keeps a bounded recent-event log per channel so a reconnecting client can be caught up from ``?v=N``
    without a database read (and says so when it cannot, so the caller resyncs instead),
-3. shares presence (which players are connected, how many spectators) across instances,
-4. holds clock deadlines, handing each due game to exactly one instance,
-5. carries the lobby's channels (the public one, and one per user for what only that user's sockets see), and
-   the instances' own news (log-outs, sanctions, blocks; typed in
+3. shares presence (which connections are in a channel, each with the role its room gave it) across instances,
+4. holds deadlines under opaque keys, handing each due key to exactly one instance,
+5. carries any other channel a domain names (a public one every instance reads, one per user for what only
+   that user's sockets see), and the instances' own news (log-outs, sanctions, blocks; typed in
    ``app.transport.hub_messages``).
 
 Two implementations behave identically: ``MemoryHub`` (one process, the embedded default) and ``RedisHub``
 (any number of instances sharing one Redis). Both are tested by the same suite.
 
-Channels are plain strings: ``game_channel(game_id)`` for a game room, ``LOBBY_CHANNEL`` for the public lobby
-and ``user_channel(user_id)`` for the lobby messages addressed to one user.
+Channels and deadline keys are plain strings, and each domain names its own beside its room (its
+``live/channel.py`` or ``live/channels.py``); the hub reads nothing into them.
 Payloads are bytes, serialised once per event (``app.transport.codec.encode``) and sent unchanged to every
 recipient.
 """
@@ -25,25 +25,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, Literal
-
-from app.transport.presence import Presence
+from typing import Any, ClassVar
 
 __all__ = [
-    "LOBBY_CHANNEL",
     "Hub",
     "MessageCallback",
-    "Presence",
     "ResetCallback",
-    "Role",
     "Unsubscribe",
-    "game_channel",
-    "user_channel",
 ]
-
-LOBBY_CHANNEL = "lobby"
-
-Role = Literal["B", "W", "spectator"]
 
 # A subscriber callback receives the payload bytes; it may be a plain function or a coroutine function.
 MessageCallback = Callable[[bytes], Awaitable[Any] | Any]
@@ -56,20 +45,18 @@ LostCallback = Callable[[], Awaitable[Any] | Any]
 
 DEFAULT_LOG_SIZE = 500
 DEFAULT_LEASE = 30.0
+# The longest role a connection can join a channel as (a role is the room's word, opaque to the hub).
+MAX_ROLE_CHARS = 32
 
 
-def game_channel(game_id: str | int) -> str:
-    """The channel of one game room."""
-    return f"game:{game_id}"
-
-
-def user_channel(user_id: int) -> str:
-    """The channel of the lobby messages addressed to one user (subscribed only where that user has a lobby socket)."""
-    return f"user:{user_id}"
+def check_role(role: str) -> None:
+    """Refuse a role the hub could not keep: empty or longer than ``MAX_ROLE_CHARS``."""
+    if not isinstance(role, str) or not 0 < len(role) <= MAX_ROLE_CHARS:
+        raise ValueError(f"a role is a string of 1 to {MAX_ROLE_CHARS} characters, not {role!r}")
 
 
 class Hub(ABC):
-    """Fan-out, recent-event log, presence and clock deadlines shared by live rooms."""
+    """Fan-out, recent-event log, presence and deadlines shared by live rooms."""
 
     # Whether every operation completes without waiting (the in-process hub): a caller may then run them
     # outside a task (app/transport/eager.py). A hub that waits on a network client needs a task around them.
@@ -91,7 +78,7 @@ class Hub(ABC):
     async def publish(self, channel: str, data: bytes, v: int | None = None) -> bool:
         """Deliver ``data`` to every subscriber of ``channel`` on every instance, in publish order.
 
-        Without ``v`` the message is ephemeral (presence, clock ticks, lobby updates): it is delivered and
+        Without ``v`` the message is ephemeral (presence, clock ticks, a public board's updates): it is delivered and
         not logged, and the call returns True.
 
         With ``v`` (the event's committed version) the event is appended to the channel's recent log and
@@ -135,8 +122,8 @@ class Hub(ABC):
     # -- presence --------------------------------------------------------------------------------------
 
     @abstractmethod
-    async def join(self, channel: str, conn_id: str, role: Role, user_id: int | str | None) -> None:
-        """Record connection ``conn_id`` in ``channel`` as ``role`` ("B", "W" or "spectator").
+    async def join(self, channel: str, conn_id: str, role: str, user_id: int | str | None) -> None:
+        """Record connection ``conn_id`` in ``channel`` as ``role`` (the room's word for it; see ``check_role``).
 
         Joining again with the same ``conn_id`` replaces the earlier entry. With Redis, entries belong to
         this instance and vanish within ``presence_ttl`` seconds if the instance dies without leaving.
@@ -147,45 +134,37 @@ class Hub(ABC):
         """Remove connection ``conn_id`` from ``channel``; unknown connections are ignored."""
 
     @abstractmethod
-    async def presence(self, channel: str) -> Presence:
-        """Who is in ``channel`` across all instances.
-
-        ``players[c]`` is True when at least one connection has role ``c``. ``spectators`` counts distinct
-        signed-in spectators plus each anonymous spectator connection.
-        """
-
-    @abstractmethod
     async def members(self, channel: str) -> list[tuple[str, int | str | None]]:
-        """Every connection in ``channel`` across all instances, as ``(role, user_id)`` pairs (the entries
-        ``presence`` counts), for rooms that show who is there by name (review rooms)."""
+        """Every connection in ``channel`` across all instances, as ``(role, user_id)`` pairs; the room's
+        domain reads them (counts them, or shows who is there by name)."""
 
-    # -- clock deadlines -------------------------------------------------------------------------------
+    # -- deadlines -------------------------------------------------------------------------------------
 
     @abstractmethod
-    async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
-        """Set (or move) the time, in epoch seconds, at which ``game_id``'s clock must be checked.
+    async def set_deadline(self, key: str, at: float, v: int | None = None) -> None:
+        """Set (or move) the time, in epoch seconds, at which whatever ``key`` names must be looked at.
 
-        ``v`` is the game version the deadline was computed at: a deadline from an older version than the
-        one last set is ignored, so an instance that publishes late never replaces a newer deadline with an
-        older one. Without ``v`` the deadline is set whatever was set before.
+        ``v`` is the version of the row the deadline was computed at: a deadline from an older version than
+        the one last set is ignored, so an instance that publishes late never replaces a newer deadline with
+        an older one. Without ``v`` the deadline is set whatever was set before.
         """
 
     @abstractmethod
-    async def clear_deadline(self, game_id: str, v: int | None = None) -> None:
-        """Remove ``game_id``'s deadline (its clock stopped or the game ended); ``v`` as for ``set_deadline``."""
+    async def clear_deadline(self, key: str, v: int | None = None) -> None:
+        """Remove ``key``'s deadline (nothing is due for it any more); ``v`` as for ``set_deadline``."""
 
     @abstractmethod
-    async def get_deadline(self, game_id: str) -> float | None:
-        """The deadline of ``game_id``, or None."""
+    async def get_deadline(self, key: str) -> float | None:
+        """The deadline of ``key``, or None."""
 
     @abstractmethod
     async def claim_due(self, now: float, limit: int = 100, lease: float = DEFAULT_LEASE) -> list[str]:
-        """Claim up to ``limit`` games whose deadline is at or before ``now``, earliest first.
+        """Claim up to ``limit`` keys whose deadline is at or before ``now``, earliest first.
 
-        Each due game goes to exactly one caller across all instances: claiming atomically moves its
-        deadline to ``now + lease``. The claimer settles the game (the database compare-and-set makes that
-        safe) and then calls ``clear_deadline`` or ``set_deadline`` with the next deadline. If the claimer
-        dies first, the game falls due again after the lease and another instance retries it.
+        Each due key goes to exactly one caller across all instances: claiming atomically moves its
+        deadline to ``now + lease``. The claimer settles what the key names (the database compare-and-set
+        makes that safe) and then calls ``clear_deadline`` or ``set_deadline`` with the next deadline. If the
+        claimer dies first, the key falls due again after the lease and another instance retries it.
         """
 
     # -- loss of shared state --------------------------------------------------------------------------
@@ -196,6 +175,6 @@ class Hub(ABC):
 
         The first instance to notice (within ``presence_ttl / 3`` seconds) calls its callbacks; the
         others may not. Presence is re-asserted by every instance by itself and replays answer None; the
-        application should re-register the clock deadlines of running games from the database (an
-        idempotent ``set_deadline`` per game). ``MemoryHub`` never loses its state, so it never calls back.
+        application should re-register its deadlines from the database (an idempotent ``set_deadline`` per
+        key). ``MemoryHub`` never loses its state, so it never calls back.
         """

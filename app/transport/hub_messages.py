@@ -1,6 +1,6 @@
 """What one instance tells the others over the hub's own channels, as typed models built and read at both ends.
 
-The game, review and lobby channels carry what clients receive (app/protocol.py, app/transport/envelope.py).
+The rooms' channels carry what clients receive (app/protocol.py, app/transport/envelope.py).
 The hub's own channels carry news every instance acts on by itself, in-process or over Redis alike. A
 ``HubChannel`` is one such channel and the models it carries, declared by whoever owns the news: the
 transport's own is ``sessions`` (``Logout`` — the user logged out; every instance closes the sockets their

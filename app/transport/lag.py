@@ -1,5 +1,5 @@
-"""One socket's one-way lag, estimated from the server's ping round trips (the game's clock gives some of it
-back to a player's moves: app/games/lag.py)."""
+"""One socket's one-way lag, estimated from the server's ping round trips (a domain may give some of it back to
+the socket's user, as a clock does)."""
 
 from __future__ import annotations
 

@@ -10,10 +10,9 @@ from app.transport.hub import (
     LostCallback,
     MessageCallback,
     ResetCallback,
-    Role,
     Unsubscribe,
+    check_role,
 )
-from app.transport.presence import Presence, check_role, tally
 from app.transport.recent_log import RecentLog
 
 
@@ -28,7 +27,7 @@ class MemoryHub(Hub):
         self._logs: dict[str, RecentLog] = {}
         self._presence: dict[str, dict[str, tuple[str, int | str | None]]] = {}
         self._deadlines: dict[str, float] = {}
-        self._deadline_versions: dict[str, int] = {}  # the game version each deadline was computed at
+        self._deadline_versions: dict[str, int] = {}  # the row version each deadline was computed at
 
     async def start(self) -> None:
         pass
@@ -61,13 +60,13 @@ class MemoryHub(Hub):
         async def unsubscribe() -> None:
             if await self._fanout.remove(subscriber):
                 # Nobody in this process (the only instance) holds the channel any more: its recent-event log
-                # goes too, so memory does not grow with every game ever played. A later ``?v=``
+                # goes too, so memory does not grow with every channel ever used. A later ``?v=``
                 # reconnect finds no log and gets a resync snapshot (docs/protocol.md §2).
                 self._logs.pop(channel, None)
 
         return unsubscribe
 
-    async def join(self, channel: str, conn_id: str, role: Role, user_id: int | str | None) -> None:
+    async def join(self, channel: str, conn_id: str, role: str, user_id: int | str | None) -> None:
         check_role(role)
         self._presence.setdefault(channel, {})[conn_id] = (role, user_id)
 
@@ -78,39 +77,36 @@ class MemoryHub(Hub):
             if not entries:
                 del self._presence[channel]
 
-    async def presence(self, channel: str) -> Presence:
-        return tally(self._presence.get(channel, {}).values())
-
     async def members(self, channel: str) -> list[tuple[str, int | str | None]]:
         return list(self._presence.get(channel, {}).values())
 
-    async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
-        if self._newer(str(game_id), v):
-            self._deadlines[str(game_id)] = float(at)
+    async def set_deadline(self, key: str, at: float, v: int | None = None) -> None:
+        if self._newer(str(key), v):
+            self._deadlines[str(key)] = float(at)
 
-    async def clear_deadline(self, game_id: str, v: int | None = None) -> None:
-        if self._newer(str(game_id), v):
-            self._deadlines.pop(str(game_id), None)
-            self._deadline_versions.pop(str(game_id), None)
+    async def clear_deadline(self, key: str, v: int | None = None) -> None:
+        if self._newer(str(key), v):
+            self._deadlines.pop(str(key), None)
+            self._deadline_versions.pop(str(key), None)
 
-    def _newer(self, game_id: str, v: int | None) -> bool:
+    def _newer(self, key: str, v: int | None) -> bool:
         """Whether a deadline of version ``v`` may replace the one set (and record ``v`` if so)."""
         if v is None:
             return True
-        known = self._deadline_versions.get(game_id)
+        known = self._deadline_versions.get(key)
         if known is not None and v < known:
             return False
-        self._deadline_versions[game_id] = v
+        self._deadline_versions[key] = v
         return True
 
-    async def get_deadline(self, game_id: str) -> float | None:
-        return self._deadlines.get(str(game_id))
+    async def get_deadline(self, key: str) -> float | None:
+        return self._deadlines.get(str(key))
 
     async def claim_due(self, now: float, limit: int = 100, lease: float = DEFAULT_LEASE) -> list[str]:
-        due = sorted((at, game_id) for game_id, at in self._deadlines.items() if at <= now)[: max(limit, 0)]
-        for _, game_id in due:
-            self._deadlines[game_id] = now + lease
-        return [game_id for _, game_id in due]
+        due = sorted((at, key) for key, at in self._deadlines.items() if at <= now)[: max(limit, 0)]
+        for _, key in due:
+            self._deadlines[key] = now + lease
+        return [key for _, key in due]
 
     def on_state_lost(self, callback: LostCallback) -> None:
         pass  # nothing in process memory is ever lost while the process lives

@@ -3,9 +3,8 @@ fields several sockets carry (a client id, a point, a chat line), the replies ev
 ``error``, ``pong``, the server's ``ping``), the snapshot and versioned-event bases, the text caps of a frame,
 and reading one client frame (``parse``) or writing a server message (``encode``).
 
-Each domain declares its own messages on these bases beside it (``app/games/messages.py``,
-``app/reviews/messages.py``, ``app/lobby/messages.py``, ``app/automatch/messages.py``,
-``app/moderation/messages.py``); ``app/protocol.py`` is the one registry that assembles them per socket. This
+Each domain declares its own messages on these bases beside it (its package's ``messages.py``);
+``app/protocol.py`` is the one registry that assembles them per socket. This
 module imports no domain.
 """
 
@@ -18,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, Valid
 
 from app.field_limits import AtMost, refusal
 
-MAX_CHAT_CHARS = 500  # one chat line, on a game or a review socket (chat_too_long beyond)
+MAX_CHAT_CHARS = 500  # one chat line, on any socket that chats (chat_too_long beyond)
 CLIENT_ID_CHARS = 64
 
 # ---- frame caps: derived from the longest text each socket's messages carry, never set apart from it
@@ -40,12 +39,12 @@ ClientId = Annotated[str, Field(min_length=1, max_length=CLIENT_ID_CHARS)]
 ChatText = Annotated[
     str, Field(min_length=1), AtMost(MAX_CHAT_CHARS, "chat_too_long", f"a chat line holds at most {MAX_CHAT_CHARS} characters")
 ]
-# Any whole number: a point off the board is the game's to refuse (illegal_move, reason off_board), the same
+# Any whole number: a point off the board is the domain's to refuse (illegal_move, reason off_board), the same
 # answer wherever it lies (a frame is at most its socket's cap, and JSON numbers past 64 bits are bad_json).
 Coordinate = StrictInt
 Point = tuple[Coordinate, Coordinate]
 
-# The texts of the refusals a flood repeats (app/games/live/outcome.py builds their frames once).
+# The texts of the refusals a flood repeats (a room builds their frames once).
 RATE_LIMITED_MESSAGE = "too many messages; this one was ignored"
 CHAT_RATE_LIMITED_MESSAGE = "you are chatting too fast; wait a few seconds"
 
@@ -205,7 +204,7 @@ class RoomSnapshot(ServerMessage):
 
 def version_required(schema: dict[str, Any]) -> None:
     """On the wire every event has its version, an integer (only the event not yet committed has none): the
-    game's events (app/games/events.py) and every ``Versioned`` event say so the same way."""
+    events a domain types itself and every ``Versioned`` event say so the same way."""
     schema["properties"]["v"] = {"title": "V", "type": "integer"}
     schema.setdefault("required", []).append("v")
 
@@ -225,7 +224,7 @@ def at_version(body: Versioned, v: int) -> bytes:
 
 
 def to_users(message: ServerMessage, user_ids: list[int]) -> dict[str, Any]:
-    """A lobby message for the sockets of these users only (app/lobby/live/broadcaster.py takes ``_to`` off)."""
+    """A message for the sockets of these users only (the broadcaster that delivers it takes ``_to`` off)."""
     return {**message.wire(), "_to": user_ids}
 
 

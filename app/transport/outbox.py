@@ -1,4 +1,4 @@
-"""A room's committed events on their way to the hub, in version order, with the clock deadline each leaves.
+"""A room's committed events on their way to the hub, in version order, with the deadline each leaves.
 
 They are published from the loop's next turn, once the commit's acknowledgement is written, so an
 acknowledgement never waits for the hub (a Redis round trip or two) nor for the encoding and queueing of the
@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 
 class Cut(Protocol):
-    """A committed event cut by who reads what (a game's: app.games.visibility.Split): the texts a hub envelope
+    """A committed event cut by who reads what (the room's domain defines it): the texts a hub envelope
     carries, every recipient getting one of them unchanged."""
 
     @property
@@ -42,10 +42,10 @@ Splitter = Callable[[dict[str, Any], int], Cut]  # a committed event and its ver
 
 
 class Outbox:
-    def __init__(self, hub: Hub, channel: str, game_id: str, split: Splitter) -> None:
+    def __init__(self, hub: Hub, channel: str, deadline_key: str, split: Splitter) -> None:
         self.hub = hub
         self.channel = channel
-        self.game_id = game_id
+        self.deadline_key = deadline_key  # the hub's key of the room's deadline (the room's domain names it)
         self.split = split  # who reads which text of an event: the room's domain says
         self._queue: deque[tuple[list[dict[str, Any]], int, float | None]] = deque()  # committed, not yet published
         # Done when what is queued is published (None: nothing on its way); the task while the publishing waits.
@@ -58,7 +58,7 @@ class Outbox:
         return self._publisher is not None
 
     def send(self, events: list[dict[str, Any]], first_v: int, deadline: float | None) -> None:
-        """Queue committed events (versions ``first_v`` on) and the clock deadline they leave."""
+        """Queue committed events (versions ``first_v`` on) and the deadline they leave."""
         self._queue.append((events, first_v, deadline))
         if self._publisher is None:
             loop = asyncio.get_running_loop()
@@ -86,11 +86,11 @@ class Outbox:
                 await publisher
 
     async def set_deadline(self, deadline: float | None, v: int) -> None:
-        """Set (or clear) the game's clock deadline, as computed at version ``v``."""
+        """Set (or clear) the room's deadline, as computed at version ``v``."""
         if deadline is None:
-            await self.hub.clear_deadline(self.game_id, v)
+            await self.hub.clear_deadline(self.deadline_key, v)
         else:
-            await self.hub.set_deadline(self.game_id, deadline, v)
+            await self.hub.set_deadline(self.deadline_key, deadline, v)
 
     async def _drain(self, published: asyncio.Future[None]) -> None:
         try:
@@ -101,13 +101,13 @@ class Outbox:
                     try:
                         await self._publish(events, first_v)
                     except Exception:  # committed: the hub catches up from the database later
-                        log.warning("game %s: hub unreachable after a commit", self.game_id, exc_info=True)
+                        log.warning("%s: hub unreachable after a commit", self.channel, exc_info=True)
                 try:
-                    # Versioned: should another instance have set a newer game's deadline meanwhile, this
+                    # Versioned: should another instance have set a newer deadline for the room meanwhile, this
                     # older one is ignored by the hub.
                     await self.set_deadline(deadline, last_v)
                 except Exception:  # the next commit or catch-up sets it again
-                    log.warning("game %s: could not set the clock deadline", self.game_id, exc_info=True)
+                    log.warning("%s: could not set the deadline", self.channel, exc_info=True)
         finally:
             # Nothing is awaited between the last look at the queue and this: a later commit starts anew.
             self._publisher = self._task = None

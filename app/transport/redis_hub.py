@@ -5,8 +5,9 @@ Keys, all under ``prefix``:
 - ``log:<channel>`` (list) and ``head:<channel>`` (string): the recent log, see ``redis_scripts.py``;
 - ``pres:<channel>:<instance>`` (hash conn_id -> [role, user_id]) with a TTL this instance refreshes, and
   ``presi:<channel>`` (set of those hash keys): presence, which vanishes when an instance dies;
-- ``deadlines`` (sorted set game_id -> epoch seconds): clock deadlines; ``deadline_versions`` (hash game_id ->
-  the game version each was computed at, so an older one never replaces a newer one);
+- ``deadlines`` (sorted set key -> epoch seconds): deadlines; ``deadline_versions`` (hash key -> the row
+  version each was computed at, so an older one never replaces a newer one). A key is stored exactly as the
+  caller gave it, so a key format a domain once chose stays readable by every later version of the hub;
 - ``alive``: a marker whose disappearance reveals a flush or restart;
 - Pub/Sub channel ``ch:<channel>``: fan-out.
 
@@ -42,17 +43,16 @@ from app.transport.hub import (
     LostCallback,
     MessageCallback,
     ResetCallback,
-    Role,
     Unsubscribe,
+    check_role,
 )
-from app.transport.presence import Presence, check_role, tally
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PRESENCE_TTL = 30.0
 DEFAULT_KEY_TTL = 86_400  # seconds a quiet channel's log and state are kept
 # The commands' connections: redis-py's own pool fails at once past 100 (MaxConnectionsError), which a burst of
-# moves on one instance reached, losing their lobby messages. This pool makes a command wait for a connection
+# actions on one instance reached, losing the messages they published. This pool makes a command wait for a connection
 # instead, up to POOL_WAIT seconds (a Redis that answers nothing for that long is down: the caller's usual
 # handling of a lost Redis applies).
 POOL_CONNECTIONS = 100
@@ -328,7 +328,7 @@ class RedisHub(Hub):
 
     # -- presence ----------------------------------------------------------------------------------------
 
-    async def join(self, channel: str, conn_id: str, role: Role, user_id: int | str | None) -> None:
+    async def join(self, channel: str, conn_id: str, role: str, user_id: int | str | None) -> None:
         check_role(role)
         async with self._presence_lock:
             self._joined.setdefault(channel, {})[conn_id] = (role, user_id)
@@ -354,9 +354,6 @@ class RedisHub(Hub):
                 pipe.delete(key)
                 pipe.srem(self._key("presi", channel), key)
                 await pipe.execute()
-
-    async def presence(self, channel: str) -> Presence:
-        return tally(await self.members(channel))
 
     async def members(self, channel: str) -> list[tuple[str, int | str | None]]:
         members = sorted(await self.redis.smembers(self._key("presi", channel)))
@@ -415,27 +412,27 @@ class RedisHub(Hub):
             except Exception as exc:
                 log.warning("hub heartbeat failed (%s)", exc)
 
-    # -- clock deadlines ---------------------------------------------------------------------------------
+    # -- deadlines ---------------------------------------------------------------------------------------
 
-    async def set_deadline(self, game_id: str, at: float, v: int | None = None) -> None:
+    async def set_deadline(self, key: str, at: float, v: int | None = None) -> None:
         await self._set_deadline_script(
             keys=[self._deadlines_key, self._deadline_versions_key],
-            args=[str(game_id), repr(float(at)), "" if v is None else int(v)],
+            args=[str(key), repr(float(at)), "" if v is None else int(v)],
         )
 
-    async def clear_deadline(self, game_id: str, v: int | None = None) -> None:
+    async def clear_deadline(self, key: str, v: int | None = None) -> None:
         await self._set_deadline_script(
-            keys=[self._deadlines_key, self._deadline_versions_key], args=[str(game_id), "", "" if v is None else int(v)]
+            keys=[self._deadlines_key, self._deadline_versions_key], args=[str(key), "", "" if v is None else int(v)]
         )
 
-    async def get_deadline(self, game_id: str) -> float | None:
-        return await self.redis.zscore(self._deadlines_key, str(game_id))
+    async def get_deadline(self, key: str) -> float | None:
+        return await self.redis.zscore(self._deadlines_key, str(key))
 
     async def claim_due(self, now: float, limit: int = 100, lease: float = DEFAULT_LEASE) -> list[str]:
         if limit <= 0:
             return []
         claimed = await self._claim(keys=[self._deadlines_key], args=[repr(float(now)), int(limit), repr(now + lease)])
-        return [game_id.decode() for game_id in claimed]
+        return [key.decode() for key in claimed]
 
     def on_state_lost(self, callback: LostCallback) -> None:
         self._lost_callbacks.append(callback)

@@ -38,16 +38,16 @@ if after_v + 1 < first then return false end
 return redis.call('LRANGE', KEYS[1], after_v + 1 - first, -1)
 """
 
-# KEYS: deadlines (sorted set).  ARGV: now, limit, now + lease.  Returns the claimed game ids.
+# KEYS: deadlines (sorted set).  ARGV: now, limit, now + lease.  Returns the claimed keys.
 CLAIM_DUE = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-for _, game_id in ipairs(due) do
-  redis.call('ZADD', KEYS[1], ARGV[3], game_id)
+for _, key in ipairs(due) do
+  redis.call('ZADD', KEYS[1], ARGV[3], key)
 end
 return due
 """
 
-# KEYS: deadlines (sorted set), deadline versions (hash).  ARGV: game id, deadline ('' to clear), version
+# KEYS: deadlines (sorted set), deadline versions (hash).  ARGV: key, deadline ('' to clear), version
 # ('' for none). A deadline computed at an older version than the one recorded is ignored. Returns 1 if applied.
 SET_DEADLINE = """
 if ARGV[3] ~= '' then

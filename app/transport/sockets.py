@@ -7,8 +7,8 @@ when an instance dies), on this instance otherwise. The bundled nginx also caps 
 before they reach any instance (deploy/nginx.conf, ``limit_conn``). Should Redis not answer, each instance
 falls back to its own count, so a Redis outage locks nobody out.
 
-A bot connecting with its API token plays many games at once, one socket each: its sockets are capped by
-its own limit instead (``user_cap``: the games it declared it plays at once, plus a few), and they do not
+A bot connecting with its API token holds many rooms at once, one socket each: its sockets are capped by
+its own limit instead (``user_cap``: the rooms it declared it holds at once, plus a few), and they do not
 count towards its address's cap (``count_address=False``), since many bots may run from one machine.
 
 Each ticket holds the credential its socket was opened with (app/transport/credentials.py), so that what ends the

@@ -18,9 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.settings import Settings
 from app.store.repositories import ai_reviews
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import MakePlayer, Servers
-from tests.live.room_fixtures import make_player, server, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.live.room_fixtures import stack_settings as room_settings  # noqa: F401 - the database and hub of each stack
+from tests.support.room_fixtures import MakePlayer, Servers
+from tests.support.room_fixtures import make_player, server, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import stack_settings as room_settings  # noqa: F401 - the database and hub of each stack
 from tests.support.players import Player, start_game
 from tests.support.server_process import REPO_ROOT, stop
 

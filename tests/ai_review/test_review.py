@@ -18,9 +18,9 @@ from app.engines.lane import Priority
 from app.settings import Settings
 from app.store.repositories import games
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import MakePlayer
+from tests.support.room_fixtures import MakePlayer
 from tests.ratings.rated_play import rated_game, registered
-from tests.live.room_fixtures import make_player, server, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import make_player, server, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.players import GameSocket, Player, start_game
 
 pytestmark = [pytest.mark.katago, pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)]

@@ -1,7 +1,7 @@
 """What a socket may do, asked at each message from the credential its ticket holds (``Acting``), against its
 instance's readings of its sockets' credentials (``CredentialSweep``): the scope of a token, the ending of a
 revoked one, and what happens when the last good reading is too old (the action waits for one; if none can be
-made, ``unavailable``). Across real instances: tests/live/test_credentials_instances.py."""
+made, ``unavailable``). Across real instances: tests/transport/test_credentials_instances.py."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tests.live.test_faults import proxied_cluster  # noqa: F401 - pytest fixture, taken by name
+from tests.games.live.test_faults import proxied_cluster  # noqa: F401 - pytest fixture, taken by name
 from tests.support.instances import POSTGRES_ONLY, Instances, redis_cluster_prefix  # noqa: F401 - pytest fixture
 from tests.support.players import Player
 from tests.support.tcp_proxy import TcpProxy

@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 
 from app.limits.counters import Counters, MemoryCounters, RedisCounters
 from app.limits.rules import Limiter, Rule
-from tests.live.conftest import delete_prefix
+from tests.support.hubs import delete_prefix
 from tests.support.fake_clock import FakeClock
 from tests.support.services import REDIS_URL, need_redis
 

@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.transport.room_deps import RoomDeps
 from app.games.config import GameConfig
 from app.games.live.room import Room
 from app.lobby.game_settings import InvalidGameSettings, build_config, game_columns
@@ -95,7 +96,7 @@ async def test_the_room_plays_exactly_the_stored_configuration(
         await session.commit()
     hub = MemoryHub()
     await hub.start()
-    room = Room(game_id, hub, db_sessionmaker)
+    room = Room(game_id, RoomDeps(hub, db_sessionmaker))
     try:
         assert await room.load()
         assert room.authority is not None and room.authority.config == GameConfig.from_dict(old)

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import MakePlayer
-from tests.live.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import MakePlayer
+from tests.support.room_fixtures import STACKS, make_player, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import established, registered
 from tests.support.players import GameSocket, start_game
 from tests.support.reviews import finished_game, make_review

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import STACKS, Servers, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import STACKS, Servers, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import moderator, registered
 from tests.support.players import start_game
 

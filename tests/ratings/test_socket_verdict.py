@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import STACKS, Servers, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import STACKS, Servers, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.moderation.people import moderator, registered
 from tests.ratings.rated_play import rated_game, wait_games
 from tests.support.endings import finished

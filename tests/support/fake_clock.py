@@ -11,7 +11,7 @@ import pytest
 
 from app.settings import Settings
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import Servers
+from tests.support.room_fixtures import Servers
 
 
 class FakeClock:

@@ -76,7 +76,7 @@ class Instances:
             "TENGEN_DB_MAX_OVERFLOW": "5",
             # Every test client connects from 127.0.0.1, and with Redis the cap per address holds across the
             # instances (a killed one's slots lapse only after TENGEN_SOCKET_SLOT_SECONDS): tests of that cap
-            # set their own (tests/live/test_abuse_instances.py).
+            # set their own (tests/limits/test_abuse_instances.py).
             "TENGEN_SOCKETS_PER_ADDRESS": "0",
             # Players are registered one after another: unpaced hashing, as in tests/conftest.py.
             "TENGEN_PASSWORD_HASH_SHARE": "1",

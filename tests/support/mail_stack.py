@@ -16,7 +16,7 @@ from app.mail.worker import Mailer
 from app.settings import Settings
 from app.store.db import create_engine, create_sessionmaker
 from tests.conftest import LiveServer
-from tests.live.room_fixtures import stack_settings  # noqa: F401 - a pytest fixture, taken by name by mail_stack and by the tests that import it from here
+from tests.support.room_fixtures import stack_settings  # noqa: F401 - a pytest fixture, taken by name by mail_stack and by the tests that import it from here
 from tests.support.fake_clock import FakeClock
 from tests.support.players import Player
 from tests.support.smtp_sink import SmtpSink

@@ -17,6 +17,6 @@ def seats(black: Player, white: Player) -> Callable[[str], Connection]:
 
     def seat(color: str) -> Connection:
         user = (black if color == "B" else white).user
-        return Connection(_nothing, _nothing, user_id=user["id"], user_name=user["name"], seat=color)
+        return Connection(_nothing, _nothing, user_id=user["id"], user_name=user["name"], role=color)
 
     return seat

@@ -7,7 +7,8 @@ import logging
 
 from app.ai_review.messages import AiReviewNews
 from app.transport.envelope import pack
-from app.transport.hub import Hub, game_channel
+from app.games.live.channel import game_channel
+from app.transport.hub import Hub
 from app.transport.messages import encode
 
 log = logging.getLogger("tengen.ai_review")

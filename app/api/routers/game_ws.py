@@ -86,7 +86,7 @@ async def _serve(
         websocket.close,
         user_id=user_id,
         user_name=None if user is None else user.name,
-        seat=room.seat_of(user_id) if sits else None,
+        role=room.seat_of(user_id) if sits else None,
         send_now=send_now,
     )
     ticket.close = close_through(conn, websocket)
@@ -145,7 +145,7 @@ async def _handle(
             Outcome.refused(client_id_of(raw), "rate_limited", RATE_LIMITED_MESSAGE),
             _FLOODED if closing else None,
         )
-    if conn.seat is None or conn.chat_held_until or not acting.scoped:
+    if conn.role is None or conn.chat_held_until or not acting.scoped:
         early = _refused_unparsed(conn, acting, raw)
         if early is not None:
             return early, None
@@ -181,7 +181,7 @@ def _refused_unparsed(conn: Connection, acting: Acting, raw: str | bytes) -> Out
     scope = acting.scope_refusal(kind)
     if scope is not None:
         return Outcome.refused(client_id, scope.code, scope.message)
-    if kind in PLAYER_ACTION_TYPES and conn.seat is None:
+    if kind in PLAYER_ACTION_TYPES and conn.role is None:
         return Outcome.refused(client_id, "not_a_player", NOT_A_PLAYER_MESSAGE)
     if kind == "chat" and conn.chat_held_until:
         if time.monotonic() < conn.chat_held_until:

@@ -80,7 +80,7 @@ async def _serve(
         )
         return
     send = websocket.send_text if chat_filter is None else chat_filter.wrap(websocket.send_text)
-    conn = Connection(send, websocket.close, user_id=user_id, user_name=None if user is None else user.name, seat=None)
+    conn = Connection(send, websocket.close, user_id=user_id, user_name=None if user is None else user.name, role=None)
     ticket.close, ticket.say = close_through(conn, websocket), say_through(conn)
     acting = Acting.of(websocket, ticket)
 

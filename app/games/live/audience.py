@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import orjson
 
@@ -19,8 +19,8 @@ from app.games.live.seats import seat_text
 from app.games.messages import Presence as PresenceMessage
 from app.transport.connection import Connection
 from app.transport.envelope import Envelope, pack
-from app.transport.hub import Hub, Role
-from app.transport.presence import Presence
+from app.games.live.presence import Presence, presence, role_of
+from app.transport.hub import Hub
 
 
 def presence_message(presence: Presence) -> dict[str, Any]:
@@ -45,7 +45,7 @@ class Audience:
 
     async def joined(self, conn: Connection) -> None:
         """Record an added socket's presence with the hub and announce it."""
-        await self.hub.join(self.channel, conn.id, cast(Role, conn.seat or "spectator"), conn.user_id)
+        await self.hub.join(self.channel, conn.id, role_of(conn.role), conn.user_id)
         await self._changed(conn)
 
     async def remove(self, conn: Connection) -> None:
@@ -58,7 +58,7 @@ class Audience:
     def deliver(self, envelope: Envelope) -> None:
         """Hand an event from the hub to every socket here, as its seat may see it."""
         for conn in list(self.connections):
-            conn.push(seat_text(envelope, conn.seat), envelope.v)
+            conn.push(seat_text(envelope, conn.role), envelope.v)
 
     def broadcast(self, text: str) -> None:
         """An unversioned text to every socket here."""
@@ -67,11 +67,11 @@ class Audience:
 
     async def refresh(self, publish: bool = True) -> None:
         """Read presence from the hub; announce it to every instance, or (``publish=False``) just take it."""
-        presence = presence_message(await self.hub.presence(self.channel))
+        found = presence_message(await presence(self.hub, self.channel))
         if publish:
-            await self.hub.publish(self.channel, pack(orjson.dumps(presence), vis="presence"))
+            await self.hub.publish(self.channel, pack(orjson.dumps(found), vis="presence"))
         else:
-            self.apply(presence)
+            self.apply(found)
 
     def apply(self, presence: dict[str, Any]) -> None:
         self.presence = {"players": presence["players"], "spectators": presence["spectators"]}
@@ -79,7 +79,7 @@ class Audience:
 
     async def _changed(self, conn: Connection) -> None:
         """Publish presence now when a player came or went; coalesce spectators' comings and goings."""
-        if conn.seat is not None:
+        if conn.role is not None:
             await self.refresh()
         elif self._presence_task is None:
             self._presence_task = asyncio.get_running_loop().create_task(self._coalesced())

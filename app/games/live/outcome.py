@@ -25,7 +25,7 @@ def _prebuilt(code: str, message: str) -> tuple[str, bytes, bytes, bytes]:
 
 # The refusals a flood of refused messages repeats (a spectator's moves, chat past the limit, over the rate):
 # their frames are written around the client's id, without building the model each time
-# (tests/live/test_outcome.py holds them to the model's bytes).
+# (tests/games/live/test_outcome.py holds them to the model's bytes).
 _PREBUILT = {
     code: _prebuilt(code, message)
     for code, message in (
@@ -59,7 +59,7 @@ class Outcome:
     def encode(self) -> bytes:
         """The ``ack`` or ``error`` message (app/protocol.py)."""
         if self.code is None:
-            # Every move's answer: the ``Ack`` model's wire form, written directly (tests/live/test_outcome.py
+            # Every move's answer: the ``Ack`` model's wire form, written directly (tests/games/live/test_outcome.py
             # holds the two to the same bytes).
             return orjson.dumps({"t": "ack", "id": self.client_id or "", "v": self.v})
         prebuilt = _PREBUILT.get(self.code)

@@ -17,12 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import ServiceError
 from app.games.authority import SYSTEM, GameAuthority
@@ -49,8 +48,9 @@ from app.store.repositories import games as games_repo
 from app.store.repositories.games import NewEvent, VersionConflict
 from app.transport.connection import Connection, TokenBucket
 from app.transport.envelope import unpack
-from app.transport.hub import Hub, game_channel
+from app.games.live.channel import deadline_key, game_channel
 from app.transport.outbox import Outbox
+from app.transport.room_deps import RoomDeps
 
 log = logging.getLogger(__name__)
 
@@ -63,36 +63,41 @@ REFUSAL_REREADS_BURST = 10.0
 SNAPSHOT_CHAT_LINES = 50  # chat lines a snapshot carries; older ones are paged over HTTP
 
 
+@dataclass(frozen=True, slots=True)
+class GameHooks:
+    """What a game's rooms tell the rest of the server: given once to the instance's rooms (rooms.py) and by
+    them to each room, beside the ``RoomDeps`` every room of any domain is built from."""
+
+    metrics: Metrics | None = None
+    on_finished: Callable[[str, dict[str, Any]], Any] | None = None  # (game id, its result), once it ended
+    on_rematch: Callable[[str, str], Any] | None = None  # (new game id, this game's id), after the rematch commits
+    on_committed: Callable[[Room, list[dict[str, Any]]], Any] | None = None  # (the room, the events), after each commit
+
+
+NO_HOOKS = GameHooks()  # a room nobody else hears from (tests, benches)
+
+
 class Room:
     def __init__(
-        self,
-        game_id: str,
-        hub: Hub,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        clock: Clock = time.time,
-        on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
-        metrics: Metrics | None = None,
-        on_rematch: Callable[[str, str], Any] | None = None,
-        proposer: DeadStoneProposer | None = None,
-        on_committed: Callable[[Room, list[dict[str, Any]]], Any] | None = None,
+        self, game_id: str, deps: RoomDeps, hooks: GameHooks = NO_HOOKS, proposer: DeadStoneProposer | None = None
     ) -> None:
         self.game_id = game_id
-        self.on_committed = on_committed  # (this room, the events), after each commit
+        self.on_committed = hooks.on_committed
         # Computes the dead-stone proposal away from the loop (None: the authority computes it in place).
         self.proposer = proposer
-        self.on_rematch = on_rematch  # (new game id, this game's id), after the rematch is committed
-        self.metrics = metrics
+        self.on_rematch = hooks.on_rematch
+        self.metrics = hooks.metrics
         self.channel = game_channel(game_id)
-        self.hub = hub
-        self.sessionmaker = sessionmaker
-        self.clock = clock
-        self.on_finished = on_finished
+        self.hub = hub = deps.hub
+        self.sessionmaker = sessionmaker = deps.sessionmaker
+        self.clock = deps.clock
+        self.on_finished = hooks.on_finished
         self.lock = TurnsLock()  # chat waits behind the game's actions (app/games/live/turns_lock.py)
-        self.state = GameState(game_id, sessionmaker, metrics, self._rebuilt)
+        self.state = GameState(game_id, sessionmaker, hooks.metrics, self._rebuilt)
         self.players: dict[str, dict[str, Any]] = {}
         self.user_seats: dict[int, str] = {}
         self.audience = Audience(hub, self.channel, self._presence_seen)
-        self.outbox = Outbox(hub, self.channel, game_id, split)
+        self.outbox = Outbox(hub, self.channel, deadline_key(game_id), split)
         self.catchup = SocketCatchUp(hub, self.channel, sessionmaker, game_id, self.outbox)
         self._unsubscribe: Callable[[], Any] | None = None
         self.practice = False  # one user on both sides: see _actors
@@ -177,14 +182,14 @@ class Room:
             return
         texts: dict[str | None, str | None] = {}
         for conn in list(self.connections):
-            if conn.seat not in texts:
+            if conn.role not in texts:
                 try:
-                    found = await self.texts_since(conn.seat, latest - 1, latest)
+                    found = await self.texts_since(conn.role, latest - 1, latest)
                 except Exception:  # the socket fills the gap with the next event instead
                     log.warning("game %s: re-delivery after a hub reset failed", self.game_id, exc_info=True)
                     return
-                texts[conn.seat] = found[-1][1] if found and found[-1][0] == latest else None
-            text = texts[conn.seat]
+                texts[conn.role] = found[-1][1] if found and found[-1][0] == latest else None
+            text = texts[conn.role]
             if text is not None:
                 conn.push(text, latest)
 
@@ -210,12 +215,12 @@ class Room:
     async def attach(self, conn: Connection, since_v: int | None) -> None:
         """Add a socket: a snapshot, or (with ``?v=N``) exactly the events after N."""
         self.audience.add(conn)
-        conn.start(lambda after, upto: self.texts_since(conn.seat, after, upto))
+        conn.start(lambda after, upto: self.texts_since(conn.role, after, upto))
         async with self.lock:
             await self.state.ensure_current()
             logged = None
             if since_v is not None and 0 <= since_v <= self.v:
-                logged = await self.catchup.logged_since(conn.seat, since_v, self.v)
+                logged = await self.catchup.logged_since(conn.role, since_v, self.v)
             if logged is not None and since_v is not None:
                 conn.push_start(None, since_v)
                 for v, text in logged:
@@ -252,7 +257,7 @@ class Room:
 
     def snapshot_message(self, conn: Connection, resync: bool = False) -> Snapshot:
         assert self.authority is not None
-        seat = conn.seat
+        seat = conn.role
         game = self.authority.snapshot(seat, self.clock())
         finished = game["phase"] == "finished"
         game.update(
@@ -265,7 +270,7 @@ class Room:
         )
         game.update(self._snapshot_chat(seat, finished))
         user = None if conn.user_id is None else {"id": conn.user_id, "name": conn.user_name}
-        role = "practice" if self.practice and seat is not None else conn.role
+        role = "practice" if self.practice and seat is not None else {"B": "black", "W": "white"}.get(seat or "", "spectator")
         game["practice"] = self.practice
         return Snapshot(
             v=self.v, resync=resync, you={"role": role, "color": seat, "user": user}, game=GameView.model_validate(game)
@@ -301,7 +306,7 @@ class Room:
     ) -> Outcome:
         """Apply one action for ``conn``'s seat (None: the server itself); the endpoint encodes the outcome."""
         uid = None if conn is None else conn.user_id
-        actor = SYSTEM if conn is None else conn.seat
+        actor = SYSTEM if conn is None else conn.role
         if actor is None and action["t"] != "chat":
             # A spectator's game action: refused on the seat alone, which never changes; no lock, no I/O.
             return Outcome.refused(client_id, "not_a_player", NOT_A_PLAYER_MESSAGE)
@@ -469,9 +474,9 @@ class Room:
         assert self.authority is not None and conn is not None
         channel = action["channel"]
         finished = self.authority.phase == "finished"
-        if channel == "spectators" and conn.seat is not None and not finished:
+        if channel == "spectators" and conn.role is not None and not finished:
             raise GameError("not_allowed", "players cannot write in the spectators' chat during the game")
-        if channel == "players" and conn.seat is None:
+        if channel == "players" and conn.role is None:
             raise GameError("not_allowed", "only the players write in the players' chat")
         if conn.user_id is None:
             raise GameError("not_authenticated", "load the site once to get a name before chatting")
@@ -483,7 +488,7 @@ class Room:
                 "from": {
                     "id": conn.user_id,
                     "name": conn.user_name,
-                    "rank": self.players[conn.seat].get("rank") if conn.seat in self.players else None,
+                    "rank": self.players[conn.role].get("rank") if conn.role in self.players else None,
                 },
                 "text": action["text"],
                 "at": now,

@@ -7,18 +7,15 @@ import contextlib
 import logging
 import time
 import zlib
-from collections.abc import Callable
-from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.games.live.channel import deadline_key, game_of_deadline
 from app.games.live.proposals import DeadStoneProposer
-from app.games.live.room import Clock, Room
-from app.metrics import Metrics
+from app.games.live.room import NO_HOOKS, GameHooks, Room
 from app.transport.messages import ServerPing, encode
 from app.store.repositories import games as games_repo
 from app.store.repositories import server_marks
-from app.transport.hub import Hub
+from app.transport.room_deps import RoomDeps
 
 log = logging.getLogger(__name__)
 
@@ -56,25 +53,19 @@ def _ping_turn(game_id: str) -> int:
 class RoomManager:
     def __init__(
         self,
-        hub: Hub,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        clock: Clock = time.time,
-        on_finished: Callable[[str, dict[str, Any]], Any] | None = None,
-        metrics: Metrics | None = None,
-        on_rematch: Callable[[str, str], Any] | None = None,
+        deps: RoomDeps,
+        hooks: GameHooks = NO_HOOKS,
         proposer: DeadStoneProposer | None = None,
-        on_committed: Callable[[Room, list[dict[str, Any]]], Any] | None = None,
         deadline_sweep: float = DEADLINE_SWEEP_SECONDS,
     ) -> None:
-        self.hub = hub
+        self.deps = deps  # handed to every room, with the hooks
+        self.hooks = hooks
+        self.hub = deps.hub
+        self.sessionmaker = deps.sessionmaker
+        self.clock = deps.clock
         self.deadline_sweep = deadline_sweep
-        self.on_rematch = on_rematch
-        self.on_committed = on_committed
         self.proposer = proposer or DeadStoneProposer()  # dead-stone proposals, off the event loop
-        self.metrics = metrics
-        self.sessionmaker = sessionmaker
-        self.clock = clock
-        self.on_finished = on_finished
+        self.metrics = hooks.metrics
         self.rooms: dict[str, Room] = {}
         self._opening: dict[str, _Opening] = {}
         self._idle_since: dict[str, float] = {}
@@ -119,17 +110,7 @@ class RoomManager:
             async with opening.lock:
                 room = self.rooms.get(game_id)
                 if room is None:
-                    room = Room(
-                        game_id,
-                        self.hub,
-                        self.sessionmaker,
-                        self.clock,
-                        self.on_finished,
-                        self.metrics,
-                        on_rematch=self.on_rematch,
-                        proposer=self.proposer,
-                        on_committed=self.on_committed,
-                    )
+                    room = Room(game_id, self.deps, self.hooks, self.proposer)
                     if not await room.load():
                         await room.close()
                         return None
@@ -199,7 +180,7 @@ class RoomManager:
         while not self._closing:
             await asyncio.sleep(DEADLINE_POLL_SECONDS)
             try:
-                due = await self.hub.claim_due(self.clock())
+                due = [game_of_deadline(key) for key in await self.hub.claim_due(self.clock())]
             except Exception:  # a failing hub is retried on the next poll
                 log.exception("claiming due deadlines failed")
                 continue
@@ -211,7 +192,7 @@ class RoomManager:
         try:
             room = await self.open(game_id)
             if room is None:
-                await self.hub.clear_deadline(game_id)
+                await self.hub.clear_deadline(deadline_key(game_id))
                 return
             await room.settle()
         except Exception:  # one game's failure must not hold the others; its lease retries it
@@ -238,7 +219,7 @@ class RoomManager:
             overdue = await games_repo.overdue_untouched(session, now - self.deadline_sweep)
         for game_id in overdue:
             log.warning("game %s: its first deadline passed unregistered; registering it now", game_id)
-            await self.hub.set_deadline(game_id, now, 0)
+            await self.hub.set_deadline(deadline_key(game_id), now, 0)
         return overdue
 
     async def _heartbeat(self) -> None:
@@ -275,7 +256,7 @@ class RoomManager:
             self._down_from, self._up_at = down_from, now
         for game_id in game_ids:
             try:
-                if down_from is not None or await self.hub.get_deadline(game_id) is None:
-                    await self.hub.set_deadline(game_id, now)
+                if down_from is not None or await self.hub.get_deadline(deadline_key(game_id)) is None:
+                    await self.hub.set_deadline(deadline_key(game_id), now)
             except Exception:
                 log.exception("restoring the deadline of game %s failed", game_id)

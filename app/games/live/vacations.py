@@ -102,7 +102,7 @@ async def set_vacation(
     return view
 
 
-async def _reach_games(rooms: RoomManager, games: list[tuple[str, str, dict]], on: bool) -> None:
+async def _reach_games(rooms: RoomManager, games: list[tuple[str, str, dict[str, Any]]], on: bool) -> None:
     for game_id, color, time_control in games:
         if not time_control.get("correspondence"):
             continue

@@ -32,7 +32,8 @@ from app.background import BackgroundTask
 from app.lobby.live.broadcaster import LobbySubscription, MemoryLobbyBroadcaster
 from app.lobby.messages import LobbyResync
 from app.transport.codec import decode, encode
-from app.transport.hub import LOBBY_CHANNEL, Hub, Unsubscribe, user_channel
+from app.lobby.live.channels import LOBBY_CHANNEL, user_channel
+from app.transport.hub import Hub, Unsubscribe
 
 log = logging.getLogger(__name__)
 

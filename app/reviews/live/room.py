@@ -16,12 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
 import orjson
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.reviews.messages import Participants, ReviewSnapshot
 from app.transport.messages import Ack, ErrorMessage, at_version, encode
@@ -34,7 +32,7 @@ from app.store.repositories.reviews import ReviewConflict
 from app.study.workers import StudyWorkers
 from app.transport.connection import Connection
 from app.transport.envelope import logged_texts, pack, unpack
-from app.transport.hub import Hub
+from app.transport.room_deps import RoomDeps
 
 log = logging.getLogger(__name__)
 
@@ -61,19 +59,17 @@ class ReviewRoom:
     def __init__(
         self,
         review_id: str,
-        hub: Hub,
-        sessionmaker: async_sessionmaker[AsyncSession],
+        deps: RoomDeps,
         limits: ReviewLimits,
         workers: StudyWorkers,
-        clock: Clock = time.time,
     ) -> None:
         self.review_id = review_id
         self.workers = workers  # the stored tree is rebuilt in a study worker process
         self.channel = review_channel(review_id)
-        self.hub = hub
-        self.sessionmaker = sessionmaker
+        self.hub = deps.hub
+        self.sessionmaker = deps.sessionmaker
         self.limits = limits
-        self.clock = clock
+        self.clock = deps.clock
         self.lock = asyncio.Lock()
         self.v = 0
         self.state: ReviewState | None = None

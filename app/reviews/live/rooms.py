@@ -5,14 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.reviews.limits import ReviewLimits
-from app.reviews.live.room import Clock, ReviewRoom
+from app.reviews.live.room import ReviewRoom
 from app.study.workers import StudyWorkers
-from app.transport.hub import Hub
+from app.transport.room_deps import RoomDeps
 
 log = logging.getLogger(__name__)
 
@@ -25,17 +23,16 @@ IDLE_ROOM_SECONDS = 60.0
 class ReviewRooms:
     def __init__(
         self,
-        hub: Hub,
-        sessionmaker: async_sessionmaker[AsyncSession],
+        deps: RoomDeps,
         limits: ReviewLimits,
         workers: StudyWorkers,
-        clock: Clock = time.time,
     ) -> None:
-        self.hub = hub
-        self.sessionmaker = sessionmaker
+        self.deps = deps  # handed to every room
+        self.hub = deps.hub
+        self.sessionmaker = deps.sessionmaker
         self.limits = limits
         self.workers = workers
-        self.clock = clock
+        self.clock = deps.clock
         self.rooms: dict[str, ReviewRoom] = {}
         self._opening: dict[str, asyncio.Lock] = {}
         self._idle_since: dict[str, float] = {}
@@ -64,7 +61,7 @@ class ReviewRooms:
             async with lock:
                 room = self.rooms.get(review_id)
                 if room is None:
-                    room = ReviewRoom(review_id, self.hub, self.sessionmaker, self.limits, self.workers, self.clock)
+                    room = ReviewRoom(review_id, self.deps, self.limits, self.workers)
                     if not await room.load():
                         await room.close()
                         return None

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from ..digest import inputs_digest
 from ..model import Bye, Pairing, PairingError, RoundInput, RoundPairing
+from .elimination import pair_elimination
 from .mcmahon import pair_mcmahon
 from .round_robin import pair_round_robin
+from .simultaneous import pair_simultaneous
 from .swiss import pair_swiss
 
 
@@ -23,8 +25,12 @@ def pair_round(inp: RoundInput) -> RoundPairing:
         pairings, byes = pair_mcmahon(inp)
     elif inp.rules.format == "swiss":
         pairings, byes = pair_swiss(inp)
+    elif inp.rules.format in ("single_elimination", "double_elimination"):
+        pairings, byes = pair_elimination(inp)
+    elif inp.rules.format == "simultaneous":
+        pairings, byes = pair_simultaneous(inp)
     else:
-        raise PairingError("format_not_paired_here", f"{inp.rules.format} is not paired by pair_round yet")
+        raise PairingError("format_not_paired_here", f"{inp.rules.format} is paired by pair_arena, not by rounds")
     return RoundPairing(inp.round, tuple(pairings), tuple(byes), inputs_digest(inp))
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..byes import bye_for, bye_order, byes_had
 from ..colours import colours
+from ..matching import max_weight_matching_dense
 from ..model import Bye, Entrant, Pairing, RoundInput, Why
 from ..scores import colour_balance, opponents
 
@@ -37,7 +38,7 @@ def pair_by_score(
     inp: RoundInput, scores: Mapping[str, float], handicapper: Handicapper = even
 ) -> tuple[list[Pairing], list[Bye]]:
     gone = set(inp.absent) | set(inp.withdrawn)
-    present = [e for e in inp.entrants if e.player_id not in gone]
+    present = [e for e in inp.entrants if e.player_id not in gone and e.registered_round <= inp.round]
     byes = [Bye(inp.round, p, "absent", Why("absent", ("not_checked_in",))) for p in sorted(set(inp.absent))]
     had = byes_had(inp.byes)
     if len(present) % 2:
@@ -45,8 +46,8 @@ def pair_by_score(
         byes.append(bye_for(chosen, scores, had, inp.round))
         present = [e for e in present if e.player_id != chosen.player_id]
     met = opponents(inp.results)
-    pairs = match(ordered(present, scores), scores, met)
     balance = colour_balance(inp.results)
+    pairs = match(ordered(present, scores), scores, met, balance)
     last_black = {}
     for r in sorted(inp.results, key=lambda r: r.round):
         if r.outcome != "unplayed":
@@ -69,40 +70,60 @@ def pair_by_score(
     return [Pairing(i + 1, p.black, p.white, p.handicap, p.komi_note, p.why) for i, p in enumerate(pairings)], byes
 
 
-def match(players: list[Entrant], scores: Mapping[str, float], met: Mapping[str, set[str]]) -> list[Pair]:
-    """First working version: depth-first in score order, each player with the nearest-scored, fold-seeded
-    opponent not met yet; repeats only when no repeat-free pairing is found within the search's budget."""
+def match(
+    players: list[Entrant], scores: Mapping[str, float], met: Mapping[str, set[str]], balance: Mapping[str, int]
+) -> list[Pair]:
+    """A maximum-weight matching over the whole field (app/tournaments/matching.py) whose weights rank, strictly
+    in this order: no repeat, then the smallest score gaps (squared, so two small floats beat one large one),
+    then seeding (within a score group the top half meets the bottom half: a fold; across groups the nearest in
+    the ranking), then colour balance (two players owed the same colour cost one). Each criterion's unit is
+    larger than the sum of every lower one over the whole round, so no amount of a lower one buys a higher."""
     ids = [e.player_id for e in players]
-    group_pos: dict[str, tuple[int, int]] = {}
-    by_score: dict[float, list[str]] = {}
-    for p in ids:
-        by_score.setdefault(scores.get(p, 0.0), []).append(p)
-    for group in by_score.values():
-        for i, p in enumerate(group):
-            group_pos[p] = (i, len(group))
+    n = len(ids)
+    if n == 0:
+        return []
+    groups: dict[float, list[int]] = {}
+    for idx, p in enumerate(ids):
+        groups.setdefault(scores.get(p, 0.0), []).append(idx)
+    in_group = [0] * n
+    size = [0] * n
+    for members in groups.values():
+        for i, idx in enumerate(members):
+            in_group[idx], size[idx] = i, len(members)
+    half_points = [round(2 * scores.get(p, 0.0)) for p in ids]
+    owes = [balance.get(p, 0) for p in ids]
+    met_idx = [{j for j, q in enumerate(ids) if q in met.get(p, ())} if met.get(p) else set() for p in ids]
+    max_gap = max(half_points) - min(half_points)
+    colour_unit = 1
+    seed_unit = colour_unit * (n // 2 + 1)
+    gap_unit = seed_unit * (n * n // 2 + 1)
+    repeat_unit = gap_unit * (n // 2 * max_gap * max_gap + 1)
+    top = 2 * repeat_unit
 
-    def cost(a: str, b: str) -> tuple[float, int]:
-        ia, size = group_pos[a]
-        ib, _ = group_pos[b]
-        gap = abs(scores.get(a, 0.0) - scores.get(b, 0.0))
-        return gap, abs(abs(ia - ib) - size // 2) if gap == 0 else ib
+    def cost(i: int, j: int) -> int:
+        gap = half_points[i] - half_points[j]
+        if gap == 0:
+            seed = abs(abs(in_group[i] - in_group[j]) - size[i] // 2)
+        else:
+            seed = abs(i - j) - 1
+        colour = 1 if owes[i] * owes[j] > 0 else 0
+        repeat = 1 if j in met_idx[i] else 0
+        return repeat * repeat_unit + gap * gap * gap_unit + seed * seed_unit + colour * colour_unit
 
-    budget = [20000]
+    def weight(i: int, j: int) -> int:
+        return top - cost(i, j)
 
-    def search(left: list[str], allow_repeat: bool) -> list[Pair] | None:
-        if not left:
-            return []
-        first, rest = left[0], left[1:]
-        for other in sorted(rest, key=lambda o: cost(first, o)):
-            repeat = other in met.get(first, set())
-            if repeat and not allow_repeat:
-                continue
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            found = search([p for p in rest if p != other], allow_repeat)
-            if found is not None:
-                return [Pair(first, other, repeat), *found]
-        return None
-
-    return search(ids, False) or search(ids, True) or []
+    window = 4
+    candidates: list[list[int]] = []
+    for i in range(n):
+        near = set(range(max(0, i - window), min(n, i + window + 1)))
+        fold = i - in_group[i] + (in_group[i] + size[i] // 2) % max(size[i], 1)
+        near.update(range(max(0, fold - window), min(n, fold + window + 1)))
+        near.discard(i)
+        candidates.append(sorted(near))
+    mate = max_weight_matching_dense(n, weight, candidates)
+    pairs = []
+    for i, j in enumerate(mate):
+        if i < j:
+            pairs.append(Pair(ids[i], ids[j], j in met_idx[i]))
+    return pairs

@@ -13,7 +13,7 @@ import pytest
 from app.main import create_app
 from app.settings import Settings
 from tests.conftest import drop_pg_database
-from tests.live.conftest import delete_prefix
+from tests.support.hubs import delete_prefix
 from tests.support.services import REDIS_URL, need_redis
 
 

@@ -74,7 +74,7 @@ async def test_foreign_origin_websocket_is_refused(live_server: str) -> None:
 
 
 async def test_the_twentieth_refusal_closes_the_lobby_socket_as_it_does_a_game_socket(live_server: str) -> None:
-    """Same rule as the game socket (tests/live/test_room.py): 20 refusals answered, each naming its frame,
+    """Same rule as the game socket (tests/games/live/test_room.py): 20 refusals answered, each naming its frame,
     then close 4029."""
     async with connect(live_server.replace("http://", "ws://") + "/ws/lobby") as ws:
         assert json.loads(await ws.recv())["t"] == "snapshot"
