@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import LiveServer
 from tests.ladders.people import LADDER, names, on_ladder, registered, set_ladder, view
-from tests.live.room_fixtures import STACKS, Servers, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import STACKS, Servers, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import Lobby
 from tests.support.players import Player
 

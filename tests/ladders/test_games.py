@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import LiveServer
 from tests.ladders.people import LADDER, names, on_ladder, set_ladder, view
-from tests.live.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
+from tests.support.room_fixtures import STACKS, server, servers, stack_settings  # noqa: F401 - pytest fixtures, taken by name as test parameters
 from tests.support.endings import finished
 from tests.support.players import GameSocket, Player
 
