@@ -193,7 +193,7 @@ async def records_of(session: AsyncSession, user_id: int) -> list[tuple[AiReview
         .where(AiReviewRecord.user_id == user_id)
         .order_by(AiReviewRecord.created_at.desc(), AiReviewRecord.id)
     )
-    return [(record, review) for record, review in rows.tuples().all()]
+    return [(record, review) for record, review in rows.all()]
 
 
 async def delete_record(session: AsyncSession, record: str) -> None:
