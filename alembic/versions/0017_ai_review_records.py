@@ -103,11 +103,13 @@ def upgrade() -> None:
         sa.Column("id", sa.String(16), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
         sa.Column("title", sa.String(100), nullable=False),
+        sa.Column("review_id", sa.String(16), nullable=True),
         sa.Column("board_size", sa.Integer(), nullable=False),
         sa.Column("config", JSON, nullable=False),
         sa.Column("moves", JSON, nullable=False),
         sa.Column("created_at", TIMESTAMP, nullable=False),
         sa.ForeignKeyConstraint(["user_id"], ["users.id"], name=op.f("fk_ai_review_records_user_id_users"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(["review_id"], ["reviews.id"], name=op.f("fk_ai_review_records_review_id_reviews"), ondelete="SET NULL"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_ai_review_records")),
     )
     op.create_index("ix_ai_review_records_user_id_created_at", "ai_review_records", ["user_id", "created_at"])

@@ -23,7 +23,7 @@ from app.engines.analysis import Colour, Point
 from app.games.config import GameConfig
 from app.errors import Conflict, NotFound, ServiceError
 from app.store.models import AiReviewRecord, Game
-from app.store.repositories import ai_reviews, games
+from app.store.repositories import ai_reviews, games, reviews
 
 FINISHED = "finished"
 
@@ -70,15 +70,20 @@ class AiReviewService:
             await self.queue.defer(subject, review.depth, review.automatic)
 
     # ---- uploaded records (docs/review.md, "Uploaded records") -------------------------------------------------
-    async def upload(self, session: AsyncSession, user_id: int, read: dict[str, Any]) -> dict[str, Any]:
-        """Store a record read by ``records.read_record`` (its refusal raised) and queue its quick review."""
+    async def upload(
+        self, session: AsyncSession, user_id: int, read: dict[str, Any], review_id: str | None = None
+    ) -> dict[str, Any]:
+        """Store a record read by ``records.read_record`` (its refusal raised) and queue its quick review;
+        ``review_id``: the shared review it is the record of (its page then shows this review to the uploader)."""
+        if review_id is not None and await reviews.get(session, review_id) is None:
+            raise NotFound("review_not_found", "No such review.")
         if "refused" in read:
             details: dict[str, int | str] = {k: read[k] for k in ("move", "reason") if k in read}
             raise ServiceError(read["refused"], read["message"], 422, details)
         if self.no_analyst is not None:  # before storing what could never be reviewed
             raise ServiceError("engine_unavailable", f"No analyst can review games here: {self.no_analyst}", 503)
         record = await ai_reviews.add_record(
-            session, user_id, read["title"], read["size"], read["config"], read["moves"], self.limits.records
+            session, user_id, read["title"], read["size"], read["config"], read["moves"], self.limits.records, review_id
         )
         if record is None:
             raise Conflict(
@@ -123,6 +128,7 @@ def _record_summary(record: AiReviewRecord) -> dict[str, Any]:
     return {
         "record_id": record.id,
         "title": record.title,
+        "review_id": record.review_id,
         "size": record.board_size,
         "move_count": len(record.moves),
         "created_at": record.created_at.isoformat(),

@@ -509,6 +509,8 @@ class AiReviewRecord(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     title: Mapped[str] = mapped_column(String(100))  # "Black vs White, date" as the record names them
+    # the shared review it was uploaded from, if any: its page shows this review to the uploader
+    review_id: Mapped[str | None] = mapped_column(ForeignKey("reviews.id", ondelete="SET NULL"), nullable=True)
     board_size: Mapped[int] = mapped_column(Integer)
     config: Mapped[dict[str, Any]] = mapped_column(JSONType)
     moves: Mapped[list[list[Any]]] = mapped_column(JSONType)

@@ -119,6 +119,8 @@ async def test_a_record_is_refused_with_its_own_code(make_live_server: MakeLiveS
         assert (error["code"], error["move"], error["reason"]) == ("illegal_move", 4, "occupied")
 
         good = "(;SZ[9];B[cc];W[gg])"
+        unknown = await owner.http.post("/api/ai-reviews/records?review=nosuchreview", content=good.encode())
+        assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "review_not_found"
         if database_url.startswith("sqlite"):  # no KataGo, so no analyst: nothing is kept
             refused = await upload(good)
             assert refused.status_code == 503 and refused.json()["error"]["code"] == "engine_unavailable"
@@ -131,6 +133,14 @@ async def test_a_record_is_refused_with_its_own_code(make_live_server: MakeLiveS
         assert sorted(r["record_id"] for r in listed["records"]) == sorted(kept) and listed["limit"] == 2
         assert all(r["state"] == "queued" for r in listed["records"])
         assert (await owner.http.delete(f"/api/ai-reviews/records/{kept[0]}")).status_code == 204
-        assert (await upload(good)).status_code == 200
+        # the record of a shared review: the review's page finds it in the list by its review_id
+        shared = await owner.http.post("/api/reviews", json={"sgf": good, "title": "mine"})
+        assert shared.status_code == 201, shared.text
+        linked = await owner.http.post(f"/api/ai-reviews/records?review={shared.json()['id']}", content=good.encode())
+        assert linked.status_code == 200 and linked.json()["review_id"] == shared.json()["id"], linked.text
+        listed = (await owner.http.get("/api/ai-reviews/records")).json()["records"]
+        assert sorted((r["record_id"], r["review_id"]) for r in listed) == sorted(
+            [(kept[1], None), (linked.json()["record_id"], shared.json()["id"])]
+        )
     finally:
         await owner.close()

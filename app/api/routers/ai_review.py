@@ -3,9 +3,9 @@ its player uploaded (docs/review.md)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict
 
 from app.ai_review import records
@@ -50,7 +50,9 @@ async def ask(game_id: str, body: ReviewRequest, request: Request, db: DB, user:
 
 
 @router.post("/ai-reviews/records", summary="Upload an SGF record (the request body) for KataGo's review")
-async def upload(request: Request, db: DB, user: RequiredUser) -> dict:
+async def upload(
+    request: Request, db: DB, user: RequiredUser, review: Annotated[str | None, Query(max_length=16)] = None
+) -> dict:
     service = _service(request)
     data = bytearray()
     async for chunk in request.stream():  # never more than the cap read into memory
@@ -62,7 +64,7 @@ async def upload(request: Request, db: DB, user: RequiredUser) -> dict:
     await _limit(request, user.id)
     workers: StudyWorkers = request.app.state.study_workers
     read = await workers.run(records.read_record, bytes(data), service.limits.max_moves, budget=READ_BUDGET)
-    return await service.upload(db, user.id, read)
+    return await service.upload(db, user.id, read, review)
 
 
 @router.get("/ai-reviews/records", summary="The signed-in player's uploaded records, newest first")

@@ -165,7 +165,14 @@ async def store(session: AsyncSession, subject: str, figures: list[tuple[int, st
 
 
 async def add_record(
-    session: AsyncSession, user_id: int, title: str, size: int, config: dict[str, Any], moves: list[list[Any]], cap: int
+    session: AsyncSession,
+    user_id: int,
+    title: str,
+    size: int,
+    config: dict[str, Any],
+    moves: list[list[Any]],
+    cap: int,
+    review_id: str | None = None,
 ) -> AiReviewRecord | None:
     """Store an uploaded record of ``user_id`` (committed), or None when they hold ``cap`` already. The count and
     the insert are one transaction under a lock on the user's row, so that two uploads at once cannot both pass
@@ -175,7 +182,9 @@ async def add_record(
     if int(held or 0) >= cap:
         await session.rollback()
         return None
-    record = AiReviewRecord(id=short_id(), user_id=user_id, title=title, board_size=size, config=config, moves=moves)
+    record = AiReviewRecord(
+        id=short_id(), user_id=user_id, title=title, board_size=size, config=config, moves=moves, review_id=review_id
+    )
     session.add(record)
     await session.commit()
     return record
