@@ -151,6 +151,8 @@ class Analyst:
         async with self.sessionmaker() as session:
             written = await ai_reviews.store(session, subject, figures)
             review = await ai_reviews.get(session, subject)
+        if review is None:  # an uploaded record deleted under way: stop asking KataGo about it
+            raise ReviewFailed(f"{subject} was deleted")
         if review is not None and not review.automatic and subject in self._priority:
             self._priority[subject] = Priority.ESTIMATE  # someone asked for it meanwhile: the rest at their priority
         await self._announce(subject, "running", {i: figure for i, _, figure in figures if i in written})

@@ -51,6 +51,9 @@ async def test_an_uploaded_record_is_reviewed_for_its_uploader_alone(make_live_s
         assert first["handicap_points"] == [[2, 2], [6, 6]] and first["komi"] == 0.5 and first["rules"] == "japanese"
         assert first["moves"][5] == ["B", None, None] and first["moves"][6][0] == first["moves"][7][0] == "W"
         path = f"/api/ai-reviews/records/{record_id}"
+        # another upload deleted while its job waits: the job finds nothing to do, the worker goes on
+        dropped = (await owner.http.post("/api/ai-reviews/records", content=RECORD.encode())).json()["record_id"]
+        assert (await owner.http.delete(f"/api/ai-reviews/records/{dropped}")).status_code == 204
 
         review = await until(owner, path, ("done", "failed"), "quick")
         assert review["state"] == "done", review

@@ -136,7 +136,9 @@ async def done_count(session: AsyncSession, subject: str, depth: str) -> int:
 async def store(session: AsyncSession, subject: str, figures: list[tuple[int, str, dict[str, Any]]]) -> list[int]:
     """Store a batch of figures ``(i, depth, figure)`` (committed), each counted once in the review's
     ``evaluations``: a new position is inserted, a quick one replaced by a deep one; a figure as deep as one
-    stored already is not written. Returns the indexes written."""
+    stored already is not written, nor anything of a review deleted meanwhile. Returns the indexes written."""
+    if await get(session, subject) is None:  # deleted meanwhile (an uploaded record): nothing to keep
+        return []
     stored = await stored_depths(session, subject)
     written = []
     for i, depth, figure in figures:
