@@ -5,11 +5,13 @@ from __future__ import annotations
 
 
 class ServiceError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, details: dict[str, int | str] | None = None) -> None:
+        """``details``: facts the client acts on, beside the code (``move``: the number of the move refused)."""
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.details = details or {}
 
 
 class NotFound(ServiceError):

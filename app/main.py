@@ -23,7 +23,7 @@ from app.api.headers import Networks, SecurityHeadersMiddleware
 from app.api.origin import OriginCheckMiddleware
 from app.ai_review.analyst import Analyst, Budget
 from app.ai_review.jobs import ReviewQueue
-from app.ai_review.service import AiReviewService
+from app.ai_review.service import AiReviewService, RecordLimits
 from app.api.routers import (
     accounts,
     ai_review,
@@ -155,7 +155,8 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
             analyst = Analyst(app.state.sessionmaker, app.state.engines, hub, budget)
         elif reviews_queue.embedded:  # nobody else can work an in-memory queue (docs/review.md)
             no_analyst = f"KataGo is {app.state.engines.absent}" if settings.ai_review_worker else "TENGEN_AI_REVIEW_WORKER=false"
-        app.state.ai_reviews = AiReviewService(reviews_queue, no_analyst)
+        record_limits = RecordLimits(settings.ai_review_records, settings.ai_review_record_bytes, settings.ai_review_record_moves)
+        app.state.ai_reviews = AiReviewService(reviews_queue, no_analyst, record_limits)
         app.state.analyst = analyst
 
         ladder_keeper = LadderKeeper(app.state.sessionmaker, lobby, settings.ladder_sweep_seconds)

@@ -167,6 +167,9 @@ class Settings(BaseSettings):
     ai_review_quick_seconds: Annotated[float, Field(ge=0)] = 0.5  # engine time per position, quick pass (>= 1 visit)
     ai_review_deep_seconds: Annotated[float, Field(ge=0)] = 5.0  # engine time per position, deep pass (>= 1 visit)
     ai_review_requests: int = 20  # reviews one user may ask for per hour (0: no limit); beyond, 429 review_rate_limited
+    ai_review_records: Annotated[int, Field(ge=0)] = 20  # uploaded records a user keeps for review; beyond, 409 too_many_records
+    ai_review_record_bytes: Annotated[int, Field(ge=1)] = 64 * 1024  # an uploaded record; beyond, 413 record_too_large
+    ai_review_record_moves: Annotated[int, Field(ge=1)] = 600  # moves of an uploaded record; beyond, 422 record_too_long
 
     # ---- email (app/mail; docs/operations.md, "Mail"). Sent by `tengen mailer` through this SMTP server.
     mail_smtp_host: str = ""  # empty: no mail (addresses and password reset are refused with 503 mail_disabled)

@@ -1,8 +1,9 @@
 """The reviews' job queue: procrastinate (docs/review.md, "The job queue", says why it and not arq or saq).
 
-One job is one (game, depth): deferred with the queueing lock ``ai_review:<game>:<depth>``, so that however many
-instances ask, one such job at most waits in the queue, and with the lock ``ai_review:<game>``, so that no two
-jobs of one game ever run at once on any worker (a deep job waits for the quick one of its game, and finds its
+One job is one (subject, depth), the subject a game's id or an uploaded record's (``record:<id>``): deferred with
+the queueing lock ``ai_review:<subject>:<depth>``, so that however many instances ask, one such job at most waits
+in the queue, and with the lock ``ai_review:<subject>``, so that no two jobs of one subject ever run at once on
+any worker (a deep job waits for the quick one of its subject, and finds its
 positions stored). A job computes only the positions not stored at its depth yet (``analyst.py``): the review
 rows, not the queue, are the truth of what is done.
 
@@ -15,7 +16,8 @@ rows, not the queue, are the truth of what is done.
   ``tengen serve`` runs in process. Its jobs die with the process; the review rows do not, and every worker
   queues again at its start each review left queued or running (``requeue``), which resumes where it stopped.
 
-Automatic reviews (rated games) are queued at a lower priority than those someone asked for.
+Automatic reviews (rated games) are queued at a lower priority than those someone asked for; asked for while
+it waits, an automatic job is raised to the asked priority (``ReviewQueue._raise``).
 """
 
 from __future__ import annotations
@@ -106,29 +108,52 @@ class ReviewQueue:
             self._opened = False
             await self.app.close_async()
 
-    async def defer(self, game_id: str, depth: str, automatic: bool = False) -> None:
-        """Queue the job of (game, depth), unless one waits already (its queueing lock)."""
+    async def defer(self, subject: str, depth: str, automatic: bool = False) -> None:
+        """Queue the job of (subject, depth), unless one waits already (its queueing lock). A job someone asks
+        for that waits already at the automatic reviews' priority is raised to theirs (``_raise``)."""
         await self.open()
-        deferrer = self.app.configure_task(
+        deferrer = self._deferrer(subject, depth, automatic)
+        try:
+            await deferrer.defer_async(subject=subject, depth=depth)
+        except queue_errors.AlreadyEnqueued:
+            if not automatic:
+                await self._raise(subject, depth)
+
+    def _deferrer(self, subject: str, depth: str, automatic: bool) -> Any:
+        return self.app.configure_task(
             name=TASK,
-            queueing_lock=f"ai_review:{game_id}:{depth}",
-            lock=f"ai_review:{game_id}",
+            queueing_lock=queueing_lock(subject, depth),
+            lock=f"ai_review:{subject}",
             priority=AUTOMATIC if automatic else ASKED,
         )
-        with contextlib.suppress(queue_errors.AlreadyEnqueued):
-            await deferrer.defer_async(game_id=game_id, depth=depth)
+
+    async def _raise(self, subject: str, depth: str) -> None:
+        """procrastinate cannot change a waiting job's priority: the automatic job is cancelled (only while it
+        still waits: a worker that took it meanwhile keeps it, and the analyst raises its engine priority from
+        the review row instead) and deferred again at the asked priority under the same queueing lock, which the
+        cancelled job no longer holds. Another instance raising it at the same moment finds it enqueued again
+        (by either: both at the asked priority); should this process stop between the two steps, the review row
+        (queued) has the next worker start queue it again (``requeue``)."""
+        manager = self.app.job_manager
+        waiting = await manager.list_jobs_async(queue=QUEUE, status="todo", queueing_lock=queueing_lock(subject, depth))
+        for job in waiting:
+            assert job.id is not None
+            if job.priority >= ASKED or not await manager.cancel_job_by_id_async(job.id):
+                continue
+            with contextlib.suppress(queue_errors.AlreadyEnqueued):
+                await self._deferrer(subject, depth, automatic=False).defer_async(subject=subject, depth=depth)
 
     async def requeue(self) -> int:
         """Queue again every review left queued or running (a restart, a worker that died); returns how many."""
         async with self.sessionmaker() as session:
             rows = await ai_reviews.unfinished(session)
         for row in rows:
-            await self.defer(row.game_id, row.depth, row.automatic)
+            await self.defer(row.subject, row.depth, row.automatic)
         return len(rows)
 
     async def release_stalled(self) -> int:
         """Hand back to the queue the jobs of workers that died (PostgreSQL), or end them when one of the same
-        (game, depth) waits already."""
+        (subject, depth) waits already."""
         if self.embedded:
             return 0
         manager = self.app.job_manager
@@ -179,13 +204,17 @@ class ReviewQueue:
                 log.exception("releasing stalled review jobs failed")
 
 
-async def _review(context: procrastinate.JobContext, game_id: str, depth: str) -> None:
+def queueing_lock(subject: str, depth: str) -> str:
+    return f"ai_review:{subject}:{depth}"
+
+
+async def _review(context: procrastinate.JobContext, subject: str, depth: str) -> None:
     analyst: Analyst = context.additional_context["analyst"]
     try:
-        await analyst.run(game_id, depth)
+        await analyst.run(subject, depth)
     except ReviewFailed as exc:
-        await analyst.fail(game_id, str(exc))
+        await analyst.fail(subject, str(exc))
     except ENGINE_ERRORS as exc:
         if context.job.attempts + 1 >= ATTEMPTS:
-            await analyst.fail(game_id, f"{exc.code}: {exc}")
+            await analyst.fail(subject, f"{exc.code}: {exc}")
         raise

@@ -10,8 +10,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.engines.analysis import Analysis, Colour, Point, Position, Question
-from app.engines.rules import katago_komi, katago_rules
+from app.engines.rules import position_of
 from app.games.config import GameConfig
+from app.rules import Game, IllegalMove
 
 CANDIDATES = 3  # KataGo's top candidates kept per position
 PV_LENGTH = 10  # moves of each candidate's line after the candidate itself
@@ -33,22 +34,42 @@ class Reviewed:
         return Question(position, visits=visits, ownership=True, moves_ownership=True, pv_length=PV_LENGTH)
 
 
-def reviewed(config: dict[str, Any], moves: list[tuple[str, int | None, int | None]]) -> Reviewed:
-    """The game of a stored ``config`` (GameConfig.to_dict()) and its moves as ``(colour, x, y)`` (x None: a pass);
+class BadMove(ValueError):
+    """Move ``number`` (from 1) is one the rules refuse; ``reason``: the rules engine's word (``occupied``, ``ko``,
+    ``suicide``...) or ``illegal_move``."""
+
+    def __init__(self, number: int, reason: str, message: str) -> None:
+        super().__init__(f"move {number}: {message}")
+        self.number = number
+        self.reason = reason
+
+
+def replayed(config: dict[str, Any], moves: list[tuple[str, int | None, int | None]]) -> Game:
+    """A stored game (``config``: GameConfig.to_dict(), as the games and the uploaded records store it) replayed
+    on the rules engine from its moves ``(colour, x, y)`` (x None: a pass); ``BadMove`` for a move the rules
+    refuse (a stored game's moves were each accepted when played, an upload's when it was read)."""
+    config_ = GameConfig.from_dict(config)
+    game = Game(config_.size, config_.rules, handicap=config_.handicap, handicap_points=list(config_.handicap_points) or None)
+    for number, (colour, x, y) in enumerate(moves, start=1):
+        try:
+            if colour != game.to_move:  # a record may have one colour play twice
+                game.set_to_move(colour)
+            if x is None or y is None:
+                game.pass_turn(colour)
+            else:
+                game.play(colour, (x, y))
+        except IllegalMove as exc:
+            raise BadMove(number, exc.reason, str(exc)) from None
+        except ValueError as exc:
+            raise BadMove(number, "illegal_move", str(exc)) from None
+    return game
+
+
+def reviewed(game: Game) -> Reviewed:
+    """What the review asks of ``game``: its start and its moves, as ``position_of`` puts any game to KataGo;
     ``RulesNotMapped`` for a komi KataGo does not take."""
-    game = GameConfig.from_dict(config)
-    stones: tuple[tuple[Colour, Point], ...] = tuple(("B", (p[0], p[1])) for p in game.handicap_points)
-    played: tuple[tuple[Colour, Point | None], ...] = tuple(
-        ("B" if colour == "B" else "W", None if x is None or y is None else (x, y)) for colour, x, y in moves
-    )
-    start = Position(
-        size=game.size,
-        stones=stones,
-        to_move="W" if stones else "B",
-        komi=katago_komi(game.rules),
-        rules=katago_rules(game.rules),
-    )
-    return Reviewed(start, played)
+    position = position_of(game)
+    return Reviewed(replace(position, moves=()), position.moves)
 
 
 def _grid(rows: list[list[float]]) -> list[list[float]]:

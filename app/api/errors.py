@@ -20,8 +20,10 @@ from app.store.db import ConnectionLost, is_unavailable
 UNAVAILABLE_RETRY_AFTER = 2
 
 
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None, details: dict[str, int | str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": {**(details or {}), "code": code, "message": message}}, status_code=status, headers=headers)
 
 
 def _status_code_name(status: int) -> str:
@@ -53,7 +55,7 @@ async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     _counted(request, exc.code)
     headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
-    return error_response(exc.status, exc.code, exc.message, headers=headers)
+    return error_response(exc.status, exc.code, exc.message, headers=headers, details=exc.details)
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:

@@ -456,7 +456,9 @@ class AuditEntry(Base):
 
 
 class AiReview(Base):
-    """KataGo's review of a finished game (app/ai_review): the deepest pass asked for, its state, and how many
+    """KataGo's review of a finished game or of an uploaded record (app/ai_review), by its ``subject``: the game's
+    id, or ``record:`` and the record's id (a game id never holds a colon, app/store/ids.py), with the game or the
+    record it belongs to (exactly one: deleted with it). The deepest pass asked for, its state, and how many
     positions KataGo has computed for it in all (``evaluations``: each stored position counts once per depth, so
     a position computed twice for one depth would show). Its figures are ``ai_review_positions`` rows."""
 
@@ -464,10 +466,15 @@ class AiReview(Base):
     __table_args__ = (
         CheckConstraint("depth IN ('quick', 'deep')", name="depth"),
         CheckConstraint("state IN ('queued', 'running', 'done', 'failed')", name="state"),
+        CheckConstraint("(game_id IS NULL) <> (record_id IS NULL)", name="one_subject"),
         Index("ix_ai_reviews_state", "state"),
     )
 
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(24), primary_key=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=True, index=True)
+    record_id: Mapped[str | None] = mapped_column(
+        ForeignKey("ai_review_records.id", ondelete="CASCADE"), nullable=True, index=True
+    )
     depth: Mapped[str] = mapped_column(String(8))
     state: Mapped[str] = mapped_column(String(16))
     total: Mapped[int] = mapped_column(Integer)  # positions: the moves and the start
@@ -479,16 +486,35 @@ class AiReview(Base):
 
 
 class AiReviewPosition(Base):
-    """KataGo's raw figure for position ``i`` of a reviewed game (the position after ``i`` moves), as
+    """KataGo's raw figure for position ``i`` of a reviewed game or record (the position after ``i`` moves), as
     docs/review.md describes it; a deep figure replaces a quick one, never the other way round."""
 
     __tablename__ = "ai_review_positions"
     __table_args__ = (CheckConstraint("depth IN ('quick', 'deep')", name="depth"),)
 
-    game_id: Mapped[str] = mapped_column(ForeignKey("ai_reviews.game_id", ondelete="CASCADE"), primary_key=True)
+    subject: Mapped[str] = mapped_column(ForeignKey("ai_reviews.subject", ondelete="CASCADE"), primary_key=True)
     i: Mapped[int] = mapped_column(Integer, primary_key=True)
     depth: Mapped[str] = mapped_column(String(8))
     figure: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class AiReviewRecord(Base):
+    """A game record a player uploaded for KataGo's review (docs/review.md, "Uploaded records"): the game as
+    read from its SGF, checked move by move, kept as a game is (``config``: GameConfig.to_dict(); ``moves``:
+    ``[colour, x, y]``, x null for a pass). Only its uploader reads it; at most ``ai_review_records`` a user."""
+
+    __tablename__ = "ai_review_records"
+    __table_args__ = (Index("ix_ai_review_records_user_id_created_at", "user_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    title: Mapped[str] = mapped_column(String(100))  # "Black vs White, date" as the record names them
+    # the shared review it was uploaded from, if any: its page shows this review to the uploader
+    review_id: Mapped[str | None] = mapped_column(ForeignKey("reviews.id", ondelete="SET NULL"), nullable=True)
+    board_size: Mapped[int] = mapped_column(Integer)
+    config: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    moves: Mapped[list[list[Any]]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Ladder(Base):

@@ -37,7 +37,9 @@ async function request(method, path, body, raw = null) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(response.status, err.code || `http_${response.status}`, err.message || "");
+    const error = new ApiError(response.status, err.code || `http_${response.status}`, err.message || "");
+    if (typeof err.move === "number") error.move = err.move; // the move a record's upload was refused at
+    throw error;
   }
   return data;
 }
@@ -90,6 +92,12 @@ export const api = {
   // the AI review of a finished game (docs/review.md)
   aiReview: (id) => request("GET", `/api/games/${enc(id)}/review`),
   requestAiReview: (id, depth) => request("POST", `/api/games/${enc(id)}/review`, { depth }),
+  aiRecords: () => request("GET", "/api/ai-reviews/records"),
+  aiRecordReview: (id) => request("GET", `/api/ai-reviews/records/${enc(id)}`),
+  requestAiRecordReview: (id, depth) => request("POST", `/api/ai-reviews/records/${enc(id)}/review`, { depth }),
+  uploadAiRecord: (sgf, reviewId) =>
+    request("POST", `/api/ai-reviews/records${reviewId ? `?review=${enc(reviewId)}` : ""}`, undefined, { type: "application/x-go-sgf; charset=utf-8", body: sgf }),
+  deleteAiRecord: (id) => request("DELETE", `/api/ai-reviews/records/${enc(id)}`),
 
   // players, ratings and the archive
   player: (name) => request("GET", `/api/players/${enc(name)}`),

@@ -297,12 +297,10 @@ def test_the_service_puts_a_handicap_games_stones_down_before_the_first_move() -
     from app.ai_review.service import derived
     from app.engines.analysis import Colour, Point
     from app.games.config import GameConfig
-    from app.store.models import Game
 
     size = 9
     handicap = (at(size, "C3"), at(size, "G7"))
     config = GameConfig(size=size, handicap_points=tuple((p[0], p[1]) for p in handicap))
-    game = Game(board_size=size, config=config.to_dict())
     moves: list[tuple[Colour, Point | None]] = [("W", (2, 5)), ("B", (3, 5))]  # C4, D4
     assert [list(p) for _, p in moves if p] == [at(size, "C4"), at(size, "D4")]
     black = [[1.0] * size for _ in range(size)]
@@ -313,7 +311,7 @@ def test_the_service_puts_a_handicap_games_stones_down_before_the_first_move() -
         pos(1, 14.0, lost_c3),
         pos(2, 4.0),
     ]
-    with_stones = derived(game, moves, raw)
+    with_stones = derived(size, config.to_dict(), moves, raw)
     assert with_stones == derive(size, moves, raw, setup={"B": list(handicap), "W": []})
     # the flipped point holds a handicap stone: a group died; without the stones it is one empty point, unsaid
     assert [h["key"] for h in with_stones["changed_hands"]["1"]] == ["ai_review.hands.group_died"]

@@ -8,7 +8,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,6 @@ from app.store.repositories import ai_reviews
 from tests.conftest import LiveServer
 from tests.support.room_fixtures import MakePlayer, Servers
 from tests.support.room_fixtures import make_player, server, servers  # noqa: F401 - pytest fixtures, taken by name as test parameters
-from tests.support.room_fixtures import stack_settings as room_settings  # noqa: F401 - the database and hub of each stack
 from tests.support.players import Player, start_game
 from tests.support.server_process import REPO_ROOT, stop
 
@@ -30,20 +28,6 @@ pytestmark = [pytest.mark.katago]
 MOVES = [point for y in range(9) for point in ((2, y), (6, y))] + [(1, 4), (7, 4)]
 TOTAL = len(MOVES) + 1
 WAIT = 300.0
-
-
-@pytest.fixture
-async def stack_settings(room_settings: Settings, katago_dir: Path) -> AsyncIterator[Settings]:
-    yield room_settings.model_copy(
-        update={
-            "katago": True,
-            "engines_dir": katago_dir,
-            "katago_buffers": [9],
-            "katago_measure_visits": 1,
-            "ai_review_quick_seconds": 0.0,  # two visits a position (the least)
-            "ai_review_auto": False,
-        }
-    )
 
 
 async def finished_game(make_player: MakePlayer, base_url: str | None = None) -> tuple[str, Player]:

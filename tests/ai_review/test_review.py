@@ -6,16 +6,13 @@ in progress is refused."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from sgfmill import sgf
 
-from app.ai_review.raw import raw_figure, reviewed
+from app.ai_review.raw import raw_figure, replayed, reviewed
 from app.engines.lane import Priority
-from app.settings import Settings
 from app.store.repositories import games
 from tests.conftest import LiveServer
 from tests.support.room_fixtures import MakePlayer
@@ -27,19 +24,6 @@ pytestmark = [pytest.mark.katago, pytest.mark.parametrize("database_url", ["sqli
 
 MOVES = [(2, 2), (6, 6), (6, 2), (2, 6), (4, 4), (4, 6)]
 WAIT = 300.0  # a shared 2-core machine: KataGo may be slow to start
-
-
-@pytest.fixture
-async def stack_settings(settings: Settings, katago_dir: Path) -> AsyncIterator[Settings]:
-    yield settings.model_copy(
-        update={
-            "katago": True,
-            "engines_dir": katago_dir,
-            "katago_buffers": [9],
-            "katago_measure_visits": 1,
-            "ai_review_quick_seconds": 0.0,  # two visits a position (the least)
-        }
-    )
 
 
 async def played(make_player: MakePlayer) -> tuple[str, Player, GameSocket, GameSocket]:
@@ -121,7 +105,7 @@ async def test_a_quick_review_completes_with_katagos_answers_and_the_socket_carr
     async with server.app.state.sessionmaker() as session:
         game = await games.get(session, game_id)
         assert game is not None
-        target = reviewed(game.config, [(m.color, m.x, m.y) for m in await games.moves(session, game_id)])
+        target = reviewed(replayed(game.config, [(m.color, m.x, m.y) for m in await games.moves(session, game_id)]))
     loop = server.app.state.ai_reviews.queue._worker._task.get_loop()  # the server's loop (it runs in a thread)
     for i, figure in enumerate(review["positions"]):
         question = target.question(i, figure["visits"])

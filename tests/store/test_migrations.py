@@ -33,6 +33,7 @@ TABLES = {
     "mail_outbox",
     "ai_reviews",
     "ai_review_positions",
+    "ai_review_records",
 }
 
 
@@ -159,3 +160,75 @@ def test_games_get_their_whole_configuration(empty_database_url: str) -> None:
 
 def _json(value: Any) -> Any:
     return orjson.loads(value) if isinstance(value, str | bytes) else value
+
+
+def test_ai_reviews_keep_their_figures_keyed_by_subject(empty_database_url: str) -> None:
+    """0017: the reviews of 0014 keep their figures, keyed by their game as subject, still deleted with their game;
+    down again, the records' reviews go and the games' stay."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from app.store.migrations import alembic_config
+
+    async def run(statements: list[str], params: dict[str, Any] | None = None) -> list[Any]:
+        engine = create_engine(empty_database_url)
+        try:
+            async with engine.begin() as connection:
+                out: list[Any] = []
+                for statement in statements:
+                    result = await connection.execute(text(statement), params or {})
+                    out.append(result.all() if statement.startswith("SELECT") else None)
+                return out
+        finally:
+            await engine.dispose()
+
+    command.upgrade(alembic_config(empty_database_url), "0014_ai_reviews")
+    now = {"now": datetime(2026, 12, 1, tzinfo=UTC)}
+    game = (
+        "INSERT INTO games (id, board_size, rules, rules_params, komi, handicap, time_control, config, rated, black_id, "
+        "white_id, status, move_count, version, state, created_at, started_at, updated_at) VALUES ('{id}', 9, "
+        "'chinese', '{{}}', 7.5, 0, '{{}}', '{{}}', false, 1, 1, 'finished', 0, 0, '{{}}', :now, :now, :now)"
+    )
+    review = (
+        "INSERT INTO ai_reviews (game_id, depth, state, total, evaluations, automatic, requested_at, updated_at) "
+        "VALUES ('{id}', 'quick', 'done', 1, 1, false, :now, :now)"
+    )
+    position = "INSERT INTO ai_review_positions (game_id, i, depth, figure) VALUES ('{id}', 0, 'quick', '{{\"i\": 0}}')"
+    asyncio.run(
+        run(
+            [
+                "INSERT INTO users (id, name, name_key, is_guest, session_version, created_at) "
+                "VALUES (1, 'a', 'a', true, 0, :now)",
+                *(statement.format(id=game_id) for game_id in ("g1", "g2") for statement in (game, review, position)),
+            ],
+            now,
+        )
+    )
+    upgrade_to_head(empty_database_url)
+    reviews, positions = asyncio.run(
+        run(
+            [
+                "SELECT subject, game_id, record_id FROM ai_reviews ORDER BY subject",
+                "SELECT subject, i, figure FROM ai_review_positions ORDER BY subject",
+            ]
+        )
+    )
+    assert reviews == [("g1", "g1", None), ("g2", "g2", None)]
+    assert [(s, i, _json(f)) for s, i, f in positions] == [("g1", 0, {"i": 0}), ("g2", 0, {"i": 0})]
+    asyncio.run(
+        run(
+            [
+                "DELETE FROM games WHERE id = 'g2'",
+                "INSERT INTO ai_review_records (id, user_id, title, board_size, config, moves, created_at) "
+                "VALUES ('r1', 1, 't', 9, '{}', '[]', :now)",
+                "INSERT INTO ai_reviews (subject, record_id, depth, state, total, evaluations, automatic, requested_at, "
+                "updated_at) VALUES ('record:r1', 'r1', 'quick', 'done', 1, 1, false, :now, :now)",
+            ],
+            now,
+        )
+    )
+    assert asyncio.run(run(["SELECT subject FROM ai_reviews ORDER BY subject"]))[0] == [("g1",), ("record:r1",)]
+
+    command.downgrade(alembic_config(empty_database_url), "0014_ai_reviews")
+    reviews, positions = asyncio.run(run(["SELECT game_id FROM ai_reviews", "SELECT game_id, i FROM ai_review_positions"]))
+    assert reviews == [("g1",)] and positions == [("g1", 0)]

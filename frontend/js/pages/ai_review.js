@@ -4,12 +4,13 @@
 // better move and its line as a variation to step through, the ownership overlay, the per-player summary and
 // accuracy, and in words under the board which groups or areas a mistake gave away.
 // It shows the server's facts only: the raw figures of each position and the derived figures as
-// GET /api/games/{id}/review gives them; nothing is recomputed here.
+// GET /api/games/{id}/review gives them (GET /api/ai-reviews/records/{id} for a record its player uploaded, shown
+// on the shared review it came from, to them alone); nothing is recomputed here.
 import { h, replace, setText } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../api.js";
 import { gtp } from "../coords.js";
-import { errorToast } from "../ui.js";
+import { errorToast, toast } from "../ui.js";
 
 const OWNED = 0.5; // the overlay marks a point from this ownership (as the changed-hands words count it)
 const CATEGORIES = ["excellent", "good", "inaccuracy", "mistake", "blunder"];
@@ -17,12 +18,20 @@ const POLL_MS = 10000; // a shared review has no game socket: it asks again whil
 const SVG = (tag, attrs, ...children) => h(`svg:${tag}`, attrs, ...children);
 const colourName = (c) => t(c === "B" ? "color.black" : "color.white");
 
+/** An uploaded record refused: the number of the move the rules refuse, or the error's own words. */
+export function recordErrorToast(err) {
+  if (err && err.code === "illegal_move" && typeof err.move === "number") toast("ai_review.record_illegal_move", { move: err.move }, "error");
+  else errorToast(err);
+}
+
 export class AiReviewCard {
-  /** options: gameId, onJump(i) (go to position i), poll (ask again while running: no socket carries it) */
+  /** options: gameId or recordId (an uploaded record's review: always polled), onJump(i) (go to position i), poll
+   *  (ask again while running: no socket carries it) */
   constructor(options) {
     this.gameId = options.gameId;
+    this.recordId = options.recordId || null;
     this.onJump = options.onJump;
-    this.poll = Boolean(options.poll);
+    this.poll = Boolean(options.poll || this.recordId);
     this.data = null;
     this.index = 0;
     this.metric = "score";
@@ -72,7 +81,7 @@ export class AiReviewCard {
   async load() {
     clearTimeout(this.timer);
     try {
-      this.data = await api.aiReview(this.gameId);
+      this.data = await (this.recordId ? api.aiRecordReview(this.recordId) : api.aiReview(this.gameId));
     } catch (err) {
       // 404: no such game; 409 review_game_live: nobody sees the engine's view of a game in progress.
       this.data = null;
@@ -101,7 +110,7 @@ export class AiReviewCard {
 
   async request(depth) {
     try {
-      const answer = await api.requestAiReview(this.gameId, depth);
+      const answer = await (this.recordId ? api.requestAiRecordReview(this.recordId, depth) : api.requestAiReview(this.gameId, depth));
       if (answer && answer.state) this.data = { ...this.data, ...answer };
     } catch (err) {
       errorToast(err);

@@ -12,7 +12,7 @@ import { StudyTree } from "../studytree.js";
 import { errorToast } from "../ui.js";
 import { ensureUser } from "../session.js";
 import { hold, release, socketHandlers } from "./live_view.js";
-import { AiReviewCard } from "./ai_review.js";
+import { AiReviewCard, recordErrorToast } from "./ai_review.js";
 import { clip, limitChars } from "../textlimit.js";
 import { estimateOf, showEstimate } from "./estimate.js";
 
@@ -162,12 +162,58 @@ export class ReviewView {
   /** A review made from a game shows that game's AI review; no game socket here, so it asks again while it runs.
    *  The board is the leader's: their jumps (the graph, a mistake, n / p) move it for everyone. */
   ensureAiReview() {
-    if (!this.gameId || (this.aiReview && this.aiReview.gameId === this.gameId)) return;
+    if (!this.gameId) {
+      this.ensureRecordReview();
+      return;
+    }
+    if (this.aiReview && this.aiReview.gameId === this.gameId) return;
     if (this.aiReview) this.aiReview.destroy();
     this.aiReview = new AiReviewCard({ gameId: this.gameId, poll: true, onJump: (i) => this.gotoMove(i) });
     replace(this.aiHost, this.aiReview.el);
     replace(this.aiCaption, this.aiReview.caption);
     this.aiReview.load();
+  }
+
+  /** A review made from an uploaded record: its viewer may have KataGo review the record's main line. That review
+   *  is theirs alone (docs/review.md, "Uploaded records"): found again among their records by this review's id. */
+  async ensureRecordReview() {
+    if (this.recordAsked || !this.me) return;
+    this.recordAsked = true;
+    let records = [];
+    try {
+      ({ records } = await api.aiRecords());
+    } catch (err) {
+      errorToast(err);
+    }
+    if (this.destroyed) return;
+    const mine = records.find((r) => r.review_id === this.reviewId);
+    if (mine) {
+      this.showRecordReview(mine.record_id);
+      return;
+    }
+    const ask = h("button", { type: "button", class: "btn primary small", dataset: { action: "ai-review-record" }, i18n: "ai_review.start", onclick: () => this.uploadRecord(ask) });
+    replace(this.aiHost, h("section", { class: "card ai-review-offer" }, h("h2", { i18n: "ai_review.title" }), h("p", { class: "muted small", i18n: "ai_review.record_offer" }), ask));
+  }
+
+  async uploadRecord(button) {
+    button.disabled = true;
+    try {
+      const response = await fetch(api.reviewSgfUrl(this.reviewId), { credentials: "same-origin" });
+      const record = await api.uploadAiRecord(await response.text(), this.reviewId);
+      this.showRecordReview(record.record_id);
+    } catch (err) {
+      recordErrorToast(err);
+      button.disabled = false;
+    }
+  }
+
+  showRecordReview(recordId) {
+    if (this.aiReview) this.aiReview.destroy();
+    this.aiReview = new AiReviewCard({ recordId, onJump: (i) => this.gotoMove(i) });
+    replace(this.aiHost, this.aiReview.el);
+    replace(this.aiCaption, this.aiReview.caption);
+    this.aiReview.load();
+    this.render();
   }
 
   /** The game's move i: the node i steps down the main line (the game's own moves). */
