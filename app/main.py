@@ -34,6 +34,7 @@ from app.api.routers import (
     game_ws,
     games,
     health,
+    ladders,
     lobby_ws,
     moderation,
     players,
@@ -51,6 +52,7 @@ from app.games.live.room import GameHooks
 from app.games.live.rooms import RoomManager
 from app.games.live.turns import TurnFeed
 from app.games.live.vacations import VacationSweeper
+from app.ladders.keeper import LadderKeeper
 from app.limits.counters import make_counters
 from app.limits.rules import Limiter
 from app.lobby.caps import Caps
@@ -157,8 +159,11 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         app.state.ai_reviews = AiReviewService(reviews_queue, no_analyst, record_limits)
         app.state.analyst = analyst
 
+        ladder_keeper = LadderKeeper(app.state.sessionmaker, lobby, settings.ladder_sweep_seconds)
+
         async def finished(game_id: str, result: dict) -> None:
             ratings.game_finished(game_id)
+            ladder_keeper.game_finished(game_id)
             await announce_game_finished(lobby, game_id, result.get("text"))
             if settings.ai_review_auto:
                 try:
@@ -207,6 +212,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         housekeeping.start()
         vacations = VacationSweeper(app.state.sessionmaker, rooms, settings.vacation_sweep_seconds)
         vacations.start()
+        ladder_keeper.start()
         await ratings.start()
         await automatch.start()
         watch = LoopWatch(app.state.metrics.loop_lag.observe, observe_busy=app.state.metrics.loop_busy_lag.observe)
@@ -222,6 +228,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
                 ("engines", app.state.engines.close),
                 ("loop watch", watch.close),
                 ("vacations", vacations.close),
+                ("ladder keeper", ladder_keeper.close),
                 ("housekeeping", housekeeping.close),
                 ("automatch", automatch.close),
                 ("ratings", ratings.close),
@@ -288,6 +295,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(players.router)
     app.include_router(players.pages)
     app.include_router(moderation.router)
+    app.include_router(ladders.router)
     app.include_router(lobby_ws.router)
     app.include_router(game_ws.router)
     app.include_router(reviews.router)

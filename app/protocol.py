@@ -95,6 +95,7 @@ from app.games.messages import (
     UndoDecline as UndoDecline,
     UndoRequest as UndoRequest,
 )
+from app.ladders.messages import LadderChanged as LadderChanged
 from app.lobby.messages import (
     ChallengeCreated as ChallengeCreated,
     ChallengeRemoved as ChallengeRemoved,
@@ -289,6 +290,7 @@ LOBBY_SERVER_MODELS = (
     GameStarted,
     GameFinished,
     MyGame,
+    LadderChanged,
     Seeking,
     SeekCancelled,
     Paired,

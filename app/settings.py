@@ -137,6 +137,7 @@ class Settings(BaseSettings):
     guest_ttl_hours: float = 24.0  # a guest with no game, challenge or chat line is deleted after this
     housekeeping_seconds: float = 600.0  # how often unused guests and abandoned untimed games are looked for
     vacation_sweep_seconds: float = 60.0  # how often vacations that ran out are ended (docs/clocks.md)
+    ladder_sweep_seconds: float = 30.0  # how often ladder deadlines and ended ladder games are settled (docs/ladders.md)
     # How often each instance looks in the database for games nobody has acted on whose first deadline passed
     # that long ago unsettled (its registration with the hub was lost): docs/clocks.md, "A game nobody opens".
     deadline_sweep_seconds: float = 30.0

@@ -515,3 +515,98 @@ class AiReviewRecord(Base):
     config: Mapped[dict[str, Any]] = mapped_column(JSONType)
     moves: Mapped[list[list[Any]]] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Ladder(Base):
+    """A ladder (app/ladders, docs/ladders.md): one per board size and speed (per group later), its games' settings
+    and its rules as data. ``version`` is bumped by every change to its rungs or challenges: the first statement
+    of each such transaction, so it is also the ladder's lock (a row lock on PostgreSQL, the write lock on SQLite)."""
+
+    __tablename__ = "ladders"
+    __table_args__ = (
+        CheckConstraint("board_size BETWEEN 2 AND 25", name="board_size"),
+        CheckConstraint("reach >= 1", name="reach"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # a readable slug: "19x19-live"
+    board_size: Mapped[int] = mapped_column(Integer)
+    speed: Mapped[str] = mapped_column(String(16))  # blitz | live | correspondence (app/lobby/speeds.py)
+    rules: Mapped[str] = mapped_column(String(32))
+    time_control: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    reach: Mapped[int] = mapped_column(Integer)  # a challenge goes up to this many places above
+    max_outgoing: Mapped[int] = mapped_column(Integer)  # unsettled challenges a player may have made
+    max_incoming: Mapped[int] = mapped_column(Integer)  # unsettled challenges a player may be defending
+    rechallenge_hours: Mapped[float] = mapped_column(Float)  # the same player again only after this long
+    answer_hours: Mapped[float] = mapped_column(Float)  # a defender's time to accept or decline
+    capacity: Mapped[int] = mapped_column(Integer)  # players at most
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LadderRung(Base):
+    """A player's place on a ladder: positions 1..n, contiguous, kept so under the ladder's lock."""
+
+    __tablename__ = "ladder_rungs"
+    __table_args__ = (Index("ix_ladder_rungs_ladder_id_position", "ladder_id", "position"),)
+
+    ladder_id: Mapped[str] = mapped_column(ForeignKey("ladders.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LadderChallenge(Base):
+    """A challenge up the ladder: ``open`` until the defender answers or ``answer_by`` passes, ``playing`` while
+    its game runs, then ``settled`` once, with its ``outcome``."""
+
+    __tablename__ = "ladder_challenges"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'playing', 'settled')", name="status"),
+        CheckConstraint(
+            "outcome IS NULL OR outcome IN ('challenger_won', 'defender_won', 'declined', 'expired', 'void')", name="outcome"
+        ),
+        CheckConstraint("color IN ('black', 'white', 'nigiri')", name="color"),
+        Index("ix_ladder_challenges_ladder_id_status", "ladder_id", "status"),
+        Index("ix_ladder_challenges_status_answer_by", "status", "answer_by"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    ladder_id: Mapped[str] = mapped_column(ForeignKey("ladders.id", ondelete="CASCADE"))
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    defender_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    color: Mapped[str] = mapped_column(String(8))  # the challenger's: black | white | nigiri
+    status: Mapped[str] = mapped_column(String(16))
+    outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True, unique=True)
+    challenger_position: Mapped[int] = mapped_column(Integer)  # both as they were when it was made
+    defender_position: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    answer_by: Mapped[datetime] = mapped_column(UTCDateTime)
+    settled_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class LadderEvent(Base):
+    """A ladder's history: a player joined or left, or a challenge was settled (at most one event a challenge,
+    the unique key: a second settlement cannot be written). ``position``: the place joined or left, or the
+    defender's place at the settlement (the one a winning challenger took)."""
+
+    __tablename__ = "ladder_events"
+    __table_args__ = (
+        CheckConstraint(
+            "kind IN ('joined', 'left', 'challenger_won', 'defender_won', 'declined', 'expired', 'void')", name="kind"
+        ),
+        Index("ix_ladder_events_ladder_id_id", "ladder_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    ladder_id: Mapped[str] = mapped_column(ForeignKey("ladders.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    other_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=True)
+    challenge_id: Mapped[str | None] = mapped_column(
+        ForeignKey("ladder_challenges.id", ondelete="CASCADE"), nullable=True, unique=True
+    )
+    game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -104,6 +104,16 @@ export const api = {
   playerHistory: (name, category = "overall") => request("GET", `/api/players/${enc(name)}/history?category=${enc(category)}`),
   suggestedHandicap: (name, size) => request("GET", `/api/players/${enc(name)}/handicap?size=${enc(size)}`),
   leaderboard: (category = "overall", page = 1) => request("GET", `/api/leaderboard?category=${enc(category)}&page=${enc(page)}`),
+
+  // ladders (docs/ladders.md): each rung says whether the caller may challenge it, and if not, why (a code)
+  ladders: () => request("GET", "/api/ladders"),
+  ladder: (id) => request("GET", `/api/ladders/${enc(id)}`),
+  ladderHistory: (id, before = null) => request("GET", `/api/ladders/${enc(id)}/history${before ? `?before=${enc(before)}` : ""}`),
+  ladderJoin: (id) => request("POST", `/api/ladders/${enc(id)}/join`),
+  ladderLeave: (id) => request("POST", `/api/ladders/${enc(id)}/leave`),
+  ladderChallenge: (id, defenderId, color) => request("POST", `/api/ladders/${enc(id)}/challenges`, { defender_id: defenderId, color }),
+  ladderAccept: (challengeId) => request("POST", `/api/ladders/challenges/${enc(challengeId)}/accept`),
+  ladderDecline: (challengeId) => request("POST", `/api/ladders/challenges/${enc(challengeId)}/decline`),
   archive: (params) => request("GET", `/api/archive?${new URLSearchParams(params)}`),
 
   // analysis boards (docs/study.md): the server applies every rule; the tree stays in the browser

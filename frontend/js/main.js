@@ -1,5 +1,5 @@
 // Application shell: header, language switch, hash routes (#/, #/game/<id>, #/challenge/<id>, #/rules,
-// #/analysis[/game/<id>[/<move>]]).
+// #/analysis[/game/<id>[/<move>]], #/ladders[/<id>]).
 import { h, replace, translateTree } from "./dom.js";
 import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js";
 import { mountAccount } from "./account.js";
@@ -15,6 +15,7 @@ import * as rules from "./pages/rules.js";
 import * as challenge from "./pages/challenge.js";
 import * as player from "./pages/player.js";
 import * as leaderboard from "./pages/leaderboard.js";
+import * as ladder from "./pages/ladder.js";
 import * as archive from "./pages/archive.js";
 import * as settings from "./pages/settings.js";
 import * as maillinks from "./pages/maillinks.js";
@@ -31,6 +32,7 @@ const ROUTES = [
   [/^#\/rules$/, rules],
   [/^#\/players\/([^/?#]+)$/, player],
   [/^#\/leaderboard$/, leaderboard],
+  [/^#\/ladders(?:\/([\w.-]+))?$/, ladder],
   [/^#\/games(?:\?(.*))?$/, archive],
   [/^#\/settings$/, settings],
   [/^#\/email\/verify\/([\w.-]+)$/, maillinks.verify],
@@ -105,6 +107,7 @@ function header() {
       "nav",
       { class: "nav nav-more", i18nAria: "nav.more" },
       h("a", { href: "#/leaderboard", i18n: "nav.leaderboard" }),
+      h("a", { href: "#/ladders", i18n: "nav.ladders" }),
       h("a", { href: "#/games", i18n: "nav.archive" }),
       h("a", { href: "#/rules", i18n: "nav.rules" }),
       modLink(),
