@@ -2,7 +2,7 @@
 ladder seeded.
 
 Revision ID: 0016_ladders
-Revises: 0017_ai_review_records
+Revises: 0015_ai_review_records
 Create Date: 2026-12-03
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0016_ladders"
-down_revision = "0017_ai_review_records"  # after main's 0017; the lead re-chains it after 0015
+down_revision = "0015_ai_review_records"
 branch_labels = None
 depends_on = None
 

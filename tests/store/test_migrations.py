@@ -163,7 +163,7 @@ def _json(value: Any) -> Any:
 
 
 def test_ai_reviews_keep_their_figures_keyed_by_subject(empty_database_url: str) -> None:
-    """0017: the reviews of 0014 keep their figures, keyed by their game as subject, still deleted with their game;
+    """0015: the reviews of 0014 keep their figures, keyed by their game as subject, still deleted with their game;
     down again, the records' reviews go and the games' stay."""
     from alembic import command
     from sqlalchemy import text

@@ -6,7 +6,7 @@ SQLite cannot drop a foreign key in place, and copying ``ai_reviews`` the batch 
 under its positions (deleting them by their cascade): there the two tables are renamed aside, made anew, filled
 from the old ones, and the old ones dropped children first. PostgreSQL alters them in place.
 
-Revision ID: 0017_ai_review_records
+Revision ID: 0015_ai_review_records
 Revises: 0014_ai_reviews
 Create Date: 2026-12-03
 """
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision = "0017_ai_review_records"
+revision = "0015_ai_review_records"
 down_revision = "0014_ai_reviews"
 branch_labels = None
 depends_on = None
