@@ -8,6 +8,7 @@ pattern in view. A round's own steps are in ``rounds.py``, what the pages show i
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -132,7 +133,11 @@ class TournamentService:
             again = pair_round(inp)
         except PairingError as exc:
             return {"recorded_digest": rnd.digest, "error": exc.code}
-        return {"recorded_digest": rnd.digest, "digest": again.inputs_digest, "same": rounds.as_json(again) == rnd.pairing}
+        return {
+            "recorded_digest": rnd.digest,
+            "digest": again.inputs_digest,
+            "same": json.loads(json.dumps(rounds.as_json(again))) == rnd.pairing,
+        }
 
     # ---- making an event
 
