@@ -31,7 +31,7 @@ from app.store.repositories import tournaments as repo
 from app.store.repositories import users
 from app.tournaments import rounds, views
 from app.tournaments.messages import Change, TournamentChanged
-from app.tournaments.model import DAN_START, Bye, Entrant, Result, RoundInput, TournamentRules, Why
+from app.tournaments.model import LOWEST_RANK, TOP_RANK, Bye, Entrant, Result, RoundInput, TournamentRules, Why
 from app.tournaments.pairing import PairingError, pair_round
 from app.tournaments.schemas import CreateTournament, Repair, SetResult, Withdraw
 from app.transport.hub import Hub
@@ -238,14 +238,14 @@ class TournamentService:
             raise Forbidden("account_required", "Register an account to play in tournaments (guests have no rank).")
         async with self.sessionmaker() as session:
             t = await self._locked(session, tournament_id)
+            existing = await repo.entrant(session, t.id, user.id)
+            if existing is not None and existing.status == "disqualified":
+                raise Forbidden("disqualified", "You were disqualified from this tournament.")
+            if existing is not None and existing.status == "active":
+                raise Conflict("already_registered", "You are registered already.")
             next_round = await self._round_to_pair(session, t)
             if t.status == "finished" or next_round is None or next_round > t.late_until_round:
                 raise Conflict("registration_closed", "Registration for this tournament is closed.")
-            existing = await repo.entrant(session, t.id, user.id)
-            if existing is not None and existing.status == "active":
-                raise Conflict("already_registered", "You are registered already.")
-            if existing is not None and existing.status == "disqualified":
-                raise Forbidden("disqualified", "You were disqualified from this tournament.")
             if await repo.count_active(session, t.id) >= t.max_players:
                 raise Conflict("tournament_full", f"The tournament is full ({t.max_players} players).")
             rank = (await rank_numbers(session, [user.id])).get(user.id)
@@ -265,7 +265,7 @@ class TournamentService:
                         user_id=user.id,
                         name=user.name,
                         rating=rating,
-                        rank=min(whole, DAN_START + 8),
+                        rank=min(max(whole, LOWEST_RANK), TOP_RANK),
                         registered_round=next_round,
                         status="active",
                     ),
@@ -482,9 +482,11 @@ class TournamentService:
         for _board, game in ended:
             await self._guarded(self.game_finished(game.id))
         seen: dict[str, int] = {}
-        for tid, number in sorted(due, key=lambda d: d[1]):
+        for tid, number, status, starts_at, lead in sorted(due, key=lambda d: d[1]):
             seen[tid] = seen.get(tid, 0) + 1
-            if seen[tid] <= 2:  # a started round and the one after it: later ones wait their turn
+            if seen[tid] > 2:  # a started round and the one after it: later ones wait their turn
+                continue
+            if status == "started" or now >= starts_at - timedelta(seconds=lead if status == "pending" else 0):
                 await self._guarded(self._step(tid, number, now))
 
     async def _guarded(self, step: Awaitable[None]) -> None:

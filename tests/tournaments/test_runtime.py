@@ -171,7 +171,12 @@ async def test_check_in_absence_withdrawal_and_repair(make_live_server: MakeLive
         ]
         assert len(first["boards"]) == 2
         late = await players[4].http.post(f"/api/tournaments/{tid}/check-in")
-        assert late.status_code == 409 and late.json()["error"]["code"] in ("checkin_closed", "checkin_not_open")
+        # Round 1 is paired: the next check-in is round 2's, whose window opens an hour from now.
+        assert late.status_code == 409 and late.json()["error"]["code"] == "checkin_not_open"
+        newcomer = await registered(server.url)
+        closed = await newcomer.http.post(f"/api/tournaments/{tid}/register")
+        assert closed.status_code == 409 and closed.json()["error"]["code"] == "registration_closed"
+        await newcomer.close()
         # Paired, not started: the director pairs it again with another seed and says why.
         again = await director.http.post(f"/api/tournaments/{tid}/rounds/1/repair", json={"reason": "a wrong seed", "seed": 7})
         assert again.status_code == 200, again.text
@@ -202,4 +207,78 @@ async def test_check_in_absence_withdrawal_and_repair(make_live_server: MakeLive
         assert game["status"] != "finished"
     finally:
         for p in (director, *players):
+            await p.close()
+
+
+async def test_a_correspondence_event_starts_correspondence_games(make_live_server: MakeLiveServer) -> None:
+    """Every clock the lobby offers, correspondence included: the round's game has the event's clock."""
+    server = make_live_server(tournament_tick_seconds=0.2)
+    director = await registered(server.url, prefix="td")
+    players = [await registered(server.url) for _ in range(2)]
+    clock = {"kind": "simple", "per_move": 3 * 86400, "correspondence": True}
+    try:
+        event = await create(director, rounds=1, game={"board_size": 13, "time_control": clock, "rated": True})
+        tid = event["id"]
+        for p in players:
+            assert (await p.http.post(f"/api/tournaments/{tid}/register")).status_code == 200
+        page = await wait_for(director, tid, round_status(1, "started"))
+        [board] = page["rounds"][0]["boards"]
+        game = (await director.http.get(f"/api/games/{board['game_id']}")).json()
+        assert game["time_control"] == clock and game["board_size"] == 13 and game["status"] == "playing"
+    finally:
+        for p in (director, *players):
+            await p.close()
+
+
+async def test_directors_pause_resume_and_disqualify_each_in_the_audit_log(make_live_server: MakeLiveServer) -> None:
+    """A co-director acts as the director does (but adds no one); a pause holds the schedule and the resume moves
+    the rounds not started later by as long; a disqualified player's game is lost and they play no more."""
+    server = make_live_server(tournament_tick_seconds=0.2)
+    director = await registered(server.url, prefix="td")
+    co = await registered(server.url, prefix="co")
+    players = [await registered(server.url) for _ in range(4)]
+    try:
+        event = await create(director, late_until_round=2, schedule={"round_seconds": 120, "deadline_seconds": 100})
+        tid = event["id"]
+        base = f"/api/tournaments/{tid}"
+        assert (await director.http.post(base + "/directors", json={"name": co.user["name"]})).status_code == 200
+        nope = await co.http.post(base + "/directors", json={"name": players[0].user["name"]})
+        assert nope.status_code == 403 and nope.json()["error"]["code"] == "not_director"
+        for p in players:
+            assert (await p.http.post(base + "/register")).status_code == 200
+        page = await wait_for(co, tid, round_status(1, "started"))
+        planned = page["rounds"][1]["starts_at"]
+        late = await registered(server.url)  # late registration: from the first round not paired yet
+        joined = await late.http.post(base + "/register")
+        assert joined.status_code == 200 and joined.json() == {"registered": True, "from_round": 2}
+        await late.close()
+
+        assert (await co.http.post(base + "/pause", json={"reason": "power cut"})).status_code == 200
+        page = await view(co, tid)
+        assert page["status"] == "paused" and page["settings"]["paused_at"]
+        again = await co.http.post(base + "/pause", json={"reason": "twice"})
+        assert again.status_code == 409 and again.json()["error"]["code"] == "not_running"
+        resumed = await director.http.post(base + "/resume", json={"reason": "power back"})
+        assert resumed.status_code == 200 and resumed.json()["shifted_seconds"] > 0
+        page = await view(director, tid)
+        assert page["status"] == "running" and page["rounds"][1]["starts_at"] > planned
+
+        board = page["rounds"][0]["boards"][0]
+        cheat = next(p for p in players if p.user["id"] == board["white"]["id"])
+        out = await co.http.post(base + f"/players/{cheat.user['name']}/disqualify", json={"reason": "outside help"})
+        assert out.status_code == 200 and out.json()["games_ended"] == [board["game_id"]]
+        page = await wait_for(director, tid, lambda pg: pg["rounds"][0]["boards"][0]["outcome"] == "B")
+        assert next(e for e in page["entrants"] if e["id"] == cheat.user["id"])["status"] == "disqualified"
+        back = await cheat.http.post(base + "/register")
+        assert back.status_code == 403 and back.json()["error"]["code"] == "disqualified"
+        log = [(a["actor"], a["action"], a["reason"]) for a in page["audit"]]
+        assert log == [
+            (director.user["name"], "create", "created"),
+            (director.user["name"], "add_co_director", f"co-director {co.user['name']}"),
+            (co.user["name"], "pause", "power cut"),
+            (director.user["name"], "resume", "power back"),
+            (co.user["name"], "disqualify", "outside help"),
+        ]
+    finally:
+        for p in (director, co, *players):
             await p.close()

@@ -3,6 +3,7 @@ compare-and-set on their status), boards and seats, and the directors' audit log
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, func, select, update
@@ -137,17 +138,22 @@ async def claim_round(session: AsyncSession, tournament_id: str, number: int, wa
     return bool(cast(CursorResult[Any], result).rowcount == 1)
 
 
-async def due_rounds(session: AsyncSession) -> list[tuple[str, int]]:
-    """(tournament, round) of running tournaments' rounds not finished, earliest first: the scheduler reads
-    each one's times under the tournament's lock and takes the step that is due, if any."""
+async def due_rounds(session: AsyncSession) -> list[tuple[str, int, str, datetime, float]]:
+    """(tournament, round, status, start, pairing lead) of running tournaments' rounds not finished, earliest
+    first: the scheduler takes the step that is due, if any, under the tournament's lock."""
     query = (
-        select(TournamentRound.tournament_id, TournamentRound.number)
+        select(
+            TournamentRound.tournament_id,
+            TournamentRound.number,
+            TournamentRound.status,
+            TournamentRound.starts_at,
+            Tournament.pairing_lead_seconds,
+        )
         .join(Tournament, Tournament.id == TournamentRound.tournament_id)
         .where(Tournament.status == "running", TournamentRound.status != "finished")
         .order_by(TournamentRound.starts_at)
     )
-    rows = await session.execute(query)
-    return [(tid, n) for tid, n in rows]
+    return [(tid, n, status, starts_at, lead) for tid, n, status, starts_at, lead in await session.execute(query)]
 
 
 async def open_tournament_ids(session: AsyncSession) -> list[str]:
