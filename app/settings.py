@@ -171,6 +171,14 @@ class Settings(BaseSettings):
     ai_review_record_bytes: Annotated[int, Field(ge=1)] = 64 * 1024  # an uploaded record; beyond, 413 record_too_large
     ai_review_record_moves: Annotated[int, Field(ge=1)] = 600  # moves of an uploaded record; beyond, 422 record_too_long
 
+    # ---- tournaments (app/tournaments; docs/tournaments.md)
+    tournament_tick_seconds: Annotated[float, Field(gt=0)] = 5.0  # how often each instance moves the rounds on
+    tournament_max_players: Annotated[int, Field(ge=2)] = 1000  # beyond, 422 too_many_players
+    tournament_max_rounds: Annotated[int, Field(ge=1)] = 30  # beyond, 422 too_many_rounds
+    tournaments_per_director: Annotated[int, Field(ge=1)] = (
+        3  # unfinished events one user directs; beyond, 429 too_many_tournaments
+    )
+
     # ---- email (app/mail; docs/operations.md, "Mail"). Sent by `tengen mailer` through this SMTP server.
     mail_smtp_host: str = ""  # empty: no mail (addresses and password reset are refused with 503 mail_disabled)
     mail_smtp_port: int = 587
