@@ -17,7 +17,8 @@ colour owns its points, -1: the opponent does) in each answer, in this order:
   in the budget, the side to move's position is asked once more with more visits (only when a chain is
   disputed). A disputed chain is then **dead** when the side to move's reading gives it to the opponent firmly
   and sure, and the rules engine's playouts (``settle``: ``Game.propose_dead`` from the side to move) agree; or
-  when every reading leans that way (below 0) and the playouts have it dead. It is **alive** when the side to
+  when every reading leans that way (below 0, the side to move's at most ``-LEAN``) and the playouts have it
+  dead. It is **alive** when the side to
   move's reading gives it to its colour firmly (at least ``DEAD``). Anything else stays **uncertain**: not
   proposed dead, marked uncertain on the board, and the players decide.
 
@@ -42,6 +43,7 @@ from app.rules.game import Game
 DEAD = 0.6  # a chain the opponent owns this much (mean, from its colour's side, -1..1) in both answers is dead
 ALIVE = 0.3  # a chain owned at least -ALIVE in both answers is alive (seki stones are near 0)
 SWING = 0.6  # answers further apart than this on a chain (one side to move or the other): not settled, disputed
+LEAN = 0.2  # a disputed chain every reading gives to the opponent, the side to move's at least this: leans dead
 UNSURE_STDEV = 0.45  # a mean ownership standard deviation above this: not sure enough to call it dead
 MAX_VISITS = 64  # at most this many visits per answer, however fast the engine
 SHARE = 0.5  # of the budget spent on the expected time of the two questions (the rest: margin)
@@ -138,7 +140,7 @@ def decide(chain: ChainReading, mover: int, deeper: tuple[float, float | None] |
     confirmed = playouts is not None and chain.stones[0] in playouts
     if owned <= -DEAD and not _unsure(stdev) and confirmed:
         return "dead"
-    if owned < 0 and all(o < 0 for o in chain.owned) and confirmed:
+    if owned <= -LEAN and all(o < 0 for o in chain.owned) and confirmed:
         return "dead"
     return "uncertain"
 
@@ -146,7 +148,7 @@ def decide(chain: ChainReading, mover: int, deeper: tuple[float, float | None] |
 def needs_playouts(chain: ChainReading, mover: int, deeper: tuple[float, float | None] | None) -> bool:
     """Whether ``decide`` could call the chain dead with the playouts' agreement (so they are worth asking)."""
     owned = deeper[0] if deeper is not None else chain.owned[mover]
-    return owned < 0
+    return owned <= -LEAN
 
 
 def judge(
@@ -168,7 +170,7 @@ def judge(
     for chain in read_chains(game, readings):
         found = verdict(chain, chain.stones[0] in seki)
         if found == "uncertain" and mover is not None:
-            found = decide(chain, mover, _deeper(chain, deeper), playouts)
+            found = decide(chain, mover, deeper_reading(chain, deeper), playouts)
         if found == "dead":
             dead.extend([x, y] for x, y in chain.stones)
         elif found == "uncertain":
@@ -176,7 +178,8 @@ def judge(
     return Judgement(sorted(dead), sorted(uncertain), settled=playouts is not None)
 
 
-def _deeper(chain: ChainReading, reading: Reading | None) -> tuple[float, float | None] | None:
+def deeper_reading(chain: ChainReading, reading: Reading | None) -> tuple[float, float | None] | None:
+    """The chain's mean ownership from its side and mean stdev in ``reading`` (None: no reading)."""
     if reading is None:
         return None
     sign = 1.0 if chain.colour == "B" else -1.0
@@ -242,7 +245,7 @@ async def ask(
     recorded.deeper = deeper
     disputed = [c for c in read_chains(game, readings) if c.stones[0] not in seki and verdict(c) == "uncertain"]
     playouts: set[Point] | None = None
-    if settle is not None and any(needs_playouts(c, mover, _deeper(c, deeper)) for c in disputed):
+    if settle is not None and any(needs_playouts(c, mover, deeper_reading(c, deeper)) for c in disputed):
         left = budget - (time.monotonic() - started)
         if left > 0:
             playouts = await settle(game, left)
