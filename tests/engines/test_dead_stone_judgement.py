@@ -117,7 +117,8 @@ def test_the_side_to_move_decides_a_disputed_chain_with_the_playouts_agreeing() 
     # Black to move: Black's reading kills it, and the rules engine's playouts agree.
     assert judge(game, readings, to_move="B", playouts={(2, 2)}).dead == [[2, 2]]
     # The playouts keep it (or were not asked): not killed on KataGo's word alone, uncertain.
-    for playouts in (set(), None):
+    nothing: list[set[tuple[int, int]] | None] = [set(), None]
+    for playouts in nothing:
         judgement = judge(game, readings, to_move="B", playouts=playouts)
         assert judgement.dead == [] and judgement.uncertain == [[2, 2]]
     # White to move: White's reading keeps it, firmly: alive, no mark.
