@@ -18,7 +18,10 @@ colour owns its points, -1: the opponent does) in each answer, in this order:
   disputed). A disputed chain is then **dead** when the side to move's reading gives it to the opponent firmly
   and sure, and the rules engine's playouts (``settle``: ``Game.propose_dead`` from the side to move) agree; or
   when every reading leans that way (below 0, the side to move's at most ``-LEAN``) and the playouts have it
-  dead. It is **alive** when the side to
+  dead. A disputed chain still open that the side to move's deeper reading leans to give away is settled by
+  **KataGo's own line** (``follow``): the deeper reading's principal variation played out on a copy of the game,
+  then one reading of its end; the chain is dead when the line captures it or the end's reading gives it away
+  firmly and sure (a capturing race the first readings cannot see to its end). It is **alive** when the side to
   move's reading gives it to its colour firmly (at least ``DEAD``). Anything else stays **uncertain**: not
   proposed dead, marked uncertain on the board, and the players decide.
 
@@ -31,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.engines.analysis import Analysis, Colour, Point, Question
 from app.engines.errors import EngineUnavailable
@@ -48,6 +51,7 @@ UNSURE_STDEV = 0.45  # a mean ownership standard deviation above this: not sure 
 MAX_VISITS = 64  # at most this many visits per answer, however fast the engine
 SHARE = 0.5  # of the budget spent on the expected time of the two questions (the rest: margin)
 DEEPER_SHARE = 0.5  # of the budget left after the two questions, spent on the side to move's deeper reading
+FOLLOW_MOVES = 15  # KataGo's own line (the deeper reading's principal variation) followed at most this far
 MAX_DEEPER_VISITS = 256  # at most this many visits for the deeper reading, however fast the engine
 
 # Settles what the readings leave open: the rules engine's dead stones of the game (its playouts from the side to
@@ -130,10 +134,18 @@ def verdict(chain: ChainReading, seki: bool = False) -> str:
     return "uncertain"
 
 
-def decide(chain: ChainReading, mover: int, deeper: tuple[float, float | None] | None, playouts: set[Point] | None) -> str:
+def decide(
+    chain: ChainReading,
+    mover: int,
+    deeper: tuple[float, float | None] | None,
+    playouts: set[Point] | None,
+    followed: set[Point] | None = None,
+) -> str:
     """A disputed chain decided by the side to move: ``mover`` is the index of its reading in ``chain``, ``deeper``
     its deeper reading of the chain (mean ownership from the chain's side, stdev) when asked, ``playouts`` the
-    rules engine's dead stones when asked (None: not asked; nothing is then killed on the side to move's word)."""
+    rules engine's dead stones when asked (None: not asked; nothing is then killed on the side to move's word),
+    ``followed`` the stones KataGo's own line (the deeper reading's principal variation) captures or leaves to the
+    opponent firmly."""
     owned, stdev = deeper if deeper is not None else (chain.owned[mover], chain.stdev[mover])
     if owned >= DEAD:
         return "alive"
@@ -141,6 +153,8 @@ def decide(chain: ChainReading, mover: int, deeper: tuple[float, float | None] |
     if owned <= -DEAD and not _unsure(stdev) and confirmed:
         return "dead"
     if owned <= -LEAN and all(o < 0 for o in chain.owned) and confirmed:
+        return "dead"
+    if owned <= -LEAN and followed is not None and chain.stones[0] in followed:
         return "dead"
     return "uncertain"
 
@@ -158,11 +172,12 @@ def judge(
     deeper: Reading | None = None,
     playouts: set[Point] | None = None,
     seki: set[Point] | None = None,
+    followed: set[Point] | None = None,
 ) -> Judgement:
     """The dead and uncertain stones of ``game``'s board from ``readings`` (one per side to move, Black's first;
     or a single one). With ``to_move``, the side to move decides the disputed chains (with its ``deeper`` reading
-    when asked, and the rules engine's ``playouts``); ``seki``: the rules engine's seki stones (asked of ``game``
-    when None)."""
+    when asked, the rules engine's ``playouts`` and KataGo's ``followed`` line); ``seki``: the rules engine's seki
+    stones (asked of ``game`` when None)."""
     seki = game.seki_stones() if seki is None else seki
     mover = None if to_move is None or len(readings) != 2 else (0 if to_move == "B" else 1)
     dead: list[list[int]] = []
@@ -170,7 +185,7 @@ def judge(
     for chain in read_chains(game, readings):
         found = verdict(chain, chain.stones[0] in seki)
         if found == "uncertain" and mover is not None:
-            found = decide(chain, mover, deeper_reading(chain, deeper), playouts)
+            found = decide(chain, mover, deeper_reading(chain, deeper), playouts, followed)
         if found == "dead":
             dead.extend([x, y] for x, y in chain.stones)
         elif found == "uncertain":
@@ -205,6 +220,7 @@ class Reckoning:
     deeper: Reading | None = None
     playouts: set[Point] | None = None
     seki: set[Point] = field(default_factory=set)
+    followed: set[Point] | None = None
 
 
 async def ask(
@@ -235,11 +251,15 @@ async def ask(
     left = budget - (time.monotonic() - started)
     deeper_visits = deeper_visits_for(speed, left) if deeper_visits is None else deeper_visits
     deeper: Reading | None = None
+    line: list[Point | None] = []
     if deeper_visits > (visits or visits_for(speed, budget)):
-        question = Question(board_position(game, to_move), deeper_visits, ownership=True, ownership_stdev=True, pv_length=1)
+        question = Question(
+            board_position(game, to_move), deeper_visits, ownership=True, ownership_stdev=True, pv_length=FOLLOW_MOVES
+        )
         try:
             answer = await asyncio.wait_for(engines.analyze(question, Priority.COUNTING), left)
             deeper = Reading(answer.ownership or [], answer.ownership_stdev)
+            line = answer.candidates[0].pv if answer.candidates else []
         except TimeoutError:
             deeper = None  # the two answers stand alone
     recorded.deeper = deeper
@@ -251,7 +271,61 @@ async def ask(
             playouts = await settle(game, left)
     recorded.playouts = playouts
     judgement = judge(game, readings, to_move, deeper, playouts, seki)
+    followed: set[Point] | None = None
+    open_chains = {(x, y) for x, y in judgement.uncertain}
+    leaning = [c for c in disputed if c.stones[0] in open_chains and needs_playouts(c, mover, deeper_reading(c, deeper))]
+    if deeper is not None and leaning and line:
+        left = budget - (time.monotonic() - started)
+        followed = await follow(engines, game, to_move, line, leaning, visits or visits_for(speed, budget), left)
+        recorded.followed = followed
+        judgement = judge(game, readings, to_move, deeper, playouts, seki, followed)
     return Judgement(judgement.dead, judgement.uncertain, deeper_visits if deeper is not None else 0, playouts is not None)
+
+
+async def follow(
+    engines: EngineService,
+    game: Game,
+    to_move: Colour,
+    line: list[Point | None],
+    leaning: list[ChainReading],
+    visits: int,
+    left: float,
+) -> set[Point]:
+    """KataGo's own line played out: the deeper reading's principal variation played on a copy of the game (as far
+    as it is legal), then one reading of the end (``visits``, within ``left`` seconds). The stones of the
+    ``leaning`` chains the line captures, or that the end's reading gives to the opponent firmly and sure."""
+    played = game.copy()
+    moves: list[tuple[Colour, Point | None]] = []
+    for point in line:
+        colour: Colour = "B" if played.to_move == "B" else "W"
+        if point is None:
+            played.pass_turn(colour)
+        elif played.is_legal(colour, point):
+            played.play(colour, point)
+        else:
+            break
+        moves.append((colour, point))
+    found: set[Point] = set()
+    standing: list[ChainReading] = []
+    for chain in leaning:
+        if all(played.stone_at(p) is None for p in chain.stones):
+            found.update(chain.stones)
+        else:
+            standing.append(chain)
+    if standing and left > 0:
+        start = board_position(game, to_move)
+        end = replace(start, moves=tuple(moves))
+        question = Question(end, visits, ownership=True, ownership_stdev=True, pv_length=1)
+        try:
+            answer = await asyncio.wait_for(engines.analyze(question, Priority.COUNTING), left)
+        except TimeoutError:
+            return found
+        reading = Reading(answer.ownership or [], answer.ownership_stdev)
+        for chain in standing:
+            read = deeper_reading(chain, reading)
+            if read is not None and read[0] <= -DEAD and not _unsure(read[1]):
+                found.update(chain.stones)
+    return found
 
 
 async def read(engines: EngineService, game: Game, budget: float, visits: int | None = None) -> list[Reading]:
