@@ -18,10 +18,11 @@ colour owns its points, -1: the opponent does) in each answer, in this order:
   disputed). A disputed chain is then **dead** when the side to move's reading gives it to the opponent firmly
   and sure, and the rules engine's playouts (``settle``: ``Game.propose_dead`` from the side to move) agree; or
   when every reading leans that way (below 0, the side to move's at most ``-LEAN``) and the playouts have it
-  dead. A disputed chain still open that the side to move's deeper reading leans to give away is settled by
-  **KataGo's own line** (``follow``): the deeper reading's principal variation played out on a copy of the game,
-  then one reading of its end; the chain is dead when the line captures it or the end's reading gives it away
-  firmly and sure (a capturing race the first readings cannot see to its end). It is **alive** when the side to
+  dead. A disputed chain still open that the side to move's deeper reading leans to give away, unsure (a mean
+  standard deviation above ``UNSURE_STDEV``), is settled by **KataGo's own line** (``follow``): the deeper
+  reading's principal variation played out on a copy of the game, then one reading of its end; the chain is dead
+  when the line captures it or the end's reading gives it away firmly and sure (a capturing race the first readings cannot see to its end). A sure reading the playouts veto
+  stays uncertain: two judges disagree, the players decide. It is **alive** when the side to
   move's reading gives it to its colour firmly (at least ``DEAD``). Anything else stays **uncertain**: not
   proposed dead, marked uncertain on the board, and the players decide.
 
@@ -159,6 +160,13 @@ def decide(
     return "uncertain"
 
 
+def unsure_leaning(chain: ChainReading, mover: int, deeper: tuple[float, float | None] | None) -> bool:
+    """Whether the side to move's deeper reading leans to give the chain away but is unsure of it: KataGo does not
+    know, and its own line is followed to find out (a sure reading the playouts veto stays uncertain: two judges
+    disagree, the players decide)."""
+    return deeper is not None and deeper[0] <= -LEAN and _unsure(deeper[1])
+
+
 def needs_playouts(chain: ChainReading, mover: int, deeper: tuple[float, float | None] | None) -> bool:
     """Whether ``decide`` could call the chain dead with the playouts' agreement (so they are worth asking)."""
     owned = deeper[0] if deeper is not None else chain.owned[mover]
@@ -273,7 +281,7 @@ async def ask(
     judgement = judge(game, readings, to_move, deeper, playouts, seki)
     followed: set[Point] | None = None
     open_chains = {(x, y) for x, y in judgement.uncertain}
-    leaning = [c for c in disputed if c.stones[0] in open_chains and needs_playouts(c, mover, deeper_reading(c, deeper))]
+    leaning = [c for c in disputed if c.stones[0] in open_chains and unsure_leaning(c, mover, deeper_reading(c, deeper))]
     if deeper is not None and leaning and line:
         left = budget - (time.monotonic() - started)
         followed = await follow(engines, game, to_move, line, leaning, visits or visits_for(speed, budget), left)
