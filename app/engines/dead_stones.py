@@ -21,9 +21,10 @@ colour owns its points, -1: the opponent does) in each answer, in this order:
   dead. A disputed chain still open that the side to move's deeper reading leans to give away, unsure (a mean
   standard deviation above ``UNSURE_STDEV``), is settled by **KataGo's own line** (``follow``): the deeper
   reading's principal variation played out on a copy of the game, then one reading of its end; the chain is dead
-  when the line captures it or the end's reading gives it away firmly and sure (a capturing race the first readings cannot see to its end). A sure reading the playouts veto
-  stays uncertain: two judges disagree, the players decide. It is **alive** when the side to
-  move's reading gives it to its colour firmly (at least ``DEAD``). Anything else stays **uncertain**: not
+  when the line captures it or the end's reading gives it away firmly and sure (a capturing race the first
+  readings cannot see to its end). A sure reading the playouts veto stays uncertain: two judges disagree, the
+  players decide. It is **alive** when the side to move's reading gives it to its colour firmly (at least
+  ``DEAD``). Anything else stays **uncertain**: not
   proposed dead, marked uncertain on the board, and the players decide.
 
 Only stones are judged: empty points are counted by the rules engine as it counts them (dame stay dame,
