@@ -174,3 +174,15 @@ def test_a_seki_the_rules_engine_finds_stays_alive_unless_both_readings_kill_it_
         black_to_move[y][x] = -0.9
     judgement = judge(game, [Reading(black_to_move), Reading(white_to_move)], to_move="W")
     assert judgement.dead == sorted(inner_black)
+
+
+def test_a_chain_the_deeper_reading_is_unsure_of_is_settled_by_katagos_own_line() -> None:
+    game = board(ROWS)
+    readings = [Reading(DISPUTED_B), Reading(DISPUTED_W)]
+    unsure = grid(ROWS, {".": 0.6, "X": 0.6, "O": 0.6})
+    deeper = Reading(grid(ROWS, {".": 0.5, "X": 0.9, "O": 0.5}), unsure)  # Black to move: leans dead, unsure
+    # The playouts keep it; KataGo's line (its principal variation played out) captures it: dead.
+    assert judge(game, readings, to_move="B", deeper=deeper, playouts=set(), followed={(2, 2)}).dead == [[2, 2]]
+    # The line leaves it standing: uncertain.
+    judgement = judge(game, readings, to_move="B", deeper=deeper, playouts=set(), followed=set())
+    assert judgement.dead == [] and judgement.uncertain == [[2, 2]]
