@@ -1,7 +1,9 @@
 """How long a person waits for KataGo on this machine, through the engine service, as the server asks it:
 
-- **a counting proposal on 19x19**: ``dead_stones.ask`` on the stored finished 19x19 positions
-  (tests/rules/data/dead_19.txt), within the counting budget (``proposals.BUDGET_SECONDS``, 5 s) and with the
+- **a counting proposal on 9x9 and on 19x19**: ``dead_stones.ask`` as the server's proposer runs it (the two
+  readings, the side to move's deeper one when a chain is disputed, the rules engine's playouts in the proposer's
+  worker processes when a disputed chain leans dead) on the stored finished positions
+  (tests/rules/data/dead_<size>.txt), within the counting budget (``proposals.BUDGET_SECONDS``, 5 s) and with the
   visits the service's measured speed gives it (``dead_stones.visits_for``), at counting's priority. A proposal
   over the budget is a fallback (the server counts with the rules engine's proposal instead): counted, and its
   time taken as the budget;
@@ -14,7 +16,8 @@ The study worker of the server is a thread here (the replay and the count take m
 per size (9 and 19 buffers), one search thread, niceness 19, measured at its start as the server's are.
 Prints p50 and p99 of each, the fallbacks, and last::
 
-    counting19_p50_s=<x> counting19_p99_s=<x> counting19_fallbacks=<k>/<n> estimate9_p50_s=<x>
+    counting9_p50_s=<x> counting9_p99_s=<x> counting9_fallbacks=<k>/<n> counting19_p50_s=<x> counting19_p99_s=<x>
+    counting19_fallbacks=<k>/<n> estimate9_p50_s=<x>
     estimate9_p99_s=<x> estimate19_p50_s=<x> estimate19_p99_s=<x> estimate_fallbacks=<k>/<n>
 
     .venv/bin/python bench/engine_latency_bench.py [--counting 30] [--estimates 10] [--engines DIR]
@@ -41,7 +44,7 @@ from app.engines.lane import Lane
 from app.engines.layout import Installed, Layout, engines_dir
 from app.engines.process import Launch
 from app.engines.service import EngineService
-from app.games.live.proposals import BUDGET_SECONDS
+from app.games.live.proposals import BUDGET_SECONDS, DeadStoneProposer
 from app.rules import Game
 from app.settings import Settings
 from app.study import judge
@@ -76,19 +79,26 @@ async def in_thread(fn: Any, *args: Any) -> Any:
     return await asyncio.to_thread(fn, *args)
 
 
-async def counting(service: EngineService, count: int) -> tuple[list[float], int]:
+async def counting(service: EngineService, size: int, count: int) -> tuple[list[float], int, int, int]:
+    """The times to a proposal, the fallbacks, the proposals with a deeper reading, those that asked the playouts."""
     times: list[float] = []
-    fallbacks = 0
-    for position in load(19)[:count]:
-        game = game_of(position.rows, position.to_move)
-        started = time.perf_counter()
-        try:
-            await dead_stones.ask(service, game, BUDGET_SECONDS)
-            times.append(time.perf_counter() - started)
-        except TimeoutError:
-            fallbacks += 1
-            times.append(BUDGET_SECONDS)
-    return times, fallbacks
+    fallbacks = deeper = settled = 0
+    proposer = DeadStoneProposer(engines=service)
+    try:
+        for position in load(size)[:count]:
+            game = game_of(position.rows, position.to_move)
+            started = time.perf_counter()
+            try:
+                judgement = await dead_stones.ask(service, game, BUDGET_SECONDS, settle=proposer.playouts)
+                times.append(time.perf_counter() - started)
+                deeper += judgement.deeper_visits > 0
+                settled += judgement.settled
+            except TimeoutError:
+                fallbacks += 1
+                times.append(BUDGET_SECONDS)
+    finally:
+        proposer.close()
+    return times, fallbacks, deeper, settled
 
 
 async def estimates(service: EngineService, size: int, count: int) -> tuple[list[float], int]:
@@ -119,14 +129,18 @@ async def run(layout: Layout, args: argparse.Namespace) -> None:
                 raise SystemExit(f"KataGo did not start for {lane.buffer}x{lane.buffer}: {lane.error}")
         speeds = {lane.buffer: lane.evals_per_second or 0.0 for lane in lanes}
         print(f"machine: {os.cpu_count()} cores; measured at start (evals/s): {speeds}", flush=True)
-        visits = dead_stones.visits_for(speeds[19], BUDGET_SECONDS)
-        count_times, count_fallbacks = await counting(service, args.counting)
-        print(
-            f"counting proposal, 19x19, {len(count_times)} positions, {visits} visits per reading, {BUDGET_SECONDS:g} s budget:"
-            f" p50 {percentile(count_times, 50):.2f} s, p99 {percentile(count_times, 99):.2f} s, over the budget"
-            f" (the rules engine's proposal instead) {count_fallbacks}",
-            flush=True,
-        )
+        count_times: dict[int, list[float]] = {}
+        count_fallbacks: dict[int, int] = {}
+        for size in (9, 19):
+            visits = dead_stones.visits_for(speeds[size], BUDGET_SECONDS)
+            count_times[size], count_fallbacks[size], deeper, settled = await counting(service, size, args.counting)
+            print(
+                f"counting proposal, {size}x{size}, {len(count_times[size])} positions, {visits} visits per reading,"
+                f" {BUDGET_SECONDS:g} s budget: p50 {percentile(count_times[size], 50):.2f} s, p99"
+                f" {percentile(count_times[size], 99):.2f} s, over the budget (the rules engine's proposal instead)"
+                f" {count_fallbacks[size]}; a deeper reading on {deeper}, the playouts asked on {settled}",
+                flush=True,
+            )
         est: dict[int, list[float]] = {}
         est_fallbacks = 0
         for size in (9, 19):
@@ -139,7 +153,8 @@ async def run(layout: Layout, args: argparse.Namespace) -> None:
                 flush=True,
             )
         print(
-            f"{seconds('counting19', count_times)} counting19_fallbacks={count_fallbacks}/{len(count_times)} "
+            f"{seconds('counting9', count_times[9])} counting9_fallbacks={count_fallbacks[9]}/{len(count_times[9])} "
+            f"{seconds('counting19', count_times[19])} counting19_fallbacks={count_fallbacks[19]}/{len(count_times[19])} "
             f"{seconds('estimate9', est[9])} {seconds('estimate19', est[19])} "
             f"estimate_fallbacks={est_fallbacks}/{len(est[9]) + len(est[19])}",
             flush=True,
@@ -150,7 +165,7 @@ async def run(layout: Layout, args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--counting", type=int, default=30, help="stored 19x19 positions proposed (default 30)")
+    parser.add_argument("--counting", type=int, default=30, help="stored positions proposed, each size (default 30)")
     parser.add_argument("--estimates", type=int, default=10, help="estimates on each of 9x9 and 19x19 (default 10)")
     parser.add_argument("--engines", type=Path, default=None)
     args = parser.parse_args()

@@ -17,6 +17,7 @@ from .handicap import fixed_handicap_points
 from .legality import Legality, illegal_points
 from .ruleset import PRESETS, RuleSet
 from .scoring import Score, score_position
+from .seki import seki_points
 
 Point = tuple[int, int]
 _CODE = {"B": BLACK, "W": WHITE}
@@ -498,6 +499,10 @@ class Game:
     def propose_dead(self, playouts: int | None = None) -> set[Point]:
         """The dead stones proposed for the current position (slow on a large board: keep it off an event loop)."""
         return propose_dead_on_board(self._board, _CODE[self.to_move], playouts)
+
+    def seki_stones(self) -> set[Point]:
+        """The stones of the chains in seki on the board as it lies (``app.rules.seki``: neither side can approach)."""
+        return seki_points(self._board)
 
     def estimate(self, playouts: int | None = None) -> tuple[set[Point], list[list[float]]]:
         """The proposed dead stones and each point's ownership (+1 Black's in every playout, -1 White's; rows

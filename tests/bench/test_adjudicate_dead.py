@@ -17,7 +17,10 @@ from tests.support.services import need_gnugo
 __all__ = ["katago_dir"]
 
 ADJUDICATED = re.compile(r"^positions=(\d+) adjudicated=\d+ playout_overruled=\d+$")
-JUDGED = re.compile(r"^positions=2 katago_gnugo=.* katago_truth=[0-2] playouts_truth=[0-2] gnugo_truth=[0-2] proposal_p50_s=")
+JUDGED = re.compile(
+    r"^positions=2 katago_gnugo=.* katago_truth=[0-2] playouts_truth=[0-2] gnugo_truth=[0-2]"
+    r" deeper=\d settled=\d over_budget=\d proposal_p50_s="
+)
 
 
 def test_a_truth_reads_back_as_written() -> None:

@@ -17,7 +17,8 @@ __all__ = ["katago_dir"]
 
 LAST = re.compile(
     r"^positions=2 katago_gnugo=[0-2] playouts_gnugo=[0-2] katago_playouts=[0-2] katago_uncertain=[0-2]"
-    r" katago_truth=[0-2] playouts_truth=[0-2] gnugo_truth=[0-2] proposal_p50_s=\d+\.\d\d proposal_p99_s=\d+\.\d\d$"
+    r" katago_truth=[0-2] playouts_truth=[0-2] gnugo_truth=[0-2] deeper=[0-2] settled=[0-2] over_budget=[0-2]"
+    r" proposal_p50_s=\d+\.\d\d proposal_p99_s=\d+\.\d\d$"
 )
 
 

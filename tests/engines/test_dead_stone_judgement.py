@@ -104,3 +104,85 @@ def test_visits_follow_the_measured_speed() -> None:
     assert visits_for(0.6, 5.0) == 1  # 19x19 on this CPU
     assert visits_for(2.0, 5.0) == 2  # 9x9 on this CPU
     assert visits_for(1000.0, 5.0) == 64  # a GPU: capped
+
+
+# A disputed chain: White's c3 stone is Black's with Black to play, its own with White to play.
+DISPUTED_B = grid(ROWS, {".": 0.9, "X": 1.0, "O": 0.95})
+DISPUTED_W = grid(ROWS, {".": -0.2, "X": 0.7, "O": -0.9})
+
+
+def test_the_side_to_move_decides_a_disputed_chain_with_the_playouts_agreeing() -> None:
+    game = board(ROWS)
+    readings = [Reading(DISPUTED_B), Reading(DISPUTED_W)]
+    # Black to move: Black's reading kills it, and the rules engine's playouts agree.
+    assert judge(game, readings, to_move="B", playouts={(2, 2)}).dead == [[2, 2]]
+    # The playouts keep it (or were not asked): not killed on KataGo's word alone, uncertain.
+    nothing: list[set[tuple[int, int]] | None] = [set(), None]
+    for playouts in nothing:
+        judgement = judge(game, readings, to_move="B", playouts=playouts)
+        assert judgement.dead == [] and judgement.uncertain == [[2, 2]]
+    # White to move: White's reading keeps it, firmly: alive, no mark.
+    judgement = judge(game, readings, to_move="W", playouts={(2, 2)})
+    assert judgement.dead == [] and judgement.uncertain == []
+
+
+def test_a_deeper_reading_of_the_side_to_move_replaces_its_first() -> None:
+    game = board(ROWS)
+    readings = [Reading(DISPUTED_B), Reading(DISPUTED_W)]
+    unsure = grid(ROWS, {".": 0.2, "X": 0.2, "O": 0.6})
+    deeper = Reading(grid(ROWS, {".": 0.5, "X": 0.9, "O": 0.1}), unsure)  # Black to move, deeper: not sure any more
+    judgement = judge(game, readings, to_move="B", deeper=deeper, playouts={(2, 2)})
+    assert judgement.dead == [] and judgement.uncertain == [[2, 2]]
+
+
+def test_a_chain_every_reading_leans_to_give_away_dies_with_the_playouts() -> None:
+    game = board(ROWS)
+    leaning = [Reading(grid(ROWS, {".": 0.2, "X": 0.5, "O": 0.3})), Reading(DISPUTED_B)]  # -0.3 / -0.95
+    assert judge(game, leaning, to_move="B", playouts={(2, 2)}).dead == [[2, 2]]
+    assert judge(game, leaning, to_move="B", playouts=set()).dead == []
+    # Hardly leaning with the side to move (-0.05): uncertain, whatever the playouts say.
+    barely = [Reading(grid(ROWS, {".": 0.0, "X": 0.5, "O": 0.05})), Reading(DISPUTED_B)]
+    judgement = judge(game, barely, to_move="B", playouts={(2, 2)})
+    assert judgement.dead == [] and judgement.uncertain == [[2, 2]]
+
+
+SEKI_9 = [
+    "X.X.O.OX.",
+    "XXXXOOOX.",
+    "OOOOXXXX.",
+    ".O.OX....",
+    "OOOOX....",
+    "...OX....",
+    "...OX....",
+    "...OX....",
+    "...OX....",
+]
+
+
+def test_a_seki_the_rules_engine_finds_stays_alive_unless_both_readings_kill_it_firmly() -> None:
+    game = board(SEKI_9)
+    inner_black = [[0, 0], [0, 1], [1, 1], [2, 0], [2, 1], [3, 1]]
+    # One reading gives the inner black chain to White: without the seki it would be disputed, with it alive.
+    black_to_move = grid(SEKI_9, {".": 0.0, "X": 0.1, "O": -0.1})
+    white_to_move = grid(SEKI_9, {".": 0.0, "X": 0.1, "O": -0.1})
+    for x, y in inner_black:
+        white_to_move[y][x] = -0.8
+    judgement = judge(game, [Reading(black_to_move), Reading(white_to_move)], to_move="W", playouts={(0, 0)})
+    assert judgement.dead == [] and judgement.uncertain == []
+    # Both readings firmly White's (a static seki test does not read sacrifices; KataGo does): dead.
+    for x, y in inner_black:
+        black_to_move[y][x] = -0.9
+    judgement = judge(game, [Reading(black_to_move), Reading(white_to_move)], to_move="W")
+    assert judgement.dead == sorted(inner_black)
+
+
+def test_a_chain_the_deeper_reading_is_unsure_of_is_settled_by_katagos_own_line() -> None:
+    game = board(ROWS)
+    readings = [Reading(DISPUTED_B), Reading(DISPUTED_W)]
+    unsure = grid(ROWS, {".": 0.6, "X": 0.6, "O": 0.6})
+    deeper = Reading(grid(ROWS, {".": 0.5, "X": 0.9, "O": 0.5}), unsure)  # Black to move: leans dead, unsure
+    # The playouts keep it; KataGo's line (its principal variation played out) captures it: dead.
+    assert judge(game, readings, to_move="B", deeper=deeper, playouts=set(), followed={(2, 2)}).dead == [[2, 2]]
+    # The line leaves it standing: uncertain.
+    judgement = judge(game, readings, to_move="B", deeper=deeper, playouts=set(), followed=set())
+    assert judgement.dead == [] and judgement.uncertain == [[2, 2]]

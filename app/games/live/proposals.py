@@ -11,8 +11,11 @@ the dead stones themselves. The room records the proposal with the action that s
 With KataGo (``engines``, the instance's engine service), KataGo's ownership proposes the dead stones first
 (``app.engines.dead_stones``: the board asked with each side to move, at counting's priority) when its process
 for the board size is ready and answers within the budget; the chains it is unsure of are proposed alive and
-listed as ``uncertain``. Otherwise (no KataGo, not ready, over the budget, an engine error) the proposal is the
-rules engine's as above. ``judge`` says whose it is (``katago`` or ``rules``), and is recorded with it.
+listed as ``uncertain``. A chain the two readings dispute is decided by the side to move, and killed only
+with the rules engine's playouts agreeing: those are asked of the same worker processes, within what is left of
+the budget, only when a disputed chain leans dead (``dead_stones.ask``'s ``settle``). Otherwise (no KataGo, not
+ready, over the budget, an engine error) the proposal is the rules engine's as above. ``judge`` says whose it is
+(``katago`` or ``rules``), and is recorded with it.
 """
 
 from __future__ import annotations
@@ -91,8 +94,21 @@ class DeadStoneProposer:
         """KataGo's proposal alone, within the budget (``TimeoutError``; the engine's errors as they come)."""
         if self.engines is None:
             raise EngineUnavailable("KataGo does not run on this server.")
-        judgement = await dead_stones.ask(self.engines, game, self.budget)
+        judgement = await dead_stones.ask(self.engines, game, self.budget, settle=self.playouts)
         return {"dead": judgement.dead, "uncertain": judgement.uncertain, "judge": "katago"}
+
+    async def playouts(self, game: Any, seconds: float) -> set[tuple[int, int]] | None:
+        """The rules engine's dead stones of ``game`` (``compute`` in a worker process) within ``seconds``; None when
+        it has none in time (KataGo's proposal then kills nothing on the side to move's word alone)."""
+        try:
+            future = self._executor().submit(self.compute, game)
+            points: list[list[int]] = await asyncio.wait_for(asyncio.wrap_future(future), seconds)
+        except TimeoutError:
+            return None
+        except BrokenProcessPool:
+            self._drop_pool()
+            return None
+        return {(x, y) for x, y in points}
 
     async def rules_proposal(self, game: Any) -> list[list[int]]:
         try:
