@@ -48,7 +48,7 @@ class KataEngine:
     def __init__(self, http: httpx.AsyncClient, step: Step, game: Position, rng: random.Random | None = None) -> None:
         self.http = http
         self.step = step
-        self.game = game  # the bridge's copy of the game: its rules preset (GTP has no command for it)
+        self.game = game  # the bridge's copy of the game: its rules, preset and parameters (GTP has no command for them)
         self.rng = rng or random.Random()
         self.size = game.size
         self.komi = game.komi
@@ -87,7 +87,8 @@ class KataEngine:
         return ""
 
     def _board(self, colour: str) -> Game:
-        game = Game(self.size, rules_for(self.game.rules), handicap_points=self.handicap or None)
+        rules = rules_for(self.game.rules, **self.game.rules_params, komi=self.komi)
+        game = Game(self.size, rules, handicap_points=self.handicap or None)
         for mover, point in self.moves:
             if mover != game.to_move:
                 game.set_to_move(mover)
@@ -141,6 +142,7 @@ class KataEngine:
             "setup": {
                 "size": self.size,
                 "rules": self.game.rules,
+                "rules_params": self.game.rules_params,  # the game's own rules, not only its preset's
                 "komi": self.komi,
                 "handicap": len(self.handicap),
                 "black": [list(p) for p in self.handicap],
