@@ -154,17 +154,13 @@ async def test_a_games_own_rules_reach_katago(server: ServeProcess) -> None:
     Black's two stones would take their own last liberty is illegal for KataGo under Chinese rules, and legal
     once the game's rules allow such a suicide."""
     line = [((0, 0), "B"), ((0, 1), "W"), ((8, 8), "B"), ((1, 1), "W"), ((8, 7), "B"), ((2, 0), "W")]
-    question = {
-        "setup": {"size": 9, "rules": "chinese", "komi": 7},
-        "line": [{"color": colour, "point": list(point)} for point, colour in line],
-        "visits": 1,
-        "seconds": 20,
-    }
+    setup: dict[str, Any] = {"size": 9, "rules": "chinese", "komi": 7}
+    question = {"setup": setup, "line": [{"color": c, "point": list(p)} for p, c in line], "visits": 1, "seconds": 20}
     suicide = 0 * 9 + 1  # B9: Black's A9 and B9 with no liberty left, capturing nothing
     house = bearer(await house_token(server, KATAGO_BOTS[0]))
     async with httpx.AsyncClient(base_url=server.url, headers=house, timeout=30) as bot:
         preset = (await bot.post("/api/bots/katago", json=question)).json()
-        own = {**question, "setup": {**question["setup"], "rules_params": {"multi_stone_suicide": True}}}
+        own = {**question, "setup": {**setup, "rules_params": {"multi_stone_suicide": True}}}
         custom = (await bot.post("/api/bots/katago", json=own)).json()
     assert preset["to_move"] == custom["to_move"] == "B"
     assert preset["policy"][suicide] == -1 and custom["policy"][suicide] >= 0, (preset["policy"][:9], custom["policy"][:9])
