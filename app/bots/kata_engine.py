@@ -29,7 +29,7 @@ import httpx
 from app.bots.gtp import GtpError
 from app.bots.position import Position
 from app.bots.rank_pick import Step, choose
-from app.bots.sparring import Aim, aim, kyu_of, outcomes
+from app.bots.sparring import Aim, advantage, aim, kyu_of, outcomes
 from app.rules import Game, IllegalMove, rules_for
 from app.rules.coords import from_gtp, to_gtp
 
@@ -129,7 +129,9 @@ class KataEngine:
             response = await self.http.get(f"/api/players/{self.game.opponent_name}", timeout=5)
             profile = response.json() if response.status_code == 200 else {}
             rank = (profile.get("player") or {}).get("rank")
-            chosen = aim(kyu_of(rank), outcomes(profile)) if rank else fallback
+            # A handicap game's stones and komi count: the partner plays as much stronger (or weaker).
+            worth = advantage(len(self.handicap), self.komi, self.size, opponent_black=self.game.me == "W")
+            chosen = aim(kyu_of(rank), outcomes(profile), worth) if rank else fallback
         except (httpx.HTTPError, ValueError) as exc:
             log.info("game %s: no profile of %s (%s)", self.game.game_id, self.game.opponent_name, exc)
             return fallback
