@@ -143,13 +143,13 @@ async def main(args: argparse.Namespace) -> None:
     gnugo = shutil.which(args.gnugo) or shutil.which("/usr/games/gnugo")
     levels = [int(level) for level in args.gnugo_levels.split(",") if level] if gnugo else []
     only = set(args.only.split(",")) if args.only else None
-    first = set(args.first.split(",")) if args.first else None
+    firsts = set(args.first.split(",")) if args.first else None
     match = Match(engines, gnugo, args.search_visits, args.max_moves, args.seed)
     began = time.monotonic()
     played = 0
     print(f"{'pairing':<28} {'first wins':>10} {'games':>5} {'score':>6}  95% interval")
     try:
-        for first, second in pairings(levels, only, first):
+        for first, second in pairings(levels, only, firsts):
             wins = 0.0
             for n in range(args.games):
                 if n % 2 == 0:
