@@ -124,9 +124,7 @@ class Bridge:
         return 0
 
     def stop(self) -> None:
-        if not self.stopping.is_set():
-            log.info("stopping: closing engines and sockets (games go on on the server)")
-            self.stopping.set()
+        self.stopping.set()
 
     @property
     def max_games(self) -> int:
@@ -264,6 +262,9 @@ class Bridge:
         return not self.stopping.is_set() and self.active < self.max_games
 
     async def _shutdown(self) -> None:
+        # Said here, in the bridge's own task (whose log is the bot's own in `tengen house-bots`), not in stop().
+        if self.stopping.is_set():
+            log.info("stopping: closing engines and sockets (games go on on the server)")
         await asyncio.gather(*(player.stop() for player in list(self.players.values())), return_exceptions=True)
         tasks = list(self.games.values())
         with contextlib.suppress(TimeoutError):

@@ -28,6 +28,8 @@ def bot_view(bot: User, active_games: int | None = None) -> dict[str, Any]:
         "house": bot.owner_id is None,
         "owner_id": bot.owner_id,
         "accepts": accepts_of(bot.bot_accepts).model_dump(),
+        # the house's adaptive partner: GET /api/players/{name}/handicap is its own offer to the reader
+        "sparring": is_sparring_partner(bot),
     }
     if active_games is not None:
         view["active_games"] = active_games
