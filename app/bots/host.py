@@ -117,7 +117,11 @@ class Host:
         """One bot's bridge, started again when it fails; its exit code once stopped or refused."""
         BOT.set(seat.name)  # this task's context: every task the bridge starts inherits it (the log files)
         while not self.stopping.is_set():
-            bridge = Bridge(self.server, seat.token, seat.engine, **seat.options)
+            try:
+                bridge = Bridge(self.server, seat.token, seat.engine, **seat.options)
+            except (TypeError, ValueError) as exc:  # a seat this bridge cannot take: starting it again cannot help
+                log.error("house bot %s: %s", seat.name, exc)
+                return REFUSED
             self.bridges[seat.name] = bridge
             try:
                 code = await bridge.serve()
@@ -137,7 +141,11 @@ class Host:
 
 def run_host(server: str, log_dir: Path | None, log_level: str = "info") -> int:
     """``tengen house-bots``: the seats from standard input, each bot's log in ``log_dir`` (none: standard error)."""
-    seats = read_seats(sys.stdin.read())
+    try:
+        seats = read_seats(sys.stdin.read())
+    except (KeyError, TypeError, ValueError) as exc:
+        print(f"tengen house-bots: the bots on standard input: {exc!r}", file=sys.stderr)
+        return REFUSED  # the same input again would fail the same way: not restarted
     formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
     stderr = logging.StreamHandler()
     stderr.setFormatter(formatter)

@@ -144,3 +144,18 @@ async def test_refused_tokens_stop_their_bots_and_all_refused_end_the_process(se
     assert code == 0
     assert outcome.result is not None and outcome.result["reason"] == "score"
     assert "the server refused its token" in (tmp_path / "logs" / "Nobody.log").read_text()
+
+
+@pytest.mark.parametrize("given", ["not json", "[]", json.dumps([{"name": "X", "token": "t", "options": {"katago_step": "Kata-99k"}}])])
+def test_bots_it_cannot_run_end_it_with_the_code_that_is_not_restarted(given: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "house-bots", "--server", "http://127.0.0.1:9"],
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+        input=given,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == REFUSED, done.stderr
+    assert "house-bots: the bots on standard input" in done.stderr or "no step 'Kata-99k'" in done.stderr
