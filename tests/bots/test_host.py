@@ -146,8 +146,11 @@ async def test_refused_tokens_stop_their_bots_and_all_refused_end_the_process(se
     assert "the server refused its token" in (tmp_path / "logs" / "Nobody.log").read_text()
 
 
-@pytest.mark.parametrize("given", ["not json", "[]", json.dumps([{"name": "X", "token": "t", "options": {"katago_step": "Kata-99k"}}])])
-def test_bots_it_cannot_run_end_it_with_the_code_that_is_not_restarted(given: str, tmp_path: Path) -> None:
+UNKNOWN_STEP = json.dumps([{"name": "X", "token": "t", "options": {"katago_step": "Kata-99k"}}])
+
+
+@pytest.mark.parametrize("given", ["not json", "[]", UNKNOWN_STEP])
+def test_bots_it_cannot_run_end_it_with_the_code_that_is_not_restarted(given: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "app.cli", "house-bots", "--server", "http://127.0.0.1:9"],
         cwd=REPO_ROOT,
