@@ -41,7 +41,8 @@ def test_the_card_shows_the_partners_offer_and_challenges_with_it(
         card.locator("label[for=pc-size-19]").click()
         player.page.select_option("#pc-strength", "Kata-Sparring")
         offer = card.locator(".computer-offer")
-        offer.wait_for()
+        # The 9x9 offer may show first (the partner is chosen already as the only house bot): the 19x19 one follows.
+        player.page.wait_for_function("() => document.querySelector('.computer-offer').textContent.includes('stones')")
         assert offer.inner_text() == (
             "It offers you: 4 handicap stones · You play White. It will play at its full strength against you."
         )
