@@ -72,7 +72,8 @@ async def step_games(server: ServeProcess, bot: HouseBot, opts: argparse.Namespa
         async with gate:
             return await one_game(server, bot.name, opts, seed)
 
-    return list(await asyncio.gather(*(gated(seed) for seed in range(opts.games))))
+    seeds = range(opts.first_seed, opts.first_seed + opts.games)  # a run can go on where another ended
+    return list(await asyncio.gather(*(gated(seed) for seed in seeds)))
 
 
 def report(name: str, outcomes: list[Outcome], fallbacks: int) -> dict[str, int]:
@@ -135,6 +136,7 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=30, help="the client's random moves before it passes (9x9) or resigns")
     parser.add_argument("--main", type=int, default=30, help="main time (s)")
     parser.add_argument("--period", type=int, default=5, help="byo-yomi period (s), 3 periods")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first game's seed (colours alternate by it)")
     parser.add_argument("--workdir", type=Path, default=None, help="keep the server's and the bots' logs here")
     opts = parser.parse_args()
     if opts.workdir is not None:
