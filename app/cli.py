@@ -1,5 +1,5 @@
 """The ``tengen`` command: ``serve``, ``migrate``, ``mailer``, ``analyst``, ``score``, ``ratings rebuild``, ``admin``,
-``bot`` and ``engines``."""
+``bot``, ``house-bots`` and ``engines``."""
 
 from __future__ import annotations
 
@@ -92,6 +92,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     bot.add_argument("--log-level", default="info")
 
+    host = sub.add_parser(
+        "house-bots",
+        help="run several house bots' bridges in one process (started by tengen serve; the bots as JSON on standard input)",
+    )
+    host.add_argument("--server", default=os.environ.get("TENGEN_SERVER", "http://127.0.0.1:8000"))
+    host.add_argument("--log-dir", default=None, help="a log file per bot in this folder (default: standard error)")
+    host.add_argument("--log-level", default="info")
+
     engines = sub.add_parser("engines", help="install KataGo for the server and see its state (docs/engines.md)")
     engines_sub = engines.add_subparsers(dest="engines_command", required=True)
     engines_sub.add_parser("install", help="download, check and set up KataGo into TENGEN_ENGINES_DIR (idempotent)")
@@ -132,6 +140,12 @@ def main(argv: list[str] | None = None) -> int:
             max_think=args.max_think,
             fallback=args.fallback_gtp,
         )
+    if args.command == "house-bots":
+        from pathlib import Path
+
+        from app.bots.host import run_host
+
+        return run_host(args.server, Path(args.log_dir) if args.log_dir else None, args.log_level)
     if args.command == "serve":
         from app.server import serve as run_server
 

@@ -112,13 +112,15 @@ class Match:
         return 1.0 if winner == "B" else 0.0 if winner == "W" else 0.5
 
 
-def pairings(levels: list[int], only: set[str] | None) -> list[tuple[Player, Player]]:
+def pairings(levels: list[int], only: set[str] | None, first: set[str] | None = None) -> list[tuple[Player, Player]]:
     players = [Player(step.name, step=step) for step in STEPS]
     out = [(players[i], players[i + 1]) for i in range(len(players) - 1)]
     gnugo = [Player(f"GnuGo-{level}", gnugo_level=level) for level in levels]
     out += [(player, gnu) for player in players for gnu in gnugo]
     if only:
         out = [pair for pair in out if pair[0].name in only or pair[1].name in only]
+    if first:  # a share of the table, so that each run fits a slot on a shared machine
+        out = [pair for pair in out if pair[0].name in first]
     return out
 
 
@@ -141,12 +143,13 @@ async def main(args: argparse.Namespace) -> None:
     gnugo = shutil.which(args.gnugo) or shutil.which("/usr/games/gnugo")
     levels = [int(level) for level in args.gnugo_levels.split(",") if level] if gnugo else []
     only = set(args.only.split(",")) if args.only else None
+    firsts = set(args.first.split(",")) if args.first else None
     match = Match(engines, gnugo, args.search_visits, args.max_moves, args.seed)
     began = time.monotonic()
     played = 0
     print(f"{'pairing':<28} {'first wins':>10} {'games':>5} {'score':>6}  95% interval")
     try:
-        for first, second in pairings(levels, only):
+        for first, second in pairings(levels, only, firsts):
             wins = 0.0
             for n in range(args.games):
                 if n % 2 == 0:
@@ -169,6 +172,7 @@ if __name__ == "__main__":
     parser.add_argument("--gnugo-levels", default="1,10", help="GNU Go levels each step meets (comma-separated; empty: none)")
     parser.add_argument("--gnugo", default="gnugo")
     parser.add_argument("--only", default="", help="only the pairings with these players (comma-separated names)")
+    parser.add_argument("--first", default="", help="only the pairings whose first player is one of these (comma-separated)")
     parser.add_argument("--search-visits", type=int, default=8, help="the search step's visits a move")
     parser.add_argument("--max-moves", type=int, default=150)
     parser.add_argument("--parallel", type=int, default=1, help="KataGo's analysis threads")

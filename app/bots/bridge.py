@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -37,8 +38,29 @@ log = logging.getLogger("tengen.bot")
 PARENT_PID_VARIABLE = "TENGEN_BOT_PARENT_PID"  # set by `tengen serve` for its house bots
 
 
+REFUSED = 2  # the exit code when the server refuses the token (a house bot's is replaced at each server start)
+
+
 class BridgeError(Exception):
     pass
+
+
+def stop_on_signals(stop: Callable[[], None]) -> asyncio.Task[None] | None:
+    """Call ``stop`` on SIGTERM or SIGINT, and when the server that started this process (a house bot's, named
+    by ``PARENT_PID_VARIABLE``) is gone, however it went; the watcher's task, to cancel at the end."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop)
+    parent = os.environ.get(PARENT_PID_VARIABLE)
+    return asyncio.create_task(_watch_parent(int(parent), stop)) if parent else None
+
+
+async def _watch_parent(pid: int, stop: Callable[[], None]) -> None:
+    while os.getppid() == pid:
+        await asyncio.sleep(1.0)
+    log.info("the server that started this process is gone")
+    stop()
 
 
 class Bridge:
@@ -81,34 +103,28 @@ class Bridge:
     # ------------------------------------------------------------------ running
 
     async def run(self) -> int:
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, self.stop)
-        parent = os.environ.get(PARENT_PID_VARIABLE)
-        watcher = asyncio.create_task(self._watch_parent(int(parent))) if parent else None
+        """The bridge as a process of its own (``tengen bot``): stopped by SIGTERM, SIGINT or its parent's end."""
+        watcher = stop_on_signals(self.stop)
+        try:
+            return await self.serve()
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+
+    async def serve(self) -> int:
+        """Play until stopped: 0, or 2 when the server refuses the token (``tengen house-bots`` runs several
+        bridges this way in one process)."""
         try:
             await self._connect_loop()
         except BridgeError as exc:
             log.error("%s", exc)
-            return 2
+            return REFUSED
         finally:
-            if watcher is not None:
-                watcher.cancel()
             await self._shutdown()
         return 0
 
-    async def _watch_parent(self, pid: int) -> None:
-        """A house bot's bridge stops when the server that started it is gone, however it went."""
-        while os.getppid() == pid:
-            await asyncio.sleep(1.0)
-        log.info("the server that started this bridge is gone")
-        self.stop()
-
     def stop(self) -> None:
-        if not self.stopping.is_set():
-            log.info("stopping: closing engines and sockets (games go on on the server)")
-            self.stopping.set()
+        self.stopping.set()
 
     @property
     def max_games(self) -> int:
@@ -246,6 +262,9 @@ class Bridge:
         return not self.stopping.is_set() and self.active < self.max_games
 
     async def _shutdown(self) -> None:
+        # Said here, in the bridge's own task (whose log is the bot's own in `tengen house-bots`), not in stop().
+        if self.stopping.is_set():
+            log.info("stopping: closing engines and sockets (games go on on the server)")
         await asyncio.gather(*(player.stop() for player in list(self.players.values())), return_exceptions=True)
         tasks = list(self.games.values())
         with contextlib.suppress(TimeoutError):

@@ -1,11 +1,12 @@
 """The server's own bots: KataGo's steps from 25 kyu to its full strength where KataGo is installed, and GNU Go at
 several strengths where GNU Go is, started by ``tengen serve`` as child processes.
 
-Each house bot is a bot account with no owner, played by a ``tengen bot`` bridge of its own (a separate
-process: no engine ever runs in the web server's event loop). On every start the server makes sure the
-accounts exist, revokes their old tokens, makes a fresh one for each bridge (passed in the environment,
-never on a command line) and starts the bridges; a bridge that dies is started again; they are stopped
-with the server.
+Each house bot is a bot account with no owner, played by a bridge of its own (``app/bots/bridge.py``, as
+``tengen bot`` runs one); all the bridges share one ``tengen house-bots`` process (``app/bots/host.py``), apart
+from the web server's (no engine ever runs in its event loop). On every start the server makes sure the
+accounts exist, revokes their old tokens, makes a fresh one for each bot (written to the process's standard
+input, never on a command line or in the environment) and starts the process; should it die it is started
+again; it is stopped with the server.
 
 GNU Go at its lowest level is still far too strong for a newcomer, so the weaker bots play a share of their
 moves at random among the legal moves that do not fill one of their own eyes (``--random-share``): half of
@@ -24,20 +25,21 @@ Several instances sharing one database: enable house bots on one of them only (`
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import shutil
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.accounts import tokens
 from app.accounts.service import name_key
-from app.bots.bridge import PARENT_PID_VARIABLE
+from app.bots.bridge import PARENT_PID_VARIABLE, REFUSED
 from app.bots.declaration import BotAccepts
+from app.bots.host import Seat
 from app.bots.rank_pick import SPARRING, STEPS
 from app.engines.layout import Installed, Layout, engines_dir
 from app.settings import Settings
@@ -47,9 +49,8 @@ from app.store.repositories import users
 
 log = logging.getLogger("tengen.house_bots")
 
-RESTART_DELAY = 5.0  # seconds before a dead bridge is started again
-STOP_GRACE = 6.0  # seconds the bridges together get to stop before they are killed
-REFUSED = 2  # the bridge's exit code when the server refuses its token
+RESTART_DELAY = 5.0  # seconds before the house bots' process, should it die, is started again
+STOP_GRACE = 6.0  # seconds its bridges together get to stop before it is killed
 
 
 @dataclass(frozen=True)
@@ -130,71 +131,79 @@ async def prepare(settings: Settings, bots: tuple[HouseBot, ...] = HOUSE_BOTS) -
     return out
 
 
+def seat_for(bot: HouseBot, token: str, gnugo: str | None) -> Seat:
+    """How the house bot's bridge is set up: a KataGo step, or GNU Go at its level (and its random share)."""
+    options: dict[str, object] = {"max_think": bot.max_think, "untimed_limit": bot.max_think}
+    engine = ""
+    if bot.step is not None:
+        # KataGo's steps accept the server's dead stones (KataGo's own proposal where it runs).
+        options.update(katago_step=bot.step, scoring="accept")
+    else:
+        engine = f"{gnugo} --mode gtp --level {bot.level}"
+        options["random_share"] = bot.random_share
+    if gnugo is not None:
+        # Over its budget, GNU Go at its fastest level gives the move.
+        options["fallback"] = f"{gnugo} --mode gtp --level 0"
+    return Seat(bot.name, token, engine, options)
+
+
 class HouseBots:
-    """The bridges of the house bots, as child processes of ``tengen serve``."""
+    """The house bots' bridges, all in one ``tengen house-bots`` child process of ``tengen serve``
+    (``app/bots/host.py``): one Python process instead of one per bot (14 of about 75 MB each)."""
 
     def __init__(self, gnugo: str | None, server_url: str, bots: list[tuple[HouseBot, str]], log_dir: Path) -> None:
-        self.gnugo = gnugo
         self.server_url = server_url
         self.bots = bots
+        self.seats = [seat_for(bot, token, gnugo) for bot, token in bots]
         self.log_dir = log_dir
-        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        self.process: subprocess.Popen[bytes] | None = None
         self._stop = threading.Event()
         self._watcher = threading.Thread(target=self._watch, name="house-bots", daemon=True)
 
     def start(self) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        for bot, token in self.bots:
-            self._spawn(bot, token)
+        self._spawn()
         self._watcher.start()
         log.info("house bots started: %s", ", ".join(bot.name for bot, _ in self.bots))
 
-    def _spawn(self, bot: HouseBot, token: str) -> None:
-        command = [sys.executable, "-m", "app.cli", "bot", "--server", self.server_url]
-        if bot.step is not None:
-            # KataGo's steps accept the server's dead stones (KataGo's own proposal where it runs).
-            command += ["--katago-step", bot.step, "--scoring", "accept"]
-        else:
-            command += ["--gtp", f"{self.gnugo} --mode gtp --level {bot.level}", "--random-share", str(bot.random_share)]
-        command += ["--max-think", str(bot.max_think), "--untimed-limit", str(bot.max_think)]
-        if self.gnugo is not None:
-            # Over its budget, GNU Go at its fastest level gives the move.
-            command += ["--fallback-gtp", f"{self.gnugo} --mode gtp --level 0"]
-        env = {**os.environ, "TENGEN_BOT_TOKEN": token, PARENT_PID_VARIABLE: str(os.getpid())}
-        with open(self.log_dir / f"{bot.name}.log", "ab") as out:
-            self.processes[bot.name] = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+    def _spawn(self) -> None:
+        command = [sys.executable, "-m", "app.cli", "house-bots", "--server", self.server_url, "--log-dir", str(self.log_dir)]
+        env = {**os.environ, PARENT_PID_VARIABLE: str(os.getpid())}
+        with open(self.log_dir / "house-bots.log", "ab") as out:
+            process = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT)
+        assert process.stdin is not None
+        # The tokens through a pipe: never on a command line or in the environment, where `ps` could show them.
+        process.stdin.write(json.dumps([seat.to_json() for seat in self.seats]).encode())
+        process.stdin.close()
+        self.process = process
 
     def _watch(self) -> None:
         while not self._stop.wait(RESTART_DELAY):
-            for bot, token in self.bots:
-                process = self.processes.get(bot.name)
-                if process is None or process.poll() is None or self._stop.is_set():
-                    continue
-                if process.returncode == REFUSED:
-                    # Its token was refused (another instance started house bots on the same database and
-                    # replaced it): starting it again cannot help.
-                    log.error(
-                        "house bot %s: the server refused its token; not restarting it (house bots on more than one instance?)",
-                        bot.name,
-                    )
-                    self.processes.pop(bot.name, None)
-                    continue
-                log.warning("house bot %s exited (%s); starting it again", bot.name, process.returncode)
-                self._spawn(bot, token)
+            process = self.process
+            if process is None or process.poll() is None or self._stop.is_set():
+                continue
+            if process.returncode == REFUSED:
+                # Every token was refused (another instance started house bots on the same database and
+                # replaced them): starting it again cannot help.
+                log.error("house bots: the server refused every token; not starting them again (house bots elsewhere?)")
+                self.process = None
+                continue
+            log.warning("the house bots' process exited (%s); starting it again", process.returncode)
+            self._spawn()
 
     def stop(self) -> None:
         self._stop.set()
-        for process in self.processes.values():
-            if process.poll() is None:
-                process.terminate()
-        # All of them at once, within one grace: a bridge ends its engines and sockets in a few seconds.
-        deadline = time.monotonic() + STOP_GRACE
-        for process in self.processes.values():
-            try:
-                process.wait(max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
+        process = self.process
+        if process is None:
+            return
+        if process.poll() is None:
+            process.terminate()
+        # Its bridges end their engines and sockets together, in a few seconds.
+        try:
+            process.wait(STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
 
 
 def start_house_bots(settings: Settings, host: str, port: int) -> HouseBots | None:

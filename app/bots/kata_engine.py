@@ -29,7 +29,7 @@ import httpx
 from app.bots.gtp import GtpError
 from app.bots.position import Position
 from app.bots.rank_pick import Step, choose
-from app.bots.sparring import Aim, aim, kyu_of, outcomes
+from app.bots.sparring import Aim, advantage, aim, kyu_of, outcomes
 from app.rules import Game, IllegalMove, rules_for
 from app.rules.coords import from_gtp, to_gtp
 
@@ -48,7 +48,7 @@ class KataEngine:
     def __init__(self, http: httpx.AsyncClient, step: Step, game: Position, rng: random.Random | None = None) -> None:
         self.http = http
         self.step = step
-        self.game = game  # the bridge's copy of the game: its rules preset (GTP has no command for it)
+        self.game = game  # the bridge's copy of the game: its rules, preset and parameters (GTP has no command for them)
         self.rng = rng or random.Random()
         self.size = game.size
         self.komi = game.komi
@@ -87,7 +87,8 @@ class KataEngine:
         return ""
 
     def _board(self, colour: str) -> Game:
-        game = Game(self.size, rules_for(self.game.rules), handicap_points=self.handicap or None)
+        rules = rules_for(self.game.rules, **self.game.rules_params, komi=self.komi)
+        game = Game(self.size, rules, handicap_points=self.handicap or None)
         for mover, point in self.moves:
             if mover != game.to_move:
                 game.set_to_move(mover)
@@ -128,7 +129,9 @@ class KataEngine:
             response = await self.http.get(f"/api/players/{self.game.opponent_name}", timeout=5)
             profile = response.json() if response.status_code == 200 else {}
             rank = (profile.get("player") or {}).get("rank")
-            chosen = aim(kyu_of(rank), outcomes(profile)) if rank else fallback
+            # A handicap game's stones and komi count: the partner plays as much stronger (or weaker).
+            worth = advantage(len(self.handicap), self.komi, self.size, opponent_black=self.game.me == "W")
+            chosen = aim(kyu_of(rank), outcomes(profile), worth) if rank else fallback
         except (httpx.HTTPError, ValueError) as exc:
             log.info("game %s: no profile of %s (%s)", self.game.game_id, self.game.opponent_name, exc)
             return fallback
@@ -141,6 +144,7 @@ class KataEngine:
             "setup": {
                 "size": self.size,
                 "rules": self.game.rules,
+                "rules_params": self.game.rules_params,  # the game's own rules, not only its preset's
                 "komi": self.komi,
                 "handicap": len(self.handicap),
                 "black": [list(p) for p in self.handicap],

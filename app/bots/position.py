@@ -11,11 +11,24 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules import PRESETS
+
 Point = tuple[int, int]
 GameMove = tuple[str, Point | None]  # colour, point (None: pass)
 
 # Events that add a move to the record.
 _MOVES = ("move", "pass")
+
+
+def preset_and_params(rules: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A game's rules as the snapshot gives them (every parameter of its ``RuleSet``) as a preset and the
+    parameters that differ from it, komi apart: what a KataGo house bot sends the server with each question, so
+    that KataGo is told the game's own rules (ko, scoring, tax, suicide...), not only its preset's. Rules named
+    after no preset start from Chinese."""
+    name = str(rules.get("name") or "chinese")
+    base = PRESETS.get(name, PRESETS["chinese"]).to_dict()
+    params = {key: value for key, value in rules.items() if key in base and key not in ("name", "komi") and base[key] != value}
+    return (name if name in PRESETS else "chinese"), params
 
 
 class Gap(Exception):
@@ -30,7 +43,8 @@ class Position:
     v: int = 0
     size: int = 19
     komi: float = 7.5
-    rules: str = "chinese"
+    rules: str = "chinese"  # the preset the game's rules start from...
+    rules_params: dict[str, Any] = field(default_factory=dict)  # ... and what differs from it (komi apart)
     handicap_points: list[Point] = field(default_factory=list)
     time_control: dict[str, Any] = field(default_factory=dict)
     moves: list[GameMove] = field(default_factory=list)
@@ -59,7 +73,7 @@ class Position:
         self.size = int(game["size"])
         rules = game.get("rules") or {}
         self.komi = float(rules.get("komi", game.get("komi", 7.5)))
-        self.rules = str(rules.get("name", "chinese"))
+        self.rules, self.rules_params = preset_and_params(rules)
         self.handicap_points = [tuple(p) for p in game.get("handicap_points") or []]
         self.time_control = game.get("time_control") or {}
         players = game["players"]

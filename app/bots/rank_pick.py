@@ -6,11 +6,13 @@ network for its policy (one evaluation, no search) and plays a move from the top
 drawn so that on average it is ``mean_place(kyu, size)``:
 
 - it draws ``picks`` distinct moves, each equally likely, from the moves the network finds at all plausible
-  (a policy of at least ``PLAUSIBLE`` of the top move's), and plays the one the network likes best. The best of
+  (a policy of at least ``pool_floor(kyu)`` of the top move's: ``PLAUSIBLE``, and far less for the weakest
+  steps), and plays the one the network likes best. The best of
   ``n`` draws among ``L`` moves sits on average at place ``(L + 1) / (n + 1)``; ``picks`` solves that for the
   wanted place, so the rule holds whether 300 moves are legal or 30;
-- the wanted place grows geometrically with the kyu rank (``PLACE_GROWTH`` a rank) and with the board's area:
-  a 1 dan's move is the network's first or second, a 25 kyu's on 19x19 about the 30th, on 9x9 about the 8th;
+- the wanted place grows geometrically with the kyu rank (``PLACE_GROWTH`` a rank) and with the board's area,
+  less than in proportion on small boards: a 1 dan's move is the network's first or second, a 25 kyu's on
+  19x19 about the 75th, on 9x9 about the 25th;
 - an obvious move (its policy beyond ``obvious(fill)``, lower as the board fills) is always played, as a
   player of any rank captures what is in atari or answers a clear threat;
 - never a move that leaves its own chain in atari where the opponent may capture it, nor one that fills its
@@ -36,7 +38,10 @@ Point = tuple[int, int]
 
 PLACE_GROWTH = 1.18  # the wanted place in the policy's order grows by this factor a kyu rank
 PLACE_SCALE = 1.2  # ... from 1 + PLACE_SCALE at 1 dan on 19x19
-PLAUSIBLE = 0.002  # moves with less than this share of the top move's policy are never drawn
+SMALL_BOARD = 0.5  # the place scales with the board's area times (19 / side) to this power: see mean_place
+PLAUSIBLE = 0.002  # moves with less than this share of the top move's policy are never drawn...
+WIDE_FROM = 10.0  # ... by a step of this kyu rank or stronger; a weaker one's pool is wider:
+WIDEN = 2.0  # the share divided by this for each kyu rank beyond WIDE_FROM
 OBVIOUS_EMPTY = 0.85  # the top move's policy beyond which it is played, on an empty board...
 OBVIOUS_FULL = 0.5  # ... and on a full one
 
@@ -83,8 +88,20 @@ def step_named(name: str) -> Step:
 
 
 def mean_place(kyu: float, size: int) -> float:
-    """The place (1: the network's first choice) a move of this rank has on average in the policy's order."""
-    return 1.0 + (size * size / 361.0) * PLACE_SCALE * PLACE_GROWTH**kyu
+    """The place (1: the network's first choice) a move of this rank has on average in the policy's order.
+
+    It scales with the board's area (fewer moves to choose from), but less than in proportion on a small board:
+    by ``(size² / 361) · (19 / size)^SMALL_BOARD``. On 9x9 even a move far down the policy is rarely a blunder
+    (the board is small and every move is near the action), so in proportion to its area alone the 25 kyu step
+    played like a 12 kyu there and beat GNU Go at level 1 three games in four (bench/bot_calibration.py)."""
+    return 1.0 + (size * size / 361.0) * (19.0 / size) ** SMALL_BOARD * PLACE_SCALE * PLACE_GROWTH**kyu
+
+
+def pool_floor(kyu: float) -> float:
+    """The share of the top move's policy below which a move is never drawn at this rank: ``PLAUSIBLE`` down to
+    ``WIDE_FROM`` kyu, then ever smaller, so that the weakest steps also draw the moves the network would never
+    consider (KaTrain's rank strategy draws among all legal moves) but still never a self-atari or an own eye."""
+    return PLAUSIBLE / WIDEN ** max(0.0, kyu - WIDE_FROM)
 
 
 def picks(kyu: float, size: int, plausible: int) -> int:
@@ -147,7 +164,7 @@ def choose(policy: list[float], game: Game, kyu: float | None, rng: random.Rando
     taken = sum(1 for y in range(size) for x in range(size) if game.stone_at((x, y)) is not None)
     if top_policy >= obvious(taken / (size * size)):
         return top
-    plausible = [item for item in moves if item[0] >= top_policy * PLAUSIBLE]
+    plausible = [item for item in moves if item[0] >= top_policy * pool_floor(kyu)]
     drawn = rng.sample(plausible, min(len(plausible), picks(kyu, size, len(plausible))))
     for p, point in sorted(drawn, key=lambda item: -item[0]):
         if point == top or not loses_a_chain(game, colour, point):

@@ -8,8 +8,13 @@ winning meets a stronger partner and one who keeps losing a weaker one, until th
 #175). Beyond the policy rule's reach (a player stronger than ``POLICY_KYU``) it plays KataGo's first choice, and
 beyond the policy's own strength it searches.
 
-The handicap stays the challenger's: the lobby suggests one from the two ranks (``GET /api/players/{name}/handicap``);
-the partner adapts its strength within the game it is given.
+Its strength reaches from ``WEAKEST_KYU`` to its search (``SEARCH_KYU``, the network's full strength here).
+Beyond that reach the rest is offered as a handicap (``offer``): a player who keeps losing to its weakest is
+offered stones (the rank gap left, through ``app/ratings/handicap.suggest``: a stone is worth more ranks on a
+small board), and a player stronger than its search gives them. ``GET /api/players/Kata-Sparring/handicap``
+answers with that offer for the player asking (the lobby's card shows it and challenges with it). Whatever
+handicap a game has, the partner's aim in it discounts what the handicap is worth (``aim``'s ``advantage``),
+so that a game the player chose to give or take stones in is still aimed to be close.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.ratings.handicap import black_advantage_ranks, suggest
 from app.ratings.ranks import DAN_START, parse_rank
 
 RESULT_SHIFT = 2.0  # ranks the partner moves for the last game's result
@@ -24,7 +30,8 @@ FADE = 0.7  # each older game counts this much of the one after it
 RECENT = 6  # games of the head-to-head that count
 POLICY_KYU = -2.0  # 3 dan: stronger players get the network's first choice...
 SEARCH_KYU = -4.0  # ... and from 5 dan its search
-WEAKEST_KYU = 30.0
+WEAKEST_KYU = 30.0  # the weakest it plays: a player it keeps beating even so is offered stones
+HANDICAP_KOMI = 0.5  # a komi this low (or lower) is a handicap, as app/ratings/handicap suggests one
 
 
 @dataclass(frozen=True)
@@ -60,12 +67,53 @@ def outcomes(profile: dict[str, Any]) -> list[float]:
     return out[:RECENT]
 
 
-def aim(opponent_kyu: float, scores: list[float]) -> Aim:
-    """The rank to aim at against a player of ``opponent_kyu`` after the partner's ``scores`` (newest first)."""
-    shift = sum((score - 0.5) * 2 * RESULT_SHIFT * FADE**age for age, score in enumerate(scores[:RECENT]))
-    kyu = min(WEAKEST_KYU, opponent_kyu + shift)
+def wanted(opponent_kyu: float, scores: list[float]) -> float:
+    """The rank an even game against a player of ``opponent_kyu`` wants after the partner's ``scores``."""
+    return opponent_kyu + sum((score - 0.5) * 2 * RESULT_SHIFT * FADE**age for age, score in enumerate(scores[:RECENT]))
+
+
+def aim(opponent_kyu: float, scores: list[float], advantage: float = 0.0) -> Aim:
+    """The rank to aim at against a player of ``opponent_kyu`` after the partner's ``scores`` (newest first), in
+    a game whose handicap is worth ``advantage`` ranks to the opponent (negative: to the partner)."""
+    kyu = min(WEAKEST_KYU, wanted(opponent_kyu, scores) - advantage)
     if kyu <= SEARCH_KYU:
         return Aim(None, search=True)
     if kyu <= POLICY_KYU:
         return Aim(None)
     return Aim(kyu)
+
+
+def advantage(handicap_stones: int, komi: float, size: int, opponent_black: bool) -> float:
+    """What a handicap game's stones and komi are worth to the partner's opponent, in ranks (0 in an even game:
+    the preset's usual komi is no handicap)."""
+    if handicap_stones < 2 and komi > HANDICAP_KOMI:
+        return 0.0
+    ranks = black_advantage_ranks(handicap_stones, komi, size)
+    return ranks if opponent_black else -ranks
+
+
+@dataclass(frozen=True)
+class Offer:
+    """The game the partner offers a player: the handicap and komi (None: the rules' usual komi), whether the
+    player takes Black (None: either, an even game), and the aim it would then play at."""
+
+    handicap: int
+    komi: float | None
+    player_black: bool | None
+    aim: Aim
+
+
+def offer(opponent_kyu: float, scores: list[float], size: int) -> Offer:
+    """The handicap that covers what the partner's strength cannot reach against this player on this board."""
+    want = wanted(opponent_kyu, scores)
+    if want > WEAKEST_KYU:  # weaker than the partner can play: the player takes the rest as Black
+        gap, player_black = want - WEAKEST_KYU, True
+    elif want < SEARCH_KYU:  # stronger than its search: the player gives the rest as White
+        gap, player_black = SEARCH_KYU - want, False
+    else:
+        return Offer(0, None, None, aim(opponent_kyu, scores))
+    suggestion = suggest(gap, size)
+    if suggestion.komi is None:  # less than half a rank on this board: an even game
+        return Offer(0, None, None, aim(opponent_kyu, scores))
+    worth = advantage(suggestion.handicap, suggestion.komi, size, player_black)
+    return Offer(suggestion.handicap, suggestion.komi, player_black, aim(opponent_kyu, scores, worth))

@@ -122,6 +122,11 @@ class Lane:
         return len(self._running)
 
     @property
+    def pending_visits(self) -> int:
+        """The visits of the questions waiting and being answered (at most: a running one may be part done)."""
+        return sum(job.question.visits for job in self._queue) + sum(job.question.visits for job in self._running.values())
+
+    @property
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None and self._process.alive else None
 

@@ -105,6 +105,15 @@ class EngineService:
     def waiting(self) -> int:
         return sum(lane.waiting for lane in self.lanes)
 
+    def backlog(self, size: int) -> int:
+        """The visits of the questions waiting for or being answered by the process for this board size (0: none,
+        or no such process): the work a new question queues behind, for a caller with a time budget."""
+        try:
+            lane = self._lane_for(size)
+        except EngineUnavailable:
+            return 0
+        return lane.pending_visits
+
     def _lane_for(self, size: int) -> Lane:
         if self.absent is not None:
             raise EngineUnavailable(f"KataGo is {self.absent}.")

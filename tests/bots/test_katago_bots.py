@@ -4,7 +4,9 @@ step plays a legal 9x9 game to its scored end within a quick clock, and a few mo
 
 from __future__ import annotations
 
+import asyncio
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.bots.kata_engine import ASK_SHARE
 from app.bots.house import KATAGO_BOTS, HouseBot, HouseBots, katago_installed, prepare
 from app.bots.rank_pick import SPARRING, STEPS
 from app.settings import Settings
@@ -24,7 +27,11 @@ __all__ = ["katago_dir"]
 
 pytestmark = [pytest.mark.katago]
 
-QUICK = {"kind": "byoyomi", "main": 20, "periods": 3, "period_time": 5}  # 5 s a move once the 20 s are gone
+QUICK_PERIOD = 5  # seconds a move once the 20 s of main time are gone
+QUICK: dict[str, Any] = {"kind": "byoyomi", "main": 20, "periods": 3, "period_time": QUICK_PERIOD}
+# The evaluations' worth of time a move's budget holds on a big board at least (one for a policy step's move; the
+# rest for the queue, a search and the machine getting busier after the speed was measured).
+EVALUATIONS_A_MOVE = 4
 
 
 @pytest.fixture(scope="module")
@@ -87,8 +94,30 @@ async def test_each_step_plays_a_legal_9x9_game_to_the_end_within_its_clock(
         assert "aiming at 6.0 kyu" in log, log[-3000:]
 
 
+async def measured_speed(server: ServeProcess, buffer: int) -> float:
+    """The evaluations a second the server's KataGo measured for this buffer at its start (/healthz)."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        for _ in range(600):
+            lanes = (await http.get("/healthz")).json()["engines"]["katago"].get("buffers") or {}
+            speed = (lanes.get(f"{buffer}x{buffer}") or {}).get("evals_per_second")
+            if speed:
+                return float(speed)
+            await asyncio.sleep(0.2)
+    raise AssertionError(f"the server's KataGo measured no speed for {buffer}x{buffer}")
+
+
+def clock_for(speed: float) -> dict[str, Any]:
+    """A quick byo-yomi clock whose period leaves a move's budget (half a period, of which the bot gives KataGo
+    ``ASK_SHARE``) room for ``EVALUATIONS_A_MOVE`` evaluations at the measured speed: the bot's budget scales with
+    this machine's speed (a busy machine's, or a 19x19 board's, is slower), so that no move falls to the
+    fallback for want of time. Never quicker than ``QUICK``."""
+    need = EVALUATIONS_A_MOVE / speed / ASK_SHARE
+    return {**QUICK, "period_time": max(QUICK_PERIOD, math.ceil(2 * need))}
+
+
 @pytest.mark.parametrize("size", [13, 19])
 async def test_a_policy_step_and_the_search_play_on_13x13_and_19x19(server: ServeProcess, size: int, tmp_path: Path) -> None:
+    clock = clock_for(await measured_speed(server, 19))  # 13x13 goes to the 19x19 process
     async with httpx.AsyncClient(base_url=server.url) as player:
         await register(player)
         for bot in (KATAGO_BOTS[2], KATAGO_BOTS[-1]):
@@ -96,7 +125,7 @@ async def test_a_policy_step_and_the_search_play_on_13x13_and_19x19(server: Serv
                 server.url, await house_token(server, bot), tmp_path / f"{bot.name}.log", katago_step=bot.step
             ).start()
             try:
-                game_id = await challenge_bot(player, bot.name, board_size=size, rated=False, time_control=QUICK)
+                game_id = await challenge_bot(player, bot.name, board_size=size, rated=False, time_control=clock)
                 outcome = await Resigner(server.ws_url, _cookie(player), game_id, moves=4, seed=size).play(300)
             finally:
                 code = bridge.terminate()
@@ -147,3 +176,20 @@ async def test_the_server_starts_katago_steps_as_house_bots(server: ServeProcess
     log = (tmp_path / "house-bots" / f"{bot.name}.log").read_text()
     assert outcome.result is not None and outcome.result["reason"] == "resignation", log[-2000:]
     assert outcome.bot_moves >= 3 and "no move within the budget" not in log, log[-2000:]
+
+
+async def test_a_games_own_rules_reach_katago(server: ServeProcess) -> None:
+    """A rules parameter beyond the preset's (here multi-stone suicide) is what KataGo is told: the point where
+    Black's two stones would take their own last liberty is illegal for KataGo under Chinese rules, and legal
+    once the game's rules allow such a suicide."""
+    line = [((0, 0), "B"), ((0, 1), "W"), ((8, 8), "B"), ((1, 1), "W"), ((8, 7), "B"), ((2, 0), "W")]
+    setup: dict[str, Any] = {"size": 9, "rules": "chinese", "komi": 7}
+    question = {"setup": setup, "line": [{"color": c, "point": list(p)} for p, c in line], "visits": 1, "seconds": 20}
+    suicide = 0 * 9 + 1  # B9: Black's A9 and B9 with no liberty left, capturing nothing
+    house = bearer(await house_token(server, KATAGO_BOTS[0]))
+    async with httpx.AsyncClient(base_url=server.url, headers=house, timeout=30) as bot:
+        preset = (await bot.post("/api/bots/katago", json=question)).json()
+        own = {**question, "setup": {**setup, "rules_params": {"multi_stone_suicide": True}}}
+        custom = (await bot.post("/api/bots/katago", json=own)).json()
+    assert preset["to_move"] == custom["to_move"] == "B"
+    assert preset["policy"][suicide] == -1 and custom["policy"][suicide] >= 0, (preset["policy"][:9], custom["policy"][:9])

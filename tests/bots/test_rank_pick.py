@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from statistics import mean
 
-from app.bots.rank_pick import STEPS, choose, loses_a_chain, mean_place, picks, step_named
-from app.bots.sparring import Aim, aim, kyu_of, outcomes
+from app.bots.rank_pick import PLAUSIBLE, STEPS, WIDE_FROM, choose, loses_a_chain, mean_place, picks, pool_floor, step_named
+from app.bots.sparring import SEARCH_KYU, WEAKEST_KYU, Aim, Offer, advantage, aim, kyu_of, offer, outcomes
 from app.rules import Game
 
 SIZE = 9
@@ -35,7 +35,8 @@ def test_the_weaker_the_step_the_further_down_the_policy_its_moves() -> None:
     places = [place_played(kyu) for kyu in (25, 15, 7, 1)]
     assert places == sorted(places, reverse=True) and places[0] > 3 * places[-1], places
     assert place_played(None) == 1  # the network's own choice
-    assert mean_place(25, 19) > 4 * mean_place(25, 9) and mean_place(0, 19) < 2.5
+    # Fewer moves on a smaller board, but a small board's place less than in proportion to its area.
+    assert 2 * mean_place(25, 9) < mean_place(25, 19) < 361 / 81 * mean_place(25, 9) and mean_place(0, 19) < 2.5
     assert picks(25, 19, 300) < picks(5, 19, 300) and picks(40, 9, 3) == 1
 
 
@@ -107,3 +108,33 @@ def test_the_partner_reads_its_own_results_from_the_head_to_head() -> None:
     }
     assert outcomes(profile) == [1.0, 0.0, 0.5, 1.0]
     assert outcomes({"head_to_head": None}) == []
+
+
+def test_the_weakest_steps_also_draw_moves_the_network_would_not_consider() -> None:
+    """Below ``WIDE_FROM`` kyu the pool widens past the plausible moves (never to a self-atari or an own eye)."""
+    assert pool_floor(WIDE_FROM) == pool_floor(1) == PLAUSIBLE and pool_floor(25) < pool_floor(15) < PLAUSIBLE / 10
+    game = Game(SIZE)
+    policy = [0.0] * (SIZE * SIZE + 1)
+    policy[40] = 0.6  # E5, not obvious
+    for i in range(SIZE * SIZE):
+        if i != 40:
+            policy[i] = 0.4 * 1e-4 / 80  # every other point far below PLAUSIBLE of the top move
+    weak = {choose(policy, game, 25, random.Random(seed)) for seed in range(100)}
+    strong = {choose(policy, game, 7, random.Random(seed)) for seed in range(100)}
+    assert strong == {(4, 4)} and len(weak) > 10
+
+
+def test_the_partner_discounts_a_games_handicap_and_offers_what_its_reach_leaves() -> None:
+    assert advantage(0, 7.5, 19, opponent_black=True) == 0 == advantage(0, 6.5, 9, opponent_black=False)  # even games
+    assert advantage(4, 0.5, 19, opponent_black=True) == 4 and advantage(4, 0.5, 19, opponent_black=False) == -4
+    # Four stones to a 12 kyu: the partner plays four ranks stronger; given four, four weaker.
+    assert aim(12, [], advantage=4).kyu == 8 and aim(12, [], advantage=-4).kyu == 16
+    # Within its reach: an even game at the wanted rank.
+    assert offer(12, [1.0], 19) == Offer(0, None, None, aim(12, [1.0]))
+    # Beyond its weakest: stones to the player, and the aim what is left after them.
+    beyond = offer(WEAKEST_KYU + 3, [], 19)
+    assert (beyond.handicap, beyond.komi, beyond.player_black) == (3, 0.5, True) and beyond.aim.kyu == WEAKEST_KYU
+    # Beyond its search: the partner takes the stones and searches.
+    strong = offer(SEARCH_KYU - 5, [], 19)
+    assert (strong.handicap, strong.player_black, strong.aim) == (5, False, Aim(None, search=True))
+    assert offer(WEAKEST_KYU + 0.3, [], 19).handicap == 0 and offer(WEAKEST_KYU + 1, [], 19).komi == 0.5

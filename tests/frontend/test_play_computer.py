@@ -34,9 +34,9 @@ def server(tmp_path: Path) -> Iterator[ServeProcess]:
         time.sleep(0.2)
     yield process
     process.stop()
-    # The bridges stop with the server, however it stops.
+    # The bridges (all in one `tengen house-bots` process, a log per bot) stop with the server, however it stops.
     deadline = time.monotonic() + 15
-    for bot_log in (tmp_path / "house-bots").glob("*.log"):
+    for bot_log in (tmp_path / "house-bots").glob("GnuGo-*.log"):
         while "stopping: closing engines and sockets" not in bot_log.read_text():
             assert time.monotonic() < deadline, bot_log.read_text()[-2000:]
             time.sleep(0.2)

@@ -111,8 +111,11 @@ async def house_bot_analysis(body: BotQuestion, request: Request, db: DB, user: 
         raise ServiceError("engine_unavailable", "KataGo cannot be told these rules (docs/rules.md).", 503)
     engines: EngineService = request.app.state.engines
     speed = engines.evals_per_second(body.setup.size)
-    # The visits the measured speed does in the budget, with room for the queue (a policy step asks for one).
-    visits = body.visits if speed is None else max(1, min(body.visits, int(speed * body.seconds * SPEED_SHARE)))
+    # The visits the measured speed does in the budget, with room for the queue (a policy step asks for one), less
+    # the visits already queued ahead of it: with three searches at once, each planned for the whole budget, the
+    # later ones overran theirs and their moves fell to the fallback (bench/bot_blitz.py).
+    ahead = engines.backlog(body.setup.size)
+    visits = body.visits if speed is None else max(1, min(body.visits, int(speed * body.seconds * SPEED_SHARE) - ahead))
     question = Question(position, visits, pv_length=1, policy=True)
     try:
         # A person waits for the bot's move: the priority of an estimate; never past the bot's own budget.

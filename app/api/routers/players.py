@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 
 from app.api.deps import DB, OptionalUser
+from app.bots.service import is_sparring_partner, sparring_offer
 from app.errors import ServiceError
 from app.lobby.views import game_summary, player_ids
 from app.moderation.fair_play import escape_share
@@ -41,6 +42,8 @@ async def history(name: str, db: DB, category: str = CATEGORY, limit: int = Quer
 @router.get("/players/{name}/handicap", summary="The handicap and komi the ranks suggest for you against this player")
 async def suggested_handicap(name: str, db: DB, me: OptionalUser, size: int = Query(default=19, ge=2, le=25)) -> dict:
     other = await players.find(db, name)
+    if me is not None and me.id != other.id and is_sparring_partner(other):
+        return await sparring_offer(db, other, me, size)  # its own offer: its reach, and its results against you
     numbers = await rank_numbers(db, [other.id] if me is None else [me.id, other.id])
     mine, theirs = None if me is None else numbers.get(me.id), numbers.get(other.id)
     if mine is None or theirs is None:

@@ -1,9 +1,12 @@
 // "Play the computer": pick a board size and a strength; the game starts as soon as the bot accepts (at
-// once when its bridge is running). It is an ordinary challenge addressed to the bot (docs/bots.md).
+// once when its bridge is running). It is an ordinary challenge addressed to the bot (docs/bots.md). The
+// sparring partner's own offer to a signed-in player (its handicap and the strength it will play at, from the
+// player's rank and its results against them) is shown under the strength and the challenge made with it.
 import { h, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, listOf } from "../api.js";
 import { errorToast } from "../ui.js";
+import { isGuest } from "../session.js";
 
 const SIZES = [9, 13, 19];
 // A comfortable clock against the computer: 10 minutes, then 5 periods of 30 seconds.
@@ -17,6 +20,8 @@ export function computerCard(withSession = async () => {}) {
   let bots = [];
   let waiting = null; // the challenge id while waiting for the bot
   let timer = null;
+  let offer = null; // the sparring partner's offer for the chosen size, when it is the one chosen
+  let asked = 0; // the latest offer asked for: an older answer is dropped
 
   const sizeBox = h("div", { class: "segmented", role: "radiogroup" });
   for (const n of SIZES) {
@@ -29,6 +34,7 @@ export function computerCard(withSession = async () => {}) {
   }
   const strength = h("select", { name: "pc-strength", id: "pc-strength" });
   const status = h("p", { class: "muted small computer-status", role: "status" });
+  const offerLine = h("p", { class: "muted small computer-offer", hidden: true });
   const start = h("button", { type: "button", class: "btn primary", id: "play-computer", i18n: "computer.start" });
   const card = h(
     "section",
@@ -39,6 +45,7 @@ export function computerCard(withSession = async () => {}) {
       { class: "stack" }, // the stylesheet's gap between the fields and the button, as in the other cards
       h("div", { class: "field" }, h("span", { class: "field-label", i18n: "game.size" }), sizeBox),
       h("label", { class: "field" }, h("span", { class: "field-label", i18n: "computer.strength" }), strength),
+      offerLine,
       start,
     ),
     status,
@@ -46,9 +53,41 @@ export function computerCard(withSession = async () => {}) {
   card.hidden = true; // shown once the server lists its computer opponents
 
   function renderBots() {
+    const chosen = strength.value;
     const fitting = bots.filter((b) => !b.accepts || !b.accepts.board_sizes || b.accepts.board_sizes.includes(size));
-    replace(strength, (fitting.length ? fitting : bots).map((b) => h("option", { value: b.name }, b.name)));
+    replace(strength, (fitting.length ? fitting : bots).map((b) => h("option", { value: b.name, selected: b.name === chosen }, b.name)));
     card.hidden = bots.length === 0;
+    loadOffer();
+  }
+
+  /** A rank from the policy rule's kyu number (negative: dan), as ranks are shown: ``12k``, ``3d``. */
+  function rankOf(kyu) {
+    return kyu > 0 ? `${Math.round(kyu)}k` : `${Math.round(1 - kyu)}d`;
+  }
+
+  function renderOffer() {
+    offerLine.hidden = !offer;
+    if (!offer) return;
+    const terms = offer.handicap ? t("game.handicap_value", { n: offer.handicap }) : offer.komi !== null ? t("game.komi_value", { komi: offer.komi }) : t("lobby.even_game");
+    const side = offer.you_play_black === null ? "" : t("lobby.you_play", { color: t(offer.you_play_black ? "color.black" : "color.white") });
+    const aim = offer.sparring.aim === null ? t("computer.aim_full") : t("computer.aim", { rank: rankOf(offer.sparring.aim) });
+    offerLine.textContent = `${side ? t("computer.offer", { terms, side }) : terms}. ${aim}`;
+  }
+
+  /** The sparring partner's offer for the chosen size, for a player with an account (a guest has no rank). */
+  async function loadOffer() {
+    const bot = bots.find((b) => b.name === strength.value);
+    const n = ++asked;
+    offer = null;
+    if (bot && bot.sparring && !isGuest()) {
+      try {
+        const answer = await api.suggestedHandicap(bot.name, size);
+        if (n === asked && answer.sparring) offer = answer;
+      } catch {
+        // no offer: an even game by nigiri, as with any other strength
+      }
+    }
+    if (n === asked) renderOffer();
   }
 
   async function load() {
@@ -101,7 +140,14 @@ export function computerCard(withSession = async () => {}) {
     status.textContent = t("computer.waiting");
     try {
       await withSession();
-      const ch = await api.createChallenge({ board_size: size, opponent: strength.value, color: "nigiri", rated: false, time_control: TIME_CONTROL });
+      const spec = { board_size: size, opponent: strength.value, color: "nigiri", rated: false, time_control: TIME_CONTROL };
+      if (offer) {
+        // The partner's offer: its stones and komi, and the colour that goes with them.
+        if (offer.handicap) spec.handicap = offer.handicap;
+        if (offer.komi !== null) spec.komi = offer.komi;
+        if (offer.you_play_black !== null) spec.color = offer.you_play_black ? "black" : "white";
+      }
+      const ch = await api.createChallenge(spec);
       waiting = ch.id;
       poll(ch.id, Date.now());
     } catch (err) {
@@ -110,12 +156,14 @@ export function computerCard(withSession = async () => {}) {
     }
   });
   sizeBox.addEventListener("change", renderBots);
+  strength.addEventListener("change", loadOffer);
 
   load();
   return {
     element: card,
     retranslate: () => {
       if (waiting) status.textContent = t("computer.waiting");
+      renderOffer();
     },
     destroy: () => {
       waiting = null;
