@@ -41,6 +41,7 @@ from app.api.routers import (
     review_ws,
     reviews,
     study,
+    tournaments,
 )
 from app.automatch.pool import make_seek_pool
 from app.automatch.service import Automatch
@@ -75,6 +76,9 @@ from app.store.db import create_engine, create_sessionmaker, is_sqlite
 from app.store.repositories import games as games_repo
 from app.study.hints import HintEngine, hint_command
 from app.study.workers import StudyWorkers
+from app.tournaments.live.endings import GameEnder
+from app.tournaments.live.scheduler import TournamentScheduler
+from app.tournaments.service import TournamentService
 from app.transport.credential_sweep import CredentialSweep
 from app.transport.hub_factory import make_hub
 from app.transport.redis_hub import RedisHub
@@ -156,6 +160,10 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
 
         async def finished(game_id: str, result: dict) -> None:
             ratings.game_finished(game_id)
+            try:
+                await app.state.tournaments.game_finished(game_id)
+            except Exception:  # the tournament scheduler's tick records it
+                log.warning("game %s: its tournament result waits for the next tick", game_id, exc_info=True)
             await announce_game_finished(lobby, game_id, result.get("text"))
             if settings.ai_review_auto:
                 try:
@@ -184,6 +192,16 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         app.state.review_rooms = review_rooms
         app.state.moderation = Moderation(app.state.sessionmaker, hub, lobby, rooms, settings.rating_tau)
         app.state.metrics.track_live_games(lambda: list(rooms.rooms.values()))
+        app.state.tournaments = TournamentService(
+            app.state.sessionmaker,
+            hub,
+            lobby,
+            GameEnder(rooms),
+            max_players=settings.tournament_max_players,
+            max_rounds=settings.tournament_max_rounds,
+            per_director=settings.tournaments_per_director,
+        )
+        tournament_scheduler = TournamentScheduler(app.state.tournaments, settings.tournament_tick_seconds)
         app.state.spectator_count = rooms.spectators
 
         async def restore(down_from: float | None = None) -> None:
@@ -209,6 +227,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
         vacations.start()
         await ratings.start()
         await automatch.start()
+        tournament_scheduler.start()
         watch = LoopWatch(app.state.metrics.loop_lag.observe, observe_busy=app.state.metrics.loop_busy_lag.observe)
         watch.start()
         app.state.engines.start()  # KataGo's processes, in the background (app/engines/service.py)
@@ -222,6 +241,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
                 ("engines", app.state.engines.close),
                 ("loop watch", watch.close),
                 ("vacations", vacations.close),
+                ("tournaments", tournament_scheduler.close),
                 ("housekeeping", housekeeping.close),
                 ("automatch", automatch.close),
                 ("ratings", ratings.close),
@@ -288,6 +308,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], float] | No
     app.include_router(players.router)
     app.include_router(players.pages)
     app.include_router(moderation.router)
+    app.include_router(tournaments.router)
     app.include_router(lobby_ws.router)
     app.include_router(game_ws.router)
     app.include_router(reviews.router)

@@ -132,6 +132,7 @@ from app.reviews.messages import (
     ReviewSnapshot as ReviewSnapshot,
     TakeControl as TakeControl,
 )
+from app.tournaments.messages import TournamentChanged as TournamentChanged
 from app.transport.messages import (
     BYTES_PER_CHAR as BYTES_PER_CHAR,
     CHAT_RATE_LIMITED_MESSAGE as CHAT_RATE_LIMITED_MESSAGE,
@@ -295,6 +296,7 @@ LOBBY_SERVER_MODELS = (
     BotOffer,
     ModeratorWarning,
     AccountSanctioned,
+    TournamentChanged,
 )
 
 

@@ -167,6 +167,14 @@ class Settings(BaseSettings):
     ai_review_deep_seconds: Annotated[float, Field(ge=0)] = 5.0  # engine time per position, deep pass (>= 1 visit)
     ai_review_requests: int = 20  # reviews one user may ask for per hour (0: no limit); beyond, 429 review_rate_limited
 
+    # ---- tournaments (app/tournaments; docs/tournaments.md)
+    tournament_tick_seconds: Annotated[float, Field(gt=0)] = 5.0  # how often each instance moves the rounds on
+    tournament_max_players: Annotated[int, Field(ge=2)] = 1000  # beyond, 422 too_many_players
+    tournament_max_rounds: Annotated[int, Field(ge=1)] = 30  # beyond, 422 too_many_rounds
+    tournaments_per_director: Annotated[int, Field(ge=1)] = (
+        3  # unfinished events one user directs; beyond, 429 too_many_tournaments
+    )
+
     # ---- email (app/mail; docs/operations.md, "Mail"). Sent by `tengen mailer` through this SMTP server.
     mail_smtp_host: str = ""  # empty: no mail (addresses and password reset are refused with 503 mail_disabled)
     mail_smtp_port: int = 587

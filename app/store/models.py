@@ -489,3 +489,155 @@ class AiReviewPosition(Base):
     i: Mapped[int] = mapped_column(Integer, primary_key=True)
     depth: Mapped[str] = mapped_column(String(8))
     figure: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class Tournament(Base):
+    """A tournament (app/tournaments, docs/tournaments.md): its pairing rules (``rules``: the core's
+    ``TournamentRules`` as JSON), the games' settings (``game``: board size, rules preset, komi, clock, rated),
+    registration's limits and the schedule: round ``n`` starts at ``first_round_at + (n - 1) * round_seconds``,
+    is paired ``pairing_lead_seconds`` before, its check-in opens ``checkin_seconds`` before it is paired (0: no
+    check-in, everyone registered plays) and its unfinished games go to the director ``deadline_seconds`` after
+    it starts. ``version`` goes up at every change the pages show."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        CheckConstraint("status IN ('registration', 'running', 'paused', 'finished')", name="status"),
+        Index("ix_tournaments_status", "status"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    director_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    format: Mapped[str] = mapped_column(String(24))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    game: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    status: Mapped[str] = mapped_column(String(16), default="registration")
+    max_players: Mapped[int] = mapped_column(Integer)
+    min_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the core's rank numbers (30k = 0)
+    max_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    late_until_round: Mapped[int] = mapped_column(Integer, default=1)  # registration open before this round starts
+    first_round_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    round_seconds: Mapped[float] = mapped_column(Float)
+    pairing_lead_seconds: Mapped[float] = mapped_column(Float)
+    checkin_seconds: Mapped[float] = mapped_column(Float)
+    deadline_seconds: Mapped[float] = mapped_column(Float)
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TournamentDirector(Base):
+    """A co-director: may do everything the director does, each action in the audit log."""
+
+    __tablename__ = "tournament_directors"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+
+
+class TournamentEntrant(Base):
+    """A registered player, with the rating and rank they were seeded with (frozen at registration, so a round's
+    recorded inputs stay what they were). ``status``: active | withdrawn | disqualified (``left_round``: the first
+    round they are not paired in)."""
+
+    __tablename__ = "tournament_entrants"
+    __table_args__ = (CheckConstraint("status IN ('active', 'withdrawn', 'disqualified')", name="status"),)
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    rating: Mapped[float] = mapped_column(Float)
+    rank: Mapped[int] = mapped_column(Integer)
+    registered_round: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    left_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    registered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TournamentCheckin(Base):
+    """A player present for a round (checked in during its window)."""
+
+    __tablename__ = "tournament_checkins"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TournamentRound(Base):
+    """A round: pending, then paired (``inputs``: the core's RoundInput as JSON, ``digest`` its sha256, the
+    pairing with each ``why`` in ``pairing``: the same inputs give the same round), then started (its games
+    exist), then finished (every game has its result). The status moves by compare-and-set, so whichever
+    instance claims a step does it alone."""
+
+    __tablename__ = "tournament_rounds"
+    __table_args__ = (CheckConstraint("status IN ('pending', 'paired', 'started', 'finished')", name="status"),)
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    seed: Mapped[int] = mapped_column(Integer)
+    inputs: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    pairing: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    repaired_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    paired_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class TournamentPairing(Base):
+    """One board of a round and its game (``game_id``, set once when the round starts). ``outcome`` is the
+    core's (B, W, jigo, both_lose, unplayed), None while the game is on; ``decided_by``: game | director."""
+
+    __tablename__ = "tournament_pairings"
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "board"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    black_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    white_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    handicap: Mapped[int] = mapped_column(Integer, default=0)
+    why: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True, unique=True)
+    outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    by_forfeit: Mapped[bool] = mapped_column(Boolean, default=False)
+    decided_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class TournamentSeat(Base):
+    """Where each player is in a round: ``kind`` B or W (``pairing_id`` their board), bye or absent. The key
+    (tournament, round, player) is what makes a player's game in a round exist once, whoever pairs it."""
+
+    __tablename__ = "tournament_seats"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    pairing_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_pairings.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    why: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+
+
+class TournamentAudit(Base):
+    """One director's action (pause, resume, re-pair, set a result, disqualify, ...): who, when, why."""
+
+    __tablename__ = "tournament_audit"
+    __table_args__ = (Index("ix_tournament_audit_tournament_id_id", "tournament_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    actor: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(32))
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    target_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    reason: Mapped[str] = mapped_column(String(500))
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)

@@ -1,0 +1,1 @@
+"""The tournaments' live part: the scheduler every instance runs."""
