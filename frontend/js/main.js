@@ -1,5 +1,5 @@
 // Application shell: header, language switch, hash routes (#/, #/game/<id>, #/challenge/<id>, #/rules,
-// #/analysis[/game/<id>[/<move>]]).
+// #/analysis[/game/<id>[/<move>]], #/tournaments[/<id>]).
 import { h, replace, translateTree } from "./dom.js";
 import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js";
 import { mountAccount } from "./account.js";
@@ -15,6 +15,8 @@ import * as rules from "./pages/rules.js";
 import * as challenge from "./pages/challenge.js";
 import * as player from "./pages/player.js";
 import * as leaderboard from "./pages/leaderboard.js";
+import * as tournaments from "./pages/tournaments.js";
+import * as tournament from "./pages/tournament.js";
 import * as archive from "./pages/archive.js";
 import * as settings from "./pages/settings.js";
 import * as maillinks from "./pages/maillinks.js";
@@ -31,6 +33,8 @@ const ROUTES = [
   [/^#\/rules$/, rules],
   [/^#\/players\/([^/?#]+)$/, player],
   [/^#\/leaderboard$/, leaderboard],
+  [/^#\/tournaments$/, tournaments],
+  [/^#\/tournaments\/([\w-]+)$/, tournament],
   [/^#\/games(?:\?(.*))?$/, archive],
   [/^#\/settings$/, settings],
   [/^#\/email\/verify\/([\w.-]+)$/, maillinks.verify],
@@ -104,6 +108,7 @@ function header() {
     h(
       "nav",
       { class: "nav nav-more", i18nAria: "nav.more" },
+      h("a", { href: "#/tournaments", i18n: "nav.tournaments" }),
       h("a", { href: "#/leaderboard", i18n: "nav.leaderboard" }),
       h("a", { href: "#/games", i18n: "nav.archive" }),
       h("a", { href: "#/rules", i18n: "nav.rules" }),
