@@ -963,4 +963,8 @@ export default {
   "error.host_missing": "A simultaneous event needs its host.",
   "error.host_absent": "The host is absent.",
   "tournament.refusal.account_required": "Register an account to play in tournaments (guests have no rank).",
+  "tournament.withdraw_title": "Withdraw from this tournament?",
+  "tournament.withdraw_body": "You will not be paired again. Your unfinished games in it are resigned.",
+  "tournament.disqualify_title": "Disqualify {name}?",
+  "tournament.disqualify_body": "They are out from the next round, and their unfinished games in this tournament are lost.",
 };

@@ -963,4 +963,8 @@ export default {
   "error.host_missing": "Una simultánea necesita su anfitrión.",
   "error.host_absent": "El anfitrión está ausente.",
   "tournament.refusal.account_required": "Regístrate para jugar torneos (los invitados no tienen nivel).",
+  "tournament.withdraw_title": "¿Retirarte de este torneo?",
+  "tournament.withdraw_body": "No volverás a ser emparejado. Abandonas tus partidas sin terminar en él.",
+  "tournament.disqualify_title": "¿Descalificar a {name}?",
+  "tournament.disqualify_body": "Queda fuera desde la próxima ronda y pierde sus partidas sin terminar de este torneo.",
 };

@@ -963,4 +963,8 @@ export default {
   "error.host_missing": "多面打ちには指導者が必要です。",
   "error.host_absent": "指導者が欠席しています。",
   "tournament.refusal.account_required": "大会に参加するにはアカウント登録が必要です（ゲストには段級位がありません）。",
+  "tournament.withdraw_title": "この大会を棄権しますか？",
+  "tournament.withdraw_body": "今後は組み合わせられません。この大会の未終局の対局は投了になります。",
+  "tournament.disqualify_title": "{name} さんを失格にしますか？",
+  "tournament.disqualify_body": "次の回戦から外れ、この大会の未終局の対局は負けになります。",
 };

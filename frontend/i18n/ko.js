@@ -963,4 +963,8 @@ export default {
   "error.host_missing": "다면기에는 주최 기사가 필요합니다.",
   "error.host_absent": "주최 기사가 불참했습니다.",
   "tournament.refusal.account_required": "대회에 참가하려면 계정을 등록하세요(손님은 기력이 없습니다).",
+  "tournament.withdraw_title": "이 대회에서 기권할까요?",
+  "tournament.withdraw_body": "더 이상 대진에 들어가지 않습니다. 이 대회에서 끝나지 않은 대국은 기권패가 됩니다.",
+  "tournament.disqualify_title": "{name} 님을 실격 처리할까요?",
+  "tournament.disqualify_body": "다음 라운드부터 빠지며, 이 대회에서 끝나지 않은 대국은 패배가 됩니다.",
 };

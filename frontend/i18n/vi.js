@@ -963,4 +963,8 @@ export default {
   "error.host_missing": "Giải đánh đồng loạt cần người chủ trì.",
   "error.host_absent": "Người chủ trì vắng mặt.",
   "tournament.refusal.account_required": "Hãy đăng ký tài khoản để dự giải (khách không có trình độ).",
+  "tournament.withdraw_title": "Rút lui khỏi giải này?",
+  "tournament.withdraw_body": "Bạn sẽ không được xếp cặp nữa. Các ván chưa xong của bạn trong giải bị xử thua.",
+  "tournament.disqualify_title": "Truất quyền {name}?",
+  "tournament.disqualify_body": "Người này bị loại từ vòng sau, các ván chưa xong trong giải bị xử thua.",
 };

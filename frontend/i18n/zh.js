@@ -963,4 +963,8 @@ export default {
   "error.host_missing": "多面打需要指定主持棋手。",
   "error.host_absent": "主持棋手缺席。",
   "tournament.refusal.account_required": "注册账号后才能参加比赛（游客没有段级）。",
+  "tournament.withdraw_title": "退出这场比赛？",
+  "tournament.withdraw_body": "之后不再为你编排对局。你在本赛中未下完的对局将判负。",
+  "tournament.disqualify_title": "取消 {name} 的资格？",
+  "tournament.disqualify_body": "自下一轮起不再参赛，其在本赛中未下完的对局判负。",
 };

@@ -23,7 +23,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240), pytest.mark.paramet
 LOCAL_IN = """(seconds) => {
     const d = new Date(Date.now() + seconds * 1000);
     const p = (n) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+    const day = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+    return `${day}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }"""
 
 
@@ -107,8 +108,25 @@ def test_a_director_makes_an_event_two_players_register_and_the_page_shows_pairi
         assert leader.get_attribute("data-player") == black.split()[0]
         assert leader.inner_text().split("\t")[3] == "1"
         assert "set a result" in director.shown_text(".tournament-audit")
-        # The players see it too, and nobody's console showed an error.
+        # The players see it too, in their own language.
         ana.page.wait_for_selector(".tournament-board .outcome >> text=Black wins")
+        ana.language("ja")
+        ana.page.wait_for_selector(".tournament-board .outcome >> text=黒勝ち")
+        assert "同じ得点同士" in ana.shown_text(".tournament-round[data-round='1'] .why")
+        # Pausing needs a reason; the page says the event is paused, and the audit log has it.
+        director.page.fill(".director-reason", "")
+        director.page.click("#tournament-pause")
+        director.page.wait_for_selector(".toast >> text=Give a reason first.")
+        director.page.fill(".director-reason", "power cut at the club")
+        director.page.click("#tournament-pause")
+        director.page.wait_for_selector(".tournament-status[data-status=paused]")
+        assert "power cut at the club" in director.shown_text(".tournament-audit")
+        # Withdrawing asks first; confirmed, the player's button becomes "Register" again.
+        bao.page.click("#tournament-withdraw")
+        bao.page.click("dialog[open] button[value=ok]")
+        bao.page.wait_for_selector("#tournament-register")
+        director.page.wait_for_selector(".entrant-list li[data-status=withdrawn]")
+        # Nobody's page threw.
         assert director.errors == [] and ana.errors == [] and bao.errors == []
     finally:
         for person in (director, ana, bao):

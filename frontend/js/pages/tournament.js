@@ -4,12 +4,12 @@
 // bye in words, the standings with their tie-breaks and definitions, the crosstable, the games to watch, and for
 // its directors their controls and the audit log. Over 400 lines: one page whose sections share one model.
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { onLanguageChange, t } from "../i18n.js";
 import { api } from "../api.js";
 import { LobbySocket } from "../protocol.js";
 import { describeTimeControl } from "../clock.js";
 import { currentUser, isGuest, onUserChange } from "../session.js";
-import { toast } from "../ui.js";
+import { confirmDialog, toast } from "../ui.js";
 import { playerLink } from "./common.js";
 import { formatLabel, showError } from "./tournaments.js";
 
@@ -229,7 +229,9 @@ function directorSection(ev, act) {
         ? h("button", { type: "button", class: "btn", id: "tournament-resume", i18n: "tournament.resume", onclick: () => act("resume", {}, true) })
         : h("button", { type: "button", class: "btn", id: "tournament-pause", i18n: "tournament.pause", disabled: ev.status !== "running", onclick: () => act("pause", {}, true) }),
       target,
-      h("button", { type: "button", class: "btn danger", i18n: "tournament.disqualify", disabled: !target.options.length, onclick: () => act(`players/${encodeURIComponent(target.value)}/disqualify`, {}, true) }),
+      h("button", { type: "button", class: "btn danger", i18n: "tournament.disqualify", disabled: !target.options.length, onclick: async () => {
+          if (await confirmDialog({ title: "tournament.disqualify_title", body: "tournament.disqualify_body", confirm: "tournament.disqualify", danger: true, params: { name: target.value } })) act(`players/${encodeURIComponent(target.value)}/disqualify`, {}, true);
+        } }),
     ),
     overdue.length ? h("div", {}, h("h3", { i18n: "tournament.overdue" }), h("ul", {}, overdue)) : null,
     h("h3", { i18n: "tournament.audit" }),
@@ -270,7 +272,9 @@ export function mount(container, id) {
       "div",
       { class: "row tournament-actions" },
       ev.you.registered
-        ? actionButton("tournament-withdraw", "tournament.withdraw", ev.status === "finished" ? "registration_closed" : null, () => act("withdraw", { finish: [] }))
+        ? actionButton("tournament-withdraw", "tournament.withdraw", ev.status === "finished" ? "registration_closed" : null, async () => {
+            if (await confirmDialog({ title: "tournament.withdraw_title", body: "tournament.withdraw_body", confirm: "tournament.withdraw", danger: true })) act("withdraw", { finish: [] });
+          })
         : actionButton("tournament-register", "tournament.register", registerRefusal(ev, user), () => act("register", undefined)),
       actionButton("tournament-checkin", "tournament.checkin", checkinRefusal(ev), () => act("check-in", undefined)),
     );
@@ -326,12 +330,14 @@ export function mount(container, id) {
   });
   socket.start();
   const off = onUserChange(() => ev && render());
+  const offLanguage = onLanguageChange(() => ev && render()); // the page writes most of its words with t()
   container.append(root);
   replace(root, h("p", { class: "card muted", i18n: "common.loading" }));
   load();
   return () => {
     alive = false;
     off();
+    offLanguage();
     socket.stop();
   };
 }

@@ -1,7 +1,7 @@
 // Tournaments (#/tournaments): the events by status (registration, running, finished), and the form that makes
 // one (docs/tournaments.md "Making an event"). The event's own page is tournament.js.
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { onLanguageChange, t } from "../i18n.js";
 import { api } from "../api.js";
 import { TIME_PRESETS, describeTimeControl } from "../clock.js";
 import { currentUser, isGuest, onUserChange } from "../session.js";
@@ -86,12 +86,15 @@ export function mount(container) {
     makeButton.hidden = true;
   });
 
+  let items = [];
+  const render = () => replace(body, ...GROUPS.map(([group, statuses]) => listCard(group, items.filter((e) => statuses.includes(e.status)))));
+  const offLanguage = onLanguageChange(render);
   async function load() {
     try {
       const data = await api.tournaments();
       if (!alive) return;
-      const items = data.tournaments || data.items || [];
-      replace(body, ...GROUPS.map(([group, statuses]) => listCard(group, items.filter((e) => statuses.includes(e.status)))));
+      items = data.tournaments || [];
+      render();
     } catch (err) {
       errorToast(err);
     }
@@ -103,7 +106,8 @@ export function mount(container) {
   load();
   return () => {
     alive = false;
-    if (typeof off === "function") off();
+    off();
+    offLanguage();
   };
 }
 
