@@ -12,7 +12,7 @@ import pytest
 
 from app.settings import Settings
 from tests.conftest import LiveServer
-from tests.frontend.people import ROOT, Person
+from tests.frontend.people import ARTIFACTS, ROOT, Person
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -76,6 +76,7 @@ def test_a_director_makes_an_event_two_players_register_and_the_page_shows_pairi
         event_id = director.page.url.rsplit("/", 1)[1]
         director.page.wait_for_selector(".tournament-head h1 >> text=Thursday club")
         assert "Swiss" in director.shown_text(".tournament-rules")
+        assert director.page.inner_text(".tournament-rules dt:text-is('Rounds') + dd") == "2"
         # The director is not registered: the register button is there; check-in is refused with the reason.
         assert director.page.get_attribute("#tournament-checkin", "data-refusal") == "not_registered"
 
@@ -95,6 +96,7 @@ def test_a_director_makes_an_event_two_players_register_and_the_page_shows_pairi
         assert "SOS" in standings and "Sum of Opponents' Scores" in standings
         crosstable = director.shown_text(".tournament-crosstable")
         assert ana_name in crosstable and bao_name in crosstable
+        assert director.page.locator(".crosstable thead th").count() == 2 + 2  # place, name, a column per round
 
         # Once the round has started, the director sets the board's result with a reason.
         director.page.wait_for_selector(".tournament-round[data-round='1'] .board-game", timeout=90_000)
@@ -126,6 +128,8 @@ def test_a_director_makes_an_event_two_players_register_and_the_page_shows_pairi
         bao.page.click("dialog[open] button[value=ok]")
         bao.page.wait_for_selector("#tournament-register")
         director.page.wait_for_selector(".entrant-list li[data-status=withdrawn]")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        director.page.screenshot(path=str(ARTIFACTS / "tournament-director.png"), full_page=True)
         # Nobody's page threw.
         assert director.errors == [] and ana.errors == [] and bao.errors == []
     finally:

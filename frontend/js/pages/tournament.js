@@ -83,11 +83,16 @@ function actionButton(id, label, refusal, run) {
   );
 }
 
+/** How many rounds the event has (the page's ``rounds`` is the list of them; the crosstable has a cell for each). */
+function roundCount(ev) {
+  return Math.max(ev.rounds.length, ...ev.crosstable.map((line) => line.rounds.length));
+}
+
 function rulesSummary(ev) {
   const s = ev.settings;
   const items = [
     [t("tournament.format_label"), formatLabel(ev.format)],
-    [t("tournament.rounds"), String(ev.rounds)],
+    [t("tournament.rounds"), String(roundCount(ev))],
     [t("tc.title"), describeTimeControl(s.game.time_control)],
     [t("tournament.board_size"), `${s.game.board_size}×${s.game.board_size}`],
     [t("tournament.first_round_at"), when(s.schedule.first_round_at)],
@@ -204,7 +209,7 @@ function crosstableSection(ev) {
       h(
         "table",
         { class: "crosstable" },
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { i18n: "player.name" }), Array.from({ length: ev.rounds }, (_, i) => h("th", {}, t("tournament.round_short", { n: i + 1 }))))),
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { i18n: "player.name" }), Array.from({ length: roundCount(ev) }, (_, i) => h("th", {}, t("tournament.round_short", { n: i + 1 }))))),
         h("tbody", {}, [...ev.crosstable].sort((a, b) => (number.get(a.id) || 0) - (number.get(b.id) || 0)).map((line) => h("tr", {}, h("td", {}, number.get(line.id) || ""), h("td", {}, line.name), line.rounds.map((c) => h("td", {}, cell(c)))))),
       ),
     ),
