@@ -103,6 +103,11 @@ export const api = {
   player: (name) => request("GET", `/api/players/${enc(name)}`),
   playerHistory: (name, category = "overall") => request("GET", `/api/players/${enc(name)}/history?category=${enc(category)}`),
   suggestedHandicap: (name, size) => request("GET", `/api/players/${enc(name)}/handicap?size=${enc(size)}`),
+  // tournaments (docs/tournaments.md)
+  tournaments: (status = null) => request("GET", status ? `/api/tournaments?status=${enc(status)}` : "/api/tournaments"),
+  tournament: (id) => request("GET", `/api/tournaments/${enc(id)}`),
+  createTournament: (body) => request("POST", "/api/tournaments", body),
+  tournamentAction: (id, path, body) => request("POST", `/api/tournaments/${enc(id)}/${path}`, body),
   leaderboard: (category = "overall", page = 1) => request("GET", `/api/leaderboard?category=${enc(category)}&page=${enc(page)}`),
 
   // ladders (docs/ladders.md): each rung says whether the caller may challenge it, and if not, why (a code)

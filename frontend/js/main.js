@@ -1,5 +1,5 @@
 // Application shell: header, language switch, hash routes (#/, #/game/<id>, #/challenge/<id>, #/rules,
-// #/analysis[/game/<id>[/<move>]], #/ladders[/<id>]).
+// #/analysis[/game/<id>[/<move>]], #/ladders[/<id>], #/tournaments[/<id>]).
 import { h, replace, translateTree } from "./dom.js";
 import { LANGUAGES, getLanguage, onLanguageChange, setLanguage } from "./i18n.js";
 import { mountAccount } from "./account.js";
@@ -16,6 +16,8 @@ import * as challenge from "./pages/challenge.js";
 import * as player from "./pages/player.js";
 import * as leaderboard from "./pages/leaderboard.js";
 import * as ladder from "./pages/ladder.js";
+import * as tournaments from "./pages/tournaments.js";
+import * as tournament from "./pages/tournament.js";
 import * as archive from "./pages/archive.js";
 import * as settings from "./pages/settings.js";
 import * as maillinks from "./pages/maillinks.js";
@@ -33,6 +35,8 @@ const ROUTES = [
   [/^#\/players\/([^/?#]+)$/, player],
   [/^#\/leaderboard$/, leaderboard],
   [/^#\/ladders(?:\/([\w.-]+))?$/, ladder],
+  [/^#\/tournaments$/, tournaments],
+  [/^#\/tournaments\/([\w-]+)$/, tournament],
   [/^#\/games(?:\?(.*))?$/, archive],
   [/^#\/settings$/, settings],
   [/^#\/email\/verify\/([\w.-]+)$/, maillinks.verify],
@@ -106,6 +110,7 @@ function header() {
     h(
       "nav",
       { class: "nav nav-more", i18nAria: "nav.more" },
+      h("a", { href: "#/tournaments", i18n: "nav.tournaments" }),
       h("a", { href: "#/leaderboard", i18n: "nav.leaderboard" }),
       h("a", { href: "#/ladders", i18n: "nav.ladders" }),
       h("a", { href: "#/games", i18n: "nav.archive" }),

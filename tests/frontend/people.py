@@ -31,6 +31,7 @@ PAGES = (
     "#/reviews",
     "#/settings",
     "#/leaderboard",
+    "#/tournaments",
     "#/games",
     "#/rules",
     "#/moderation",
