@@ -6,6 +6,9 @@ the positions and challenges under it, asks the pure rules (``app/ladders/rules.
 hears ``ladder_changed`` after the commit. A settlement is a compare-and-set on the challenge's status, and the
 history's unique key on the challenge holds it to one event: two instances settling the same deadline or game
 leave one result.
+
+One module over 400 lines: every operation is the same lock-read-decide-commit-announce transaction over the
+same rows, and the settling paths (a deadline, a decline, a game's end) must share one compare-and-set.
 """
 
 from __future__ import annotations
