@@ -10,7 +10,10 @@ import zipfile
 
 import pytest
 
+from app.tournaments.model import Entrant, Result, TournamentRules
+from app.tournaments.standings import TIEBREAK_DEFINITIONS, standings
 from tests.conftest import MakeLiveServer
+from tests.support.players import Player
 from tests.tournaments.runtime import create, registered, round_status, view, wait_for
 
 pytestmark = pytest.mark.timeout(180)
@@ -47,6 +50,10 @@ async def test_a_round_starts_its_games_once_and_records_each_result(make_live_s
             assert (game["players"]["B"]["id"], game["players"]["W"]["id"]) == (board["black"]["id"], board["white"]["id"])
         assert {w["game_id"] for w in page["to_watch"]} == {b["game_id"] for b in first["boards"]}
 
+        # No round has finished: nothing to export yet.
+        early = await watcher.http.get(f"/api/tournaments/{tid}/h9")
+        assert early.status_code == 409 and early.json()["error"]["code"] == "no_round_finished"
+
         # Board 1: Black resigns in the game itself; the result reaches the event as the game ends.
         one, two = first["boards"]
         black = next(p for p in players if p.user["id"] == one["black"]["id"])
@@ -71,6 +78,8 @@ async def test_a_round_starts_its_games_once_and_records_each_result(make_live_s
         assert cross[two["black"]["id"]] == {"kind": "game", "colour": "B", "opponent": two["white"]["id"], "result": "jigo"}
         assert cross[one["black"]["id"]]["result"] == "loss"
         assert [a["action"] for a in page["audit"]] == ["create", "set_result"]
+        await standings_are_the_cores(page, winner=one["white"]["id"], loser=one["black"]["id"])
+        await h9_holds_the_round(watcher, tid, page, winner=one["white"], loser=one["black"], drawn=two)
         assert "audit" not in await view(black, tid)  # the log is the directors'
 
         # The recorded input pairs the same round again; the archive holds both games.
@@ -90,12 +99,50 @@ async def test_a_round_starts_its_games_once_and_records_each_result(make_live_s
             await p.close()
 
 
+async def standings_are_the_cores(page: dict, winner: int, loser: int) -> None:
+    """The page's table is the core's for the same results: its order, places and each tie-break's figure."""
+    chosen = page["settings"]["tiebreaks"]
+    assert "sos" in chosen and page["tiebreak_definitions"] == {tb: TIEBREAK_DEFINITIONS[tb] for tb in chosen}
+    field = [Entrant(str(e["id"]), e["name"], e["rating"], 0) for e in page["entrants"]]
+    results = [
+        Result(r["number"], str(b["black"]["id"]), str(b["white"]["id"]), b["outcome"], b["by_forfeit"])
+        for r in page["rounds"]
+        for b in r["boards"]
+        if b["outcome"] is not None
+    ]
+    core = standings(TournamentRules("swiss", len(page["rounds"]), tiebreaks=tuple(chosen)), field, results, ())
+    shown = [(row["id"], row["place"], row["points"], row["figures"]) for row in page["standings"]]
+    assert shown == [(int(r.player_id), r.place, r.score, [[tb, v] for tb, v in r.figures]) for r in core]
+    sos = {row["id"]: dict(row["figures"])["sos"] for row in page["standings"]}
+    # SOS after one round: the winner met a player on 0, the loser one on 1, the jigo players each other (1/2).
+    assert sos.pop(winner) == 0.0 and sos.pop(loser) == 1.0 and list(sos.values()) == [0.5, 0.5]
+    assert page["standings"][0]["id"] == winner and page["standings"][-1]["id"] == loser
+
+
+async def h9_holds_the_round(watcher: Player, tid: str, page: dict, winner: dict, loser: dict, drawn: dict) -> None:
+    """The EGD export: a line per player in the table's order, each with round 1 against the opponent's line."""
+    wrong = await watcher.http.get(f"/api/tournaments/{tid}/h9", params={"country": "Germany"})
+    assert wrong.status_code == 422 and wrong.json()["error"]["code"] == "invalid_request"
+    missing = await watcher.http.get("/api/tournaments/nosuchthing/h9")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "tournament_not_found"
+    export = await watcher.http.get(f"/api/tournaments/{tid}/h9", params={"country": "de", "city": "Berlin"})
+    assert export.status_code == 200 and export.headers["content-type"].startswith("text/plain")
+    assert export.headers["content-disposition"] == f'attachment; filename="tengen-tournament-{tid}.h9"'
+    lines = export.text.splitlines()
+    assert "; EV[Club night]" in lines and "; PC[DE,Berlin]" in lines
+    players = [line.split() for line in lines if not line.startswith(";")]
+    assert [p[1] for p in players] == [row["name"] for row in page["standings"]]  # one-word names: the surname
+    line = {p[1]: p for p in players}
+    place = {p[1]: p[0] for p in players}
+    assert line[winner["name"]][-1] == f"{place[loser['name']]}+/w" and line[loser["name"]][-1] == f"{place[winner['name']]}-/b"
+    b, w = drawn["black"]["name"], drawn["white"]["name"]
+    assert line[b][-1] == f"{place[w]}=/b" and line[w][-1] == f"{place[b]}=/w"
+
+
 async def test_every_refusal_has_its_code(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(tournament_tick_seconds=0.2, tournaments_per_director=2, tournament_max_rounds=5)
     director = await registered(server.url, prefix="td")
     strong, weak, other = [await registered(server.url, strength=s) for s in ("2d", "new", "club")]
-    from tests.support.players import Player
-
     guest = await Player(server.url).visit()
     try:
 
