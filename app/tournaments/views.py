@@ -1,6 +1,7 @@
 """What the API shows of a tournament: its settings, entrants, rounds with their pairings and the why of each
 board and bye, the standings, a crosstable, the games to watch and, for the directors, the unfinished games past
-their round's deadline with a link to the engine's estimate. Built from rows already read (no queries here)."""
+their round's deadline with a link to the engine's estimate, and the EGD's h9 export. Built from rows already read
+(no queries here); the standings and the export are the core's (``standings.py``, ``h9.py``)."""
 
 from __future__ import annotations
 
