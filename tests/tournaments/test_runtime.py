@@ -1,7 +1,8 @@
 """A tournament through a real server, on SQLite and on PostgreSQL: registration, the scheduler pairing and
 starting a round with ordinary games, results recorded as the games end (a resignation) and by the director (a
 jigo, recorded as a jigo), the standings, crosstable, the why of each board, the round paired again from its
-recorded input, the SGF archive, and ``tournament_changed`` on the lobby socket."""
+recorded input, the SGF archive, the standings and the h9 export checked against the core (a Swiss and a
+McMahon), and ``tournament_changed`` on the lobby socket."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import zipfile
 
 import pytest
 
-from app.tournaments.model import Entrant, Result, TournamentRules
-from app.tournaments.standings import TIEBREAK_DEFINITIONS, standings
+from app.tournaments.model import Bye, Entrant, Result, TournamentRules
+from app.tournaments.service import rank_of
+from app.tournaments.standings import TIEBREAK_DEFINITIONS, StandingRow, standings
 from tests.conftest import MakeLiveServer
 from tests.support.players import Player
 from tests.tournaments.runtime import create, registered, round_status, view, wait_for
@@ -78,7 +80,10 @@ async def test_a_round_starts_its_games_once_and_records_each_result(make_live_s
         assert cross[two["black"]["id"]] == {"kind": "game", "colour": "B", "opponent": two["white"]["id"], "result": "jigo"}
         assert cross[one["black"]["id"]]["result"] == "loss"
         assert [a["action"] for a in page["audit"]] == ["create", "set_result"]
-        await standings_are_the_cores(page, winner=one["white"]["id"], loser=one["black"]["id"])
+        sos = {p: f["sos"] for p, f in standings_are_the_cores(page).items()}
+        # SOS after one round: the winner met a player on 0, the loser one on 1, the jigo players each other (1/2).
+        assert sos.pop(one["white"]["id"]) == 0.0 and sos.pop(one["black"]["id"]) == 1.0 and list(sos.values()) == [0.5, 0.5]
+        assert page["standings"][0]["id"] == one["white"]["id"] and page["standings"][-1]["id"] == one["black"]["id"]
         await h9_holds_the_round(watcher, tid, page, winner=one["white"], loser=one["black"], drawn=two)
         assert "audit" not in await view(black, tid)  # the log is the directors'
 
@@ -99,24 +104,32 @@ async def test_a_round_starts_its_games_once_and_records_each_result(make_live_s
             await p.close()
 
 
-async def standings_are_the_cores(page: dict, winner: int, loser: int) -> None:
-    """The page's table is the core's for the same results: its order, places and each tie-break's figure."""
-    chosen = page["settings"]["tiebreaks"]
-    assert "sos" in chosen and page["tiebreak_definitions"] == {tb: TIEBREAK_DEFINITIONS[tb] for tb in chosen}
-    field = [Entrant(str(e["id"]), e["name"], e["rating"], 0) for e in page["entrants"]]
+def the_cores_table(page: dict) -> list[StandingRow]:
+    """The core's standings for the results, byes and settings the page shows."""
+    settings = page["settings"]
+    top, bottom = (rank_of(settings[k]) if settings[k] else None for k in ("top_bar", "bottom_bar"))
+    rules = TournamentRules(page["format"], len(page["rounds"]), top, bottom, tiebreaks=tuple(settings["tiebreaks"]))
+    field = [Entrant(str(e["id"]), e["name"], e["rating"], rank_of(e["rank"])) for e in page["entrants"]]
     results = [
         Result(r["number"], str(b["black"]["id"]), str(b["white"]["id"]), b["outcome"], b["by_forfeit"])
         for r in page["rounds"]
         for b in r["boards"]
         if b["outcome"] is not None
     ]
-    core = standings(TournamentRules("swiss", len(page["rounds"]), tiebreaks=tuple(chosen)), field, results, ())
-    shown = [(row["id"], row["place"], row["points"], row["figures"]) for row in page["standings"]]
+    byes = [Bye(r["number"], str(y["player"]["id"]), y["kind"]) for r in page["rounds"] for y in r["byes"]]
+    return standings(rules, field, results, byes)
+
+
+def standings_are_the_cores(page: dict) -> dict[int, dict[str, float]]:
+    """The page's table is the core's for the same results: its order, places, scores and each tie-break's
+    figure, with the definitions of the event's tie-breaks. Returns each player's figures."""
+    chosen = page["settings"]["tiebreaks"]
+    assert chosen and page["tiebreak_definitions"] == {tb: TIEBREAK_DEFINITIONS[tb] for tb in chosen}
+    score = "mms" if page["format"] == "mcmahon" else "points"
+    shown = [(row["id"], row["place"], row[score], row["figures"]) for row in page["standings"]]
+    core = the_cores_table(page)
     assert shown == [(int(r.player_id), r.place, r.score, [[tb, v] for tb, v in r.figures]) for r in core]
-    sos = {row["id"]: dict(row["figures"])["sos"] for row in page["standings"]}
-    # SOS after one round: the winner met a player on 0, the loser one on 1, the jigo players each other (1/2).
-    assert sos.pop(winner) == 0.0 and sos.pop(loser) == 1.0 and list(sos.values()) == [0.5, 0.5]
-    assert page["standings"][0]["id"] == winner and page["standings"][-1]["id"] == loser
+    return {row["id"]: dict(row["figures"]) for row in page["standings"]}
 
 
 async def h9_holds_the_round(watcher: Player, tid: str, page: dict, winner: dict, loser: dict, drawn: dict) -> None:
@@ -137,6 +150,47 @@ async def h9_holds_the_round(watcher: Player, tid: str, page: dict, winner: dict
     assert line[winner["name"]][-1] == f"{place[loser['name']]}+/w" and line[loser["name"]][-1] == f"{place[winner['name']]}-/b"
     b, w = drawn["black"]["name"], drawn["white"]["name"]
     assert line[b][-1] == f"{place[w]}=/b" and line[w][-1] == f"{place[b]}=/w"
+
+
+async def test_a_mcmahon_events_standings_and_export_are_the_cores(make_live_server: MakeLiveServer) -> None:
+    """McMahon: the score is the McMahon score from each player's rank and the bars; a missing opponent (the bye)
+    counts the player's own starting score in SOS; the finished event's h9 has the MMS and SOS of each line."""
+    server = make_live_server(tournament_tick_seconds=0.2)
+    director = await registered(server.url, prefix="td")
+    players = [await registered(server.url, strength=s) for s in ("2d", "5k", "casual")]
+    try:
+        event = await create(director, format="mcmahon", rounds=1, top_bar="1d", bottom_bar="10k", tiebreaks=["sos", "sodos"])
+        tid = event["id"]
+        for p in players:
+            assert (await p.http.post(f"/api/tournaments/{tid}/register")).status_code == 200
+        page = await wait_for(director, tid, round_status(1, "started"))
+        [board], [bye] = page["rounds"][0]["boards"], page["rounds"][0]["byes"]
+        done = await director.http.post(
+            f"/api/tournaments/{tid}/pairings/{board['id']}/result",
+            json={"outcome": "B", "by_forfeit": False, "reason": "agreed at the board"},
+        )
+        assert done.status_code == 200, done.text
+        page = await wait_for(director, tid, lambda pg: pg["status"] == "finished")
+        figures = standings_are_the_cores(page)
+        row = {r["id"]: r for r in page["standings"]}
+        black, white, rested = board["black"]["id"], board["white"]["id"], bye["player"]["id"]
+        assert row[black]["mms"] == row[black]["starting_mms"] + 1 and row[white]["mms"] == row[white]["starting_mms"]
+        assert figures[black]["sos"] == row[white]["mms"] and figures[white]["sos"] == row[black]["mms"]
+        assert figures[black]["sodos"] == row[white]["mms"] and figures[white]["sodos"] == 0
+        assert figures[rested]["sos"] == row[rested]["starting_mms"] and row[rested]["mms"] == row[rested]["starting_mms"] + 1
+
+        export = await director.http.get(f"/api/tournaments/{tid}/h9")
+        assert export.status_code == 200
+        lines = export.text.splitlines()
+        assert "; PC[XX,Online]" in lines and lines[lines.index(";") + 1].endswith("MMS SOS SODOS")
+        cells = {line.split()[1]: line.split() for line in lines if not line.startswith(";")}
+        for r in page["standings"]:
+            mms, sos, sodos = (float(x) for x in cells[r["name"]][6:9])
+            assert (mms, sos, sodos) == (r["mms"], figures[r["id"]]["sos"], figures[r["id"]]["sodos"])
+        assert cells[row[rested]["name"]][-1] == "0+"
+    finally:
+        for p in (director, *players):
+            await p.close()
 
 
 async def test_every_refusal_has_its_code(make_live_server: MakeLiveServer) -> None:
