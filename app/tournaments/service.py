@@ -8,6 +8,7 @@ pattern in view. A round's own steps are in ``rounds.py``, what the pages show i
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -108,6 +109,7 @@ class TournamentService:
             "entrants": [views.entrant_view(e) for e in entrants],
             "rounds": [views.round_view(t, r, boards, seats, names, games) for r in rounds_],
             "standings": views.standings(t, entrants, boards, seats),
+            "tiebreak_definitions": views.tiebreak_definitions(t),
             "crosstable": views.crosstable(entrants, boards, seats, t.rules["rounds"]),
             "to_watch": views.to_watch(boards, games),
             "you": {
@@ -120,6 +122,17 @@ class TournamentService:
             out["overdue"] = views.overdue(rounds_, boards, self.clock())
             out["audit"] = [views.audit_view(a) for a in audit or []]
         return out
+
+    async def h9(self, tournament_id: str, country: str, city: str) -> tuple[str, str]:
+        """The event's finished rounds in the EGD's h9 format: (file name, text)."""
+        async with self.sessionmaker() as session:
+            t = await self._get(session, tournament_id)
+            entrants = await repo.entrants(session, t.id)
+            rounds_ = await repo.rounds(session, t.id)
+            boards = await repo.pairings(session, t.id)
+            seats = await repo.seats(session, t.id)
+        text = await asyncio.to_thread(views.h9, t, entrants, rounds_, boards, seats, country, city)
+        return f"tengen-tournament-{t.id}.h9", text
 
     async def replay(self, tournament_id: str, number: int) -> dict[str, Any]:
         """Round ``number`` paired again from its recorded input: the same digest and pairing as recorded."""

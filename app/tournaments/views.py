@@ -1,9 +1,11 @@
 """What the API shows of a tournament: its settings, entrants, rounds with their pairings and the why of each
 board and bye, the standings, a crosstable, the games to watch and, for the directors, the unfinished games past
-their round's deadline with a link to the engine's estimate. Built from rows already read (no queries here)."""
+their round's deadline with a link to the engine's estimate, and the EGD's h9 export. Built from rows already read
+(no queries here); the standings and the export are the core's (``standings.py``, ``h9.py``)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -17,10 +19,16 @@ from app.store.models import (
     TournamentRound,
     TournamentSeat,
 )
-from app.tournaments.mcmahon_score import mcmahon_scores, starting_mms
-from app.tournaments.model import rank_label
+from app.errors import Conflict
+from app.lobby.rules_presets import default_komi
+from app.tournaments.h9 import H9Event, export_h9
+from app.tournaments.mcmahon_score import starting_mms
+from app.tournaments.model import Bye, Entrant, Result, RoundInput, TournamentRules, rank_label
+from app.tournaments.pairing.elimination import placings
 from app.tournaments.rounds import checkin_window, entrant_of, history, pairing_time, rules_of
-from app.tournaments.scores import game_points
+from app.tournaments.scores import points
+from app.tournaments.standings import TIEBREAK_DEFINITIONS, StandingRow
+from app.tournaments.standings import standings as standings_of
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -128,42 +136,91 @@ def round_view(
     }
 
 
+def _table(
+    t: Tournament,
+    entrants: Sequence[TournamentEntrant],
+    boards: Sequence[TournamentPairing],
+    seats: Sequence[TournamentSeat],
+    upto: int,
+) -> tuple[TournamentRules, list[Entrant], list[Result], list[Bye], list[StandingRow]]:
+    """The core's table over rounds ``1..upto`` (only the games with a result: one still being played counts for
+    no one yet). An elimination is ranked by its bracket's placings instead (the core ignores its tie-breaks)."""
+    rules = rules_of(t)
+    people = [entrant_of(e) for e in entrants]
+    recorded, byes = history(boards, seats, before=upto + 1)
+    results = [r for r, b in zip(recorded, [b for b in boards if b.round <= upto], strict=True) if b.outcome is not None]
+    table = standings_of(rules, people, results, byes)
+    if t.format in ("single_elimination", "double_elimination"):
+        inp = RoundInput(rules, tuple(people), 1, (), (), tuple(results), tuple(byes), tuple(people))
+        row_of = {row.player_id: row for row in table}
+        table = [dataclasses.replace(row_of[p], place=place, figures=()) for place, p in placings(inp) if p in row_of]
+    return rules, people, results, byes, table
+
+
 def standings(
     t: Tournament, entrants: Sequence[TournamentEntrant], boards: Sequence[TournamentPairing], seats: Sequence[TournamentSeat]
 ) -> list[dict[str, Any]]:
-    """Points (a win 1, a jigo 1/2, a bye 1, an absence 0) and, for McMahon, the McMahon score from the core;
-    ordered by that score, then points, then rating."""
-    rules = rules_of(t)
-    people = [entrant_of(e) for e in entrants]
-    results, byes = history(boards, seats, before=10**6)
-    counted = [r for r, b in zip(results, boards, strict=True) if b.outcome is not None]
-    won: dict[str, float] = {}
-    for r in counted:
-        for p in (r.black, r.white):
-            won[p] = won.get(p, 0.0) + game_points(r, p)
-    for b in byes:
-        if b.kind == "bye":
-            won[b.player] = won.get(b.player, 0.0) + 1.0
-    mms = mcmahon_scores(rules, people, counted, byes) if t.format == "mcmahon" else {}
-    rows = []
-    for e, person in zip(entrants, people, strict=True):
-        pid = person.player_id
-        row: dict[str, Any] = {
+    """The core's standings (app/tournaments/standings.py) in its order: the score (the McMahon score in a
+    McMahon, points otherwise), then the event's tie-breaks, each row's ``figures`` as ``[tiebreak, value]``
+    pairs in the rules' order; ``points`` (a win 1, a jigo 1/2, a bye 1, an absence 0) beside it."""
+    rules, people, results, byes, table = _table(t, entrants, boards, seats, 10**6)
+    won = points(results, byes)
+    entrant = {person.player_id: e for person, e in zip(people, entrants, strict=True)}
+    out = []
+    for row in table:
+        e = entrant[row.player_id]
+        item: dict[str, Any] = {
+            "place": row.place,
             "id": e.user_id,
             "name": e.name,
             "rank": rank_label(e.rank),
-            "points": won.get(pid, 0.0),
+            "points": won.get(row.player_id, 0.0),
+            "wins": row.wins,
             "status": e.status,
+            "figures": [[tb, value] for tb, value in row.figures],
         }
         if t.format == "mcmahon":
-            row["mms"] = mms.get(pid, 0.0)
-            row["starting_mms"] = starting_mms(e.rank, rules)
-        rows.append((row, e.rating))
-    rows.sort(key=lambda item: (-item[0].get("mms", item[0]["points"]), -item[0]["points"], -item[1]))
-    out = []
-    for place, (row, _rating) in enumerate(rows, start=1):
-        out.append({"place": place, **row})
+            item["mms"] = row.score
+            item["starting_mms"] = starting_mms(e.rank, rules)
+        out.append(item)
     return out
+
+
+def tiebreak_definitions(t: Tournament) -> dict[str, str]:
+    """The definitions of the event's tie-breaks, in its order (English; the page shows its own translation)."""
+    if t.format in ("single_elimination", "double_elimination"):
+        return {}
+    return {tb: TIEBREAK_DEFINITIONS[tb] for tb in rules_of(t).tiebreaks}
+
+
+def h9(
+    t: Tournament,
+    entrants: Sequence[TournamentEntrant],
+    rounds_: Sequence[TournamentRound],
+    boards: Sequence[TournamentPairing],
+    seats: Sequence[TournamentSeat],
+    country: str,
+    city: str,
+) -> str:
+    """The event's results for the European Go Database (app/tournaments/h9.py) over its finished rounds: a
+    round still being played is left out. Refused (409) while no round has finished."""
+    done = [r for r in rounds_ if r.status == "finished"]
+    if t.status == "registration" or not done:
+        raise Conflict("no_round_finished", "The export holds finished rounds: none has finished yet.")
+    last = max(r.number for r in done)
+    rules, people, results, byes, table = _table(t, entrants, boards, seats, last)
+    settings = t.game
+    komi = settings.get("komi")
+    event = H9Event(
+        name=t.name,
+        city=city,
+        country=country.upper(),
+        date_start=min(r.starts_at for r in done).date().isoformat(),
+        date_end=max(r.starts_at for r in done).date().isoformat(),
+        komi=float(komi) if komi is not None else default_komi(settings["rules"]),
+        basic_time_minutes=int(settings["time_control"].get("main", 0)) // 60,
+    )
+    return export_h9(event, rules, people, table, results, byes, last)
 
 
 def crosstable(

@@ -1,7 +1,8 @@
 """A tournament through a real server, on SQLite and on PostgreSQL: registration, the scheduler pairing and
 starting a round with ordinary games, results recorded as the games end (a resignation) and by the director (a
 jigo, recorded as a jigo), the standings, crosstable, the why of each board, the round paired again from its
-recorded input, the SGF archive, and ``tournament_changed`` on the lobby socket."""
+recorded input, the SGF archive, the standings and the h9 export checked against the core (a Swiss and a
+McMahon), and ``tournament_changed`` on the lobby socket."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ import zipfile
 
 import pytest
 
+from app.tournaments.model import Bye, Entrant, Result, TournamentRules
+from app.tournaments.service import rank_of
+from app.tournaments.standings import TIEBREAK_DEFINITIONS, StandingRow, standings
 from tests.conftest import MakeLiveServer
+from tests.support.players import Player
 from tests.tournaments.runtime import create, registered, round_status, view, wait_for
 
 pytestmark = pytest.mark.timeout(180)
@@ -47,6 +52,10 @@ async def test_a_round_starts_its_games_once_and_records_each_result(make_live_s
             assert (game["players"]["B"]["id"], game["players"]["W"]["id"]) == (board["black"]["id"], board["white"]["id"])
         assert {w["game_id"] for w in page["to_watch"]} == {b["game_id"] for b in first["boards"]}
 
+        # No round has finished: nothing to export yet.
+        early = await watcher.http.get(f"/api/tournaments/{tid}/h9")
+        assert early.status_code == 409 and early.json()["error"]["code"] == "no_round_finished"
+
         # Board 1: Black resigns in the game itself; the result reaches the event as the game ends.
         one, two = first["boards"]
         black = next(p for p in players if p.user["id"] == one["black"]["id"])
@@ -71,6 +80,11 @@ async def test_a_round_starts_its_games_once_and_records_each_result(make_live_s
         assert cross[two["black"]["id"]] == {"kind": "game", "colour": "B", "opponent": two["white"]["id"], "result": "jigo"}
         assert cross[one["black"]["id"]]["result"] == "loss"
         assert [a["action"] for a in page["audit"]] == ["create", "set_result"]
+        sos = {p: f["sos"] for p, f in standings_are_the_cores(page).items()}
+        # SOS after one round: the winner met a player on 0, the loser one on 1, the jigo players each other (1/2).
+        assert sos.pop(one["white"]["id"]) == 0.0 and sos.pop(one["black"]["id"]) == 1.0 and list(sos.values()) == [0.5, 0.5]
+        assert page["standings"][0]["id"] == one["white"]["id"] and page["standings"][-1]["id"] == one["black"]["id"]
+        await h9_holds_the_round(watcher, tid, page, winner=one["white"], loser=one["black"], drawn=two)
         assert "audit" not in await view(black, tid)  # the log is the directors'
 
         # The recorded input pairs the same round again; the archive holds both games.
@@ -90,12 +104,99 @@ async def test_a_round_starts_its_games_once_and_records_each_result(make_live_s
             await p.close()
 
 
+def the_cores_table(page: dict) -> list[StandingRow]:
+    """The core's standings for the results, byes and settings the page shows."""
+    settings = page["settings"]
+    top, bottom = (rank_of(settings[k]) if settings[k] else None for k in ("top_bar", "bottom_bar"))
+    rules = TournamentRules(page["format"], len(page["rounds"]), top, bottom, tiebreaks=tuple(settings["tiebreaks"]))
+    field = [Entrant(str(e["id"]), e["name"], e["rating"], rank_of(e["rank"])) for e in page["entrants"]]
+    results = [
+        Result(r["number"], str(b["black"]["id"]), str(b["white"]["id"]), b["outcome"], b["by_forfeit"])
+        for r in page["rounds"]
+        for b in r["boards"]
+        if b["outcome"] is not None
+    ]
+    byes = [Bye(r["number"], str(y["player"]["id"]), y["kind"]) for r in page["rounds"] for y in r["byes"]]
+    return standings(rules, field, results, byes)
+
+
+def standings_are_the_cores(page: dict) -> dict[int, dict[str, float]]:
+    """The page's table is the core's for the same results: its order, places, scores and each tie-break's
+    figure, with the definitions of the event's tie-breaks. Returns each player's figures."""
+    chosen = page["settings"]["tiebreaks"]
+    assert chosen and page["tiebreak_definitions"] == {tb: TIEBREAK_DEFINITIONS[tb] for tb in chosen}
+    score = "mms" if page["format"] == "mcmahon" else "points"
+    shown = [(row["id"], row["place"], row[score], row["figures"]) for row in page["standings"]]
+    core = the_cores_table(page)
+    assert shown == [(int(r.player_id), r.place, r.score, [[tb, v] for tb, v in r.figures]) for r in core]
+    return {row["id"]: dict(row["figures"]) for row in page["standings"]}
+
+
+async def h9_holds_the_round(watcher: Player, tid: str, page: dict, winner: dict, loser: dict, drawn: dict) -> None:
+    """The EGD export: a line per player in the table's order, each with round 1 against the opponent's line."""
+    wrong = await watcher.http.get(f"/api/tournaments/{tid}/h9", params={"country": "Germany"})
+    assert wrong.status_code == 422 and wrong.json()["error"]["code"] == "invalid_request"
+    missing = await watcher.http.get("/api/tournaments/nosuchthing/h9")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "tournament_not_found"
+    export = await watcher.http.get(f"/api/tournaments/{tid}/h9", params={"country": "de", "city": "Berlin"})
+    assert export.status_code == 200 and export.headers["content-type"].startswith("text/plain")
+    assert export.headers["content-disposition"] == f'attachment; filename="tengen-tournament-{tid}.h9"'
+    lines = export.text.splitlines()
+    assert "; EV[Club night]" in lines and "; PC[DE,Berlin]" in lines
+    players = [line.split() for line in lines if not line.startswith(";")]
+    assert [p[1] for p in players] == [row["name"] for row in page["standings"]]  # one-word names: the surname
+    line = {p[1]: p for p in players}
+    place = {p[1]: p[0] for p in players}
+    assert line[winner["name"]][-1] == f"{place[loser['name']]}+/w" and line[loser["name"]][-1] == f"{place[winner['name']]}-/b"
+    b, w = drawn["black"]["name"], drawn["white"]["name"]
+    assert line[b][-1] == f"{place[w]}=/b" and line[w][-1] == f"{place[b]}=/w"
+
+
+async def test_a_mcmahon_events_standings_and_export_are_the_cores(make_live_server: MakeLiveServer) -> None:
+    """McMahon: the score is the McMahon score from each player's rank and the bars; a missing opponent (the bye)
+    counts the player's own starting score in SOS; the finished event's h9 has the MMS and SOS of each line."""
+    server = make_live_server(tournament_tick_seconds=0.2)
+    director = await registered(server.url, prefix="td")
+    players = [await registered(server.url, strength=s) for s in ("2d", "5k", "casual")]
+    try:
+        event = await create(director, format="mcmahon", rounds=1, top_bar="1d", bottom_bar="10k", tiebreaks=["sos", "sodos"])
+        tid = event["id"]
+        for p in players:
+            assert (await p.http.post(f"/api/tournaments/{tid}/register")).status_code == 200
+        page = await wait_for(director, tid, round_status(1, "started"))
+        [board], [bye] = page["rounds"][0]["boards"], page["rounds"][0]["byes"]
+        done = await director.http.post(
+            f"/api/tournaments/{tid}/pairings/{board['id']}/result",
+            json={"outcome": "B", "by_forfeit": False, "reason": "agreed at the board"},
+        )
+        assert done.status_code == 200, done.text
+        page = await wait_for(director, tid, lambda pg: pg["status"] == "finished")
+        figures = standings_are_the_cores(page)
+        row = {r["id"]: r for r in page["standings"]}
+        black, white, rested = board["black"]["id"], board["white"]["id"], bye["player"]["id"]
+        assert row[black]["mms"] == row[black]["starting_mms"] + 1 and row[white]["mms"] == row[white]["starting_mms"]
+        assert figures[black]["sos"] == row[white]["mms"] and figures[white]["sos"] == row[black]["mms"]
+        assert figures[black]["sodos"] == row[white]["mms"] and figures[white]["sodos"] == 0
+        assert figures[rested]["sos"] == row[rested]["starting_mms"] and row[rested]["mms"] == row[rested]["starting_mms"] + 1
+
+        export = await director.http.get(f"/api/tournaments/{tid}/h9")
+        assert export.status_code == 200
+        lines = export.text.splitlines()
+        assert "; PC[XX,Online]" in lines and lines[lines.index(";") + 1].endswith("MMS SOS SODOS")
+        cells = {line.split()[1]: line.split() for line in lines if not line.startswith(";")}
+        for r in page["standings"]:
+            mms, sos, sodos = (float(x) for x in cells[r["name"]][6:9])
+            assert (mms, sos, sodos) == (r["mms"], figures[r["id"]]["sos"], figures[r["id"]]["sodos"])
+        assert cells[row[rested]["name"]][-1] == "0+"
+    finally:
+        for p in (director, *players):
+            await p.close()
+
+
 async def test_every_refusal_has_its_code(make_live_server: MakeLiveServer) -> None:
     server = make_live_server(tournament_tick_seconds=0.2, tournaments_per_director=2, tournament_max_rounds=5)
     director = await registered(server.url, prefix="td")
     strong, weak, other = [await registered(server.url, strength=s) for s in ("2d", "new", "club")]
-    from tests.support.players import Player
-
     guest = await Player(server.url).visit()
     try:
 

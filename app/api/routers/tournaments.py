@@ -1,13 +1,13 @@
 """``/api/tournaments``: the list, making one, an event's page (settings, entrants, rounds with the why of each
 board and bye, standings, crosstable, games to watch; for its directors the overdue games and the audit log),
-registering, withdrawing, checking in, the directors' actions and the SGF archive. docs/tournaments.md."""
+registering, withdrawing, checking in, the directors' actions, the SGF archive and the EGD (h9) export. docs/tournaments.md."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 
 from app.api.deps import DB, OptionalUser, RequiredUser
 from app.errors import NotFound
@@ -90,6 +90,19 @@ async def disqualify(tournament_id: str, name: str, body: DirectorReason, reques
 @router.post("/{tournament_id}/directors", summary="Director: add a co-director")
 async def add_co_director(tournament_id: str, body: AddCoDirector, request: Request, user: RequiredUser) -> dict:
     return await _service(request).add_co_director(user, tournament_id, body.name)
+
+
+@router.get(
+    "/{tournament_id}/h9", summary="The finished rounds for the European Go Database (h9)", response_class=PlainTextResponse
+)
+async def h9(
+    tournament_id: str,
+    request: Request,
+    country: str = Query(default="XX", pattern="^[A-Za-z]{2}$", description="Where it was held (two letters)"),
+    city: str = Query(default="Online", min_length=1, max_length=40),
+) -> PlainTextResponse:
+    name, text = await _service(request).h9(tournament_id, country, city)
+    return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @router.get("/{tournament_id}/sgf", summary="Every game of the tournament as SGF, in one zip", response_class=Response)
