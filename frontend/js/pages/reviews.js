@@ -6,6 +6,7 @@ import { api } from "../api.js";
 import { errorToast } from "../ui.js";
 import { limitChars } from "../textlimit.js";
 import { recordErrorToast } from "./ai_review.js";
+import { isAnonymous } from "../session.js";
 
 function reviewItem(review) {
   return h(
@@ -92,14 +93,18 @@ export function mount(container) {
   const withKatago = h("input", { type: "checkbox", name: "ai-review-record" });
   const records = h("ul", { class: "list record-list" });
   const recordsNote = h("p", { class: "muted small" });
+  // an anonymous visitor has no records, and the server would refuse to list them (session.js: a page does not
+  // ask for what the server must refuse)
   const loadRecords = () =>
-    api.aiRecords().then(
-      ({ records: mine, limit }) => {
-        replace(records, mine.length ? mine.map((r) => recordItem(r, loadRecords)) : h("li", { class: "muted small", i18n: "ai_review.no_records" }));
-        recordsNote.textContent = t("ai_review.records_limit", { count: mine.length, limit });
-      },
-      (err) => errorToast(err),
-    );
+    isAnonymous()
+      ? replace(records, h("li", { class: "muted small", i18n: "ai_review.no_records" }))
+      : api.aiRecords().then(
+          ({ records: mine, limit }) => {
+            replace(records, mine.length ? mine.map((r) => recordItem(r, loadRecords)) : h("li", { class: "muted small", i18n: "ai_review.no_records" }));
+            recordsNote.textContent = t("ai_review.records_limit", { count: mine.length, limit });
+          },
+          (err) => errorToast(err),
+        );
   const create = async (sgf) => {
     if (!sgf.trim()) return;
     try {
