@@ -581,6 +581,7 @@ export default {
   "error.too_many_tournaments": "You direct as many unfinished tournaments as you may.",
   "error.tournament_full": "The tournament is full.",
   "error.tournament_not_found": "No such tournament.",
+  "error.no_round_finished": "No round has finished yet: there are no results to export.",
   "game.analyse": "Analyse",
   "analysis.title": "Analysis board",
   "analysis.local_note": "This board is yours alone: nothing of it reaches the players.",

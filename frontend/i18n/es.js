@@ -581,6 +581,7 @@ export default {
   "error.too_many_tournaments": "Ya diriges el máximo de torneos sin terminar.",
   "error.tournament_full": "El torneo está completo.",
   "error.tournament_not_found": "No existe ese torneo.",
+  "error.no_round_finished": "Todavía no ha terminado ninguna ronda: no hay resultados que exportar.",
   "game.analyse": "Analizar",
   "analysis.title": "Tablero de análisis",
   "analysis.local_note": "Este tablero es solo tuyo: nada llega a los jugadores.",

@@ -581,6 +581,7 @@ export default {
   "error.too_many_tournaments": "運営できる未終了の大会数の上限です。",
   "error.tournament_full": "大会は満員です。",
   "error.tournament_not_found": "その大会はありません。",
+  "error.no_round_finished": "まだ終わった回戦がありません。書き出す結果がありません。",
   "game.analyse": "検討",
   "analysis.title": "検討盤",
   "analysis.local_note": "この盤はあなた専用です。対局者には何も届きません。",

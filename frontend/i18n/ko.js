@@ -581,6 +581,7 @@ export default {
   "error.too_many_tournaments": "운영할 수 있는 미완료 대회 수의 한도입니다.",
   "error.tournament_full": "대회 정원이 찼습니다.",
   "error.tournament_not_found": "그런 대회가 없습니다.",
+  "error.no_round_finished": "아직 끝난 라운드가 없어 내보낼 결과가 없습니다.",
   "game.analyse": "분석",
   "analysis.title": "분석 바둑판",
   "analysis.local_note": "이 바둑판은 당신만의 것입니다. 대국자에게는 아무것도 가지 않습니다.",

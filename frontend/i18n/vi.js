@@ -581,6 +581,7 @@ export default {
   "error.too_many_tournaments": "Bạn đã tổ chức số giải chưa kết thúc tối đa.",
   "error.tournament_full": "Giải đã đủ người.",
   "error.tournament_not_found": "Không có giải này.",
+  "error.no_round_finished": "Chưa có vòng nào kết thúc: chưa có kết quả để xuất.",
   "game.analyse": "Phân tích",
   "analysis.title": "Bàn phân tích",
   "analysis.local_note": "Bàn này chỉ của riêng bạn: người chơi không thấy gì.",

@@ -581,6 +581,7 @@ export default {
   "error.too_many_tournaments": "你主持的未结束赛事已达上限。",
   "error.tournament_full": "赛事已满员。",
   "error.tournament_not_found": "没有这个赛事。",
+  "error.no_round_finished": "还没有结束的轮次，没有可导出的成绩。",
   "game.analyse": "分析",
   "analysis.title": "分析棋盘",
   "analysis.local_note": "此棋盘只属于你：对局双方看不到任何内容。",
