@@ -373,7 +373,7 @@ export default {
   "error.too_many_bots": "Bạn đã có số bot tối đa.",
   "error.too_many_tokens": "Bạn có quá nhiều mã. Hãy thu hồi bớt một mã.",
   "error.user_not_found": "Không có người chơi này.",
-  "nav.leaderboard": "Bảng xếp hạng",
+  "nav.leaderboard": "Xếp hạng",
   "nav.archive": "Ván đấu",
   "player.provisional": "Hạng tạm thời: chưa đủ ván tính điểm",
   "player.bot": "máy",
